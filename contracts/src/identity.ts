@@ -1,0 +1,170 @@
+import { z } from 'zod';
+
+export const DEFAULT_AVATAR_URL = '/images/user-image.png';
+export const DEFAULT_BRAND_COLOR_MAIN = '#1A140F';
+export const DEFAULT_BRAND_COLOR_LIGHT = '#FAF6F2';
+
+export const LIMITS = {
+  name: 80,
+  email: 254,
+  bio: 1000,
+  passwordMin: 8,
+  passwordMax: 200,
+  username: 40,
+} as const;
+
+const trimmed = (max: number) => z.string().trim().max(max);
+export const ZHexColor = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'Brand colours must be hex colours like #1A140F');
+const ZEmail = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(LIMITS.email)
+  .pipe(z.email('Please enter a valid email address'));
+const ZPassword = z
+  .string()
+  .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters`)
+  .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters`);
+
+/**
+ * Username rule of spec §3: lowercase, trimmed, spaces to hyphens, non-word characters removed.
+ * (Hyphens survive: they are what spaces became.)
+ */
+export function usernameFromName(name: string): string {
+  return name
+    .toLowerCase()
+    .trim()
+    .replace(/\s+/g, '-')
+    .replace(/[^\w-]/g, '')
+    .slice(0, LIMITS.username);
+}
+export const ZUsername = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1)
+  .max(LIMITS.username)
+  .regex(/^[a-z0-9_-]+$/, 'Usernames may contain letters, digits, hyphens and underscores');
+
+// ---- requests (spec §7 field names) ----
+
+export const ZSignupRequest = z.object({
+  name: trimmed(LIMITS.name).min(1, 'Name is required'),
+  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').pipe(ZEmail),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').pipe(ZPassword),
+  username: ZUsername.optional(),
+});
+export type SignupRequest = z.infer<typeof ZSignupRequest>;
+
+export const ZLoginRequest = z.object({
+  email: z.string({ error: 'Email and password are required' }).trim().toLowerCase().min(1, 'Email and password are required').max(LIMITS.email),
+  password: z.string({ error: 'Email and password are required' }).min(1, 'Email and password are required').max(LIMITS.passwordMax),
+});
+export type LoginRequest = z.infer<typeof ZLoginRequest>;
+
+export const ZRefreshTokenRequest = z.object({
+  refreshToken: z.string({ error: 'Refresh token is required' }).min(1, 'Refresh token is required').max(512),
+});
+export type RefreshTokenRequest = z.infer<typeof ZRefreshTokenRequest>;
+
+export const ZLogoutRequest = z.object({ refreshToken: z.string().max(512).optional() }).default({});
+export type LogoutRequest = z.infer<typeof ZLogoutRequest>;
+
+/** `PUT /api/users/profile` with `{ newPassword }` changes the password. */
+export const ZChangePasswordRequest = z.object({
+  newPassword: z.string().min(1, 'Please enter a new password.').pipe(ZPassword),
+});
+export type ChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
+
+/**
+ * `PUT /api/users/profile` with the full profile. The web app sends the whole stored user (minus token),
+ * so unknown fields (_id, avatarUrl, stripeAccountId…) are accepted and ignored.
+ */
+export const ZUpdateProfileRequest = z.object({
+  name: trimmed(LIMITS.name).min(1, 'Name is required').optional(),
+  email: ZEmail.optional(),
+  bio: trimmed(LIMITS.bio).optional(),
+  brandColorMain: ZHexColor.optional(),
+  brandColorLight: ZHexColor.optional(),
+});
+export type UpdateProfileRequest = z.infer<typeof ZUpdateProfileRequest>;
+
+// ---- responses ----
+
+export const ZUser = z.object({
+  _id: z.string(),
+  id: z.string(),
+  username: z.string(),
+  name: z.string(),
+  email: z.string(),
+  bio: z.string(),
+  avatarUrl: z.string(),
+  brandColorMain: z.string(),
+  brandColorLight: z.string(),
+  archiveProfile: z.boolean(),
+  createdAt: z.string(),
+});
+export type User = z.infer<typeof ZUser>;
+
+/** Public profile: never the e-mail. `id` and `_id` are what the ask flow needs as `toUserId`. */
+export const ZPublicProfile = ZUser.pick({
+  _id: true,
+  id: true,
+  username: true,
+  name: true,
+  bio: true,
+  avatarUrl: true,
+  brandColorMain: true,
+  brandColorLight: true,
+  archiveProfile: true,
+});
+export type PublicProfile = z.infer<typeof ZPublicProfile>;
+
+export interface SignupResponse {
+  message: string;
+  user: User;
+  /** The access token, under the spec's name. */
+  token: string;
+  accessToken: string;
+  refreshToken: string;
+}
+export interface LoginResponse {
+  message: string;
+  user: User;
+  accessToken: string;
+  refreshToken: string;
+}
+export interface RefreshTokenResponse {
+  accessToken: string;
+  /** Refresh tokens rotate: the presented one is spent, use this one next time. */
+  refreshToken: string;
+}
+export interface MessageResponse {
+  message: string;
+}
+
+// ---- integration events (ques.identity.*) ----
+
+/** Event-carried state: consumers keep a local read model of the fields they need. */
+export const ZUserSnapshot = z.object({
+  userId: z.uuid(),
+  username: z.string(),
+  name: z.string(),
+  email: z.string(),
+  bio: z.string(),
+  avatarUrl: z.string(),
+  brandColorMain: z.string(),
+  brandColorLight: z.string(),
+  archiveProfile: z.boolean(),
+});
+export type UserSnapshot = z.infer<typeof ZUserSnapshot>;
+
+export const IdentityEvents = {
+  UserRegistered: { version: 1, schema: ZUserSnapshot },
+  ProfileUpdated: { version: 1, schema: ZUserSnapshot },
+  PasswordChanged: { version: 1, schema: z.object({ userId: z.uuid(), changedAt: z.iso.datetime({ offset: true }) }) },
+} as const;
+export type IdentityEventType = keyof typeof IdentityEvents;

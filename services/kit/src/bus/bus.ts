@@ -1,0 +1,66 @@
+import type { Context, EventEnvelope } from '@ques/contracts';
+
+/** One integration event ready to leave the outbox. */
+export interface OutgoingMessage {
+  /** Subject without namespace, e.g. `ques.identity.UserRegistered`. */
+  subject: string;
+  envelope: EventEnvelope;
+  /** Dedupe id for the transport (JetStream `msgID`). Normally the event id. */
+  msgId: string;
+}
+
+/** How a handler's delivery is numbered: 1 on the first delivery. */
+export interface DeliveryInfo {
+  attempt: number;
+  subject: string;
+}
+
+export type EnvelopeHandler = (envelope: EventEnvelope, delivery: DeliveryInfo) => Promise<void>;
+
+/** A message that can never be handled (invalid envelope, or it failed on every allowed delivery). */
+export interface PoisonMessage {
+  consumer: string;
+  subject: string;
+  /** The raw payload as text, since a poison message may not even parse. */
+  payload: string;
+  eventId: string | null;
+  error: string;
+  attempts: number;
+}
+
+export interface SubscriptionSpec {
+  /** Durable consumer name `<consumer-service>--<purpose>`. Instances sharing a name share the work. */
+  durable: string;
+  /** Context whose stream is read. */
+  context: Context;
+  /** Subjects without namespace, e.g. `['ques.identity.UserRegistered']`; wildcards allowed (`ques.identity.>`). */
+  subjects: string[];
+  handler: EnvelopeHandler;
+  /** Called once when a message is given up on; must persist it (dead-letter table). Then the message is dropped. */
+  onPoison: (poison: PoisonMessage) => Promise<void>;
+  /** Total deliveries before a message is poison. Default 5. */
+  maxDeliver?: number;
+  /** Redelivery delays in ms, one per retry (the last repeats). Default [200, 1000, 5000, 15000]. */
+  backoffMs?: number[];
+}
+
+export interface Subscription {
+  /** Stops receiving; in-flight handlers finish first. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The event bus every service talks to. Two adapters: NATS JetStream (distributed) and in-process (embedded).
+ * Delivery is at-least-once; consumers dedupe by envelope id (see `idempotentHandler`).
+ */
+export interface EventBus {
+  /** Ensures the stream of every context exists (idempotent). */
+  ensureStreams(contexts: readonly Context[]): Promise<void>;
+  /** Publishes in order; resolves when the transport has stored every message (JetStream ack). Rejects if any failed. */
+  publish(messages: OutgoingMessage[]): Promise<void>;
+  subscribe(spec: SubscriptionSpec): Promise<Subscription>;
+  /** True while the transport is connected. */
+  isHealthy(): boolean;
+  /** Drains subscriptions and closes the connection. */
+  close(): Promise<void>;
+}
