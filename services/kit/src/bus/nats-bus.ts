@@ -1,0 +1,523 @@
+import {
+  AckPolicy,
+  connect,
+  DebugEvents,
+  DeliverPolicy,
+  Events,
+  headers,
+  nanos,
+  StorageType,
+  type Consumer,
+  type ConsumerConfig,
+  type ConsumerInfo,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  type NatsConnection,
+  type StreamInfo,
+} from 'nats';
+import type { Logger } from 'pino';
+import type { Context } from '@ques/contracts';
+import type { EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec } from './bus.js';
+import {
+  appSubject,
+  assertSubjectsInContext,
+  assertValidNamespace,
+  decodeEnvelope,
+  errorMessage,
+  retryDelay,
+  streamName,
+  streamSubject,
+  subjectMatches,
+  wireSubject,
+} from './naming.js';
+
+export interface NatsEventBusOptions {
+  servers: string | string[];
+  /** Connection name, shown by the server's monitoring. */
+  name: string;
+  /** Isolates subjects and streams (tests running in parallel on one server). */
+  namespace?: string;
+  log: Logger;
+}
+
+// The outbox relay retries a failed batch, so failing fast beats holding its advisory lock on a dead server.
+const PUBLISH_TIMEOUT_MS = 2_000;
+const DUPLICATE_WINDOW_MS = 2 * 60_000;
+const ACK_WAIT_MS = 30_000;
+const DEFAULT_MAX_DELIVER = 5;
+const DEFAULT_BACKOFF_MS = [200, 1_000, 5_000, 15_000];
+const RESTART_DELAY_MS = 1_000;
+// Messages buffered client-side age against ack_wait and are not available to other instances, so keep few.
+const PULL_BATCH = 16;
+// Each pull request ends on the server after this long (or when PULL_BATCH arrived), so a stopping subscription
+// finishes its current request, sees every message the server sent for it, and hands those back (nak) at once.
+const PULL_EXPIRES_MS = 1_000;
+// The server's "not found" error codes (JetStream API err_code).
+const CONSUMER_NOT_FOUND = 10014;
+const STREAM_NOT_FOUND = 10059;
+
+/**
+ * The event bus on NATS JetStream: one file-backed stream per context, deduplicated by msgID, read through durable
+ * pull consumers with explicit acks. Instances that subscribe with the same durable name share that consumer, so
+ * JetStream splits the messages between them.
+ */
+export class NatsEventBus implements EventBus {
+  private connected = true;
+  private closing = false;
+  private readonly subscriptions = new Set<NatsSubscription>();
+
+  private constructor(
+    private readonly nc: NatsConnection,
+    private readonly jsm: JetStreamManager,
+    private readonly js: JetStreamClient,
+    private readonly namespace: string | undefined,
+    private readonly log: Logger,
+  ) {
+    void this.watchStatus();
+  }
+
+  static async connect(opts: NatsEventBusOptions): Promise<NatsEventBus> {
+    if (opts.namespace) assertValidNamespace(opts.namespace);
+    const nc = await connect({
+      servers: opts.servers,
+      name: opts.name,
+      // A service outlives any NATS restart: it keeps trying and reports unhealthy meanwhile.
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      // Notice a silently dead server in ~30 s instead of the default ~4 min.
+      pingInterval: 10_000,
+      maxPingOut: 3,
+    });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const log = opts.log.child({ bus: 'nats', ...(opts.namespace ? { namespace: opts.namespace } : {}) });
+      return new NatsEventBus(nc, jsm, nc.jetstream(), opts.namespace || undefined, log);
+    } catch (err) {
+      await nc.close();
+      throw err;
+    }
+  }
+
+  async ensureStreams(contexts: readonly Context[]): Promise<void> {
+    await Promise.all([...new Set(contexts)].map((context) => this.ensureStream(context)));
+  }
+
+  async publish(messages: OutgoingMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    // All publishes go out before any ack is awaited: the connection keeps them in order and the acks overlap.
+    const acks = messages.map((message) => this.publishOne(message));
+    const results = await Promise.allSettled(acks);
+    const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    if (failures.length > 0) {
+      throw new AggregateError(failures, `${failures.length} of ${messages.length} messages were not stored by JetStream: ${errorMessage(failures[0])}`);
+    }
+  }
+
+  async subscribe(spec: SubscriptionSpec): Promise<Subscription> {
+    if (this.closing) throw new Error('event bus is closed');
+    assertSubjectsInContext(spec.context, spec.subjects);
+    const maxDeliver = spec.maxDeliver ?? DEFAULT_MAX_DELIVER;
+    if (!Number.isInteger(maxDeliver) || maxDeliver < 1) throw new Error(`maxDeliver must be a positive integer, got ${maxDeliver}`);
+    const subscription = new NatsSubscription({
+      spec,
+      maxDeliver,
+      backoffMs: spec.backoffMs && spec.backoffMs.length > 0 ? spec.backoffMs : DEFAULT_BACKOFF_MS,
+      stream: streamName(spec.context, this.namespace),
+      namespace: this.namespace,
+      filtersSupported: () => this.supportsFilterChanges(),
+      jsm: this.jsm,
+      js: this.js,
+      log: this.log.child({ consumer: spec.durable }),
+    });
+    // Binding once up front makes configuration errors (missing stream, bad subject) reach the caller.
+    await subscription.start();
+    this.subscriptions.add(subscription);
+    return {
+      stop: async () => {
+        await subscription.stop();
+        this.subscriptions.delete(subscription);
+      },
+    };
+  }
+
+  isHealthy(): boolean {
+    return this.connected && !this.closing && !this.nc.isClosed();
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    this.subscriptions.clear();
+    if (this.nc.isClosed()) return;
+    // Draining flushes pending acks; while disconnected it could wait for a server that never returns.
+    if (this.connected) await this.nc.drain();
+    else await this.nc.close();
+  }
+
+  private publishOne(message: OutgoingMessage): Promise<unknown> {
+    try {
+      const h = headers();
+      h.set('correlation-id', message.envelope.correlationId);
+      return this.js.publish(wireSubject(message.subject, this.namespace), JSON.stringify(message.envelope), {
+        msgID: message.msgId,
+        timeout: PUBLISH_TIMEOUT_MS,
+        headers: h,
+      });
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+  }
+
+  private async ensureStream(context: Context): Promise<void> {
+    const name = streamName(context, this.namespace);
+    const subjects = [streamSubject(context, this.namespace)];
+    const duplicateWindow = nanos(DUPLICATE_WINDOW_MS);
+    let info = await this.streamInfo(name);
+    if (!info) {
+      try {
+        await this.jsm.streams.add({ name, subjects, storage: StorageType.File, duplicate_window: duplicateWindow });
+        this.log.info({ stream: name, subjects }, 'stream created');
+        return;
+      } catch (err) {
+        // Another instance may have created it at the same moment; then reconcile with what it made.
+        info = await this.streamInfo(name);
+        if (!info) throw err;
+      }
+    }
+    const { config } = info;
+    if (config.storage !== StorageType.File) {
+      this.log.warn({ stream: name, storage: config.storage }, 'stream is not file-backed; storage cannot be changed in place');
+    }
+    const sameSubjects = config.subjects.length === 1 && config.subjects[0] === subjects[0];
+    // A longer window set by operators is kept: the requirement is "at least two minutes".
+    const windowOk = config.duplicate_window >= duplicateWindow;
+    if (!sameSubjects || !windowOk) {
+      await this.jsm.streams.update(name, { subjects, duplicate_window: windowOk ? config.duplicate_window : duplicateWindow });
+      this.log.info({ stream: name, subjects }, 'stream updated');
+    }
+  }
+
+  private async streamInfo(name: string): Promise<StreamInfo | null> {
+    try {
+      return await this.jsm.streams.info(name);
+    } catch (err) {
+      if (apiErrorCode(err) === STREAM_NOT_FOUND) return null;
+      throw err;
+    }
+  }
+
+  /**
+   * NATS server 2.10 brought `filter_subjects` (several filters on one consumer) and reliable filter updates: 2.9
+   * accepts a changed filter but then stops delivering to the consumer.
+   */
+  private supportsFilterChanges(): boolean {
+    const [major = 0, minor = 0] = (this.nc.info?.version ?? '0.0.0').split('.').map((n) => Number.parseInt(n, 10));
+    return major > 2 || (major === 2 && minor >= 10);
+  }
+
+  private async watchStatus(): Promise<void> {
+    try {
+      for await (const status of this.nc.status()) {
+        switch (status.type) {
+          case Events.Disconnect:
+            this.connected = false;
+            this.log.warn({ server: status.data }, 'NATS disconnected; reconnecting');
+            break;
+          case Events.Reconnect:
+            this.connected = true;
+            this.log.info({ server: status.data }, 'NATS reconnected');
+            break;
+          case Events.LDM:
+            this.log.warn({ server: status.data }, 'NATS server entering lame duck mode');
+            break;
+          case Events.Error:
+            this.log.error({ err: status.data }, 'NATS asynchronous error');
+            break;
+          case Events.Update:
+          case DebugEvents.Reconnecting:
+          case DebugEvents.PingTimer:
+          case DebugEvents.StaleConnection:
+          case DebugEvents.ClientInitiatedReconnect:
+            break;
+          default: {
+            const unhandled: never = status.type;
+            this.log.debug({ status: unhandled }, 'unknown NATS status');
+          }
+        }
+      }
+    } catch (err) {
+      this.log.warn({ err }, 'NATS status stream ended');
+    }
+    // The iterator only ends with the connection.
+    this.connected = false;
+  }
+}
+
+interface NatsSubscriptionOptions {
+  spec: SubscriptionSpec;
+  maxDeliver: number;
+  backoffMs: readonly number[];
+  stream: string;
+  namespace: string | undefined;
+  filtersSupported: () => boolean;
+  jsm: JetStreamManager;
+  js: JetStreamClient;
+  log: Logger;
+}
+
+type FilterConfig = Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>;
+
+class NatsSubscription {
+  private stopped = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  /** Set when the server could not filter by every subject: messages outside them are acked unseen. */
+  private clientFilter: string[] | null = null;
+
+  constructor(private readonly o: NatsSubscriptionOptions) {}
+
+  async start(): Promise<void> {
+    const consumer = await this.bind();
+    this.loop = this.run(consumer);
+  }
+
+  async stop(): Promise<void> {
+    if (!this.stopped) {
+      this.stopped = true;
+      this.wake?.();
+      // The current pull request is left to end on the server (≤ PULL_EXPIRES_MS): closing it early would drop
+      // messages already on the wire, which then wait out ack_wait before anyone else may take them.
+    }
+    await this.loop;
+  }
+
+  /** Creates the durable consumer, or brings an existing one to this configuration, and returns a handle on it. */
+  private async bind(): Promise<Consumer> {
+    const { spec, stream, jsm } = this.o;
+    const desired = this.desiredConfig();
+    let info = await this.consumerInfo();
+    if (!info) {
+      try {
+        info = await jsm.consumers.add(stream, desired);
+        this.o.log.info({ stream, filters: filtersOf(desired) }, 'consumer created');
+      } catch (err) {
+        // Another instance sharing the durable may have won the race; reconcile with its consumer.
+        info = await this.consumerInfo();
+        if (!info) throw err;
+      }
+    }
+    const current = info.config;
+    const filtersFixed = !this.o.filtersSupported();
+    if (filtersFixed && !sameSet(filtersOf(current), filtersOf(desired))) {
+      // Rewriting the filter on this server would stall the consumer; keep it and filter client-side.
+      this.o.log.warn(
+        { stream, current: filtersOf(current), wanted: filtersOf(desired) },
+        'consumer filter differs but this NATS server (< 2.10) cannot change it safely; delete the consumer to apply',
+      );
+      desired.filter_subject = current.filter_subject;
+      desired.filter_subjects = current.filter_subjects;
+    }
+    if (current.ack_policy !== AckPolicy.Explicit || current.deliver_policy !== DeliverPolicy.All) {
+      throw new Error(
+        `consumer ${spec.durable} on ${stream} exists with ack_policy=${current.ack_policy}, deliver_policy=${current.deliver_policy}; ` +
+          'these cannot be changed in place, delete the consumer to recreate it',
+      );
+    }
+    // Only a real difference triggers an update, so instances sharing the durable do not rewrite it on every start.
+    if (current.ack_wait !== desired.ack_wait || current.max_deliver !== desired.max_deliver || !sameSet(filtersOf(current), filtersOf(desired))) {
+      await jsm.consumers.update(stream, spec.durable, {
+        ack_wait: desired.ack_wait,
+        max_deliver: desired.max_deliver,
+        // Exactly one of the two is set; the undefined one is dropped from the request, which clears it.
+        filter_subject: desired.filter_subject,
+        filter_subjects: desired.filter_subjects,
+      });
+      this.o.log.info({ stream, filters: filtersOf(desired) }, 'consumer updated');
+    }
+    return this.o.js.consumers.get(stream, spec.durable);
+  }
+
+  private desiredConfig(): Partial<ConsumerConfig> & { ack_wait: number; max_deliver: number } {
+    const { spec, namespace } = this.o;
+    const wire = [...new Set(spec.subjects.map((s) => wireSubject(s, namespace)))];
+    const contextWide = streamSubject(spec.context, namespace);
+    let filter: FilterConfig;
+    if (!this.o.filtersSupported()) {
+      // Servers before 2.10 take one filter and cannot change it later, so read the whole context (a filter that
+      // never changes between releases) and drop what this subscription doesn't want here.
+      filter = { filter_subject: contextWide };
+      this.clientFilter = wire.includes(contextWide) ? null : spec.subjects;
+    } else if (wire.length === 1) {
+      filter = { filter_subject: wire[0] };
+      this.clientFilter = null;
+    } else {
+      filter = { filter_subjects: wire };
+      this.clientFilter = null;
+    }
+    return {
+      durable_name: spec.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(ACK_WAIT_MS),
+      // Unbounded on the server on purpose: the poison decision is ours (attempt >= maxDeliver). A server-side
+      // limit would silently drop a message whose last delivery could not be parked (onPoison failed), or one
+      // whose handler crashed the process every time, instead of dead-lettering it.
+      max_deliver: -1,
+      ...filter,
+    };
+  }
+
+  private async consumerInfo(): Promise<ConsumerInfo | null> {
+    try {
+      return await this.o.jsm.consumers.info(this.o.stream, this.o.spec.durable);
+    } catch (err) {
+      if (apiErrorCode(err) === CONSUMER_NOT_FOUND) return null;
+      throw err;
+    }
+  }
+
+  private async run(first: Consumer): Promise<void> {
+    let consumer: Consumer | null = first;
+    while (!this.stopped) {
+      try {
+        consumer ??= await this.bind();
+        if (this.stopped) break;
+        // One bounded pull request at a time; a missing stream/consumer fails the fetch and this loop recreates it.
+        const messages = await consumer.fetch({ max_messages: PULL_BATCH, expires: PULL_EXPIRES_MS });
+        for await (const msg of messages) {
+          if (this.stopped) {
+            // Hand buffered messages back at once so another instance takes them without waiting for ack_wait.
+            nakAfter(msg, 0);
+            continue;
+          }
+          await this.process(msg);
+        }
+        continue;
+      } catch (err) {
+        if (!this.stopped) this.o.log.warn({ err }, 'consume loop failed; restarting');
+      }
+      consumer = null;
+      if (!this.stopped) await this.pause(RESTART_DELAY_MS);
+    }
+  }
+
+  private async pause(ms: number): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = null;
+  }
+
+  /** Never throws: one bad message must not end the loop. */
+  private async process(msg: JsMsg): Promise<void> {
+    const { spec, maxDeliver, backoffMs, log } = this.o;
+    const subject = appSubject(msg.subject, this.o.namespace);
+    // deliveryCount is 1 on the first delivery (the deprecated redeliveryCount holds the same number).
+    const attempt = msg.info.deliveryCount;
+    try {
+      if (this.clientFilter && !this.clientFilter.some((p) => subjectMatches(p, subject))) {
+        settle(() => msg.ack());
+        return;
+      }
+      const payload = msg.string();
+      const decoded = decodeEnvelope(payload);
+      if (!decoded.ok) {
+        const eventId = decoded.eventId ?? (msg.headers?.get('Nats-Msg-Id') || null);
+        await this.poison(msg, { consumer: spec.durable, subject, payload, eventId, error: decoded.error, attempts: attempt });
+        return;
+      }
+      const { envelope } = decoded;
+      const base = { consumer: spec.durable, subject, payload, eventId: envelope.id };
+      if (attempt > maxDeliver) {
+        // Only reachable when earlier deliveries ended without our verdict (crash, hang past ack_wait) or parking failed.
+        await this.poison(msg, { ...base, error: `not handled within ${maxDeliver} deliveries`, attempts: attempt });
+        return;
+      }
+      try {
+        await withHeartbeat(msg, () => spec.handler(envelope, { attempt, subject }));
+        settle(() => msg.ack());
+      } catch (err) {
+        if (attempt >= maxDeliver) {
+          log.warn({ err, subject, eventId: envelope.id, attempt }, 'handler failed on the last allowed delivery');
+          await this.poison(msg, { ...base, error: errorMessage(err), attempts: attempt });
+        } else {
+          const delay = retryDelay(backoffMs, attempt);
+          log.warn({ err, subject, eventId: envelope.id, attempt, retryInMs: delay }, 'handler failed; will retry');
+          nakAfter(msg, delay);
+        }
+      }
+    } catch (err) {
+      log.error({ err, subject, attempt }, 'message processing failed unexpectedly; will retry');
+      nakAfter(msg, retryDelay(backoffMs, attempt));
+    }
+  }
+
+  private async poison(msg: JsMsg, poison: PoisonMessage): Promise<void> {
+    const { spec, backoffMs, log } = this.o;
+    try {
+      await spec.onPoison(poison);
+    } catch (err) {
+      // Terminating now would lose the message: leave it on the stream and try parking it again later.
+      const delay = retryDelay(backoffMs, backoffMs.length);
+      log.error({ err, subject: poison.subject, eventId: poison.eventId, retryInMs: delay }, 'could not park poison message; will retry');
+      nakAfter(msg, delay);
+      return;
+    }
+    log.warn({ subject: poison.subject, eventId: poison.eventId, attempts: poison.attempts, error: poison.error }, 'message parked as poison');
+    settle(() => msg.term());
+  }
+}
+
+/** Keeps a slow handler's message from being redelivered elsewhere (ack_wait) while it is still being worked on. */
+async function withHeartbeat(msg: JsMsg, work: () => Promise<void>): Promise<void> {
+  const timer = setInterval(() => settle(() => msg.working()), ACK_WAIT_MS / 3);
+  timer.unref();
+  try {
+    await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/**
+ * Acks are fire-and-forget and only throw when the connection is already closed; then the server redelivers after
+ * ack_wait, which is the outcome we would ask for anyway.
+ */
+function settle(ack: () => void): void {
+  try {
+    ack();
+  } catch {
+    // see above
+  }
+}
+
+/**
+ * Always with a delay of at least 1 ms: NATS 2.9 mishandles a plain NAK on a pull consumer (it rewinds the consumer,
+ * delivering one message twice and leaving another unacked until ack_wait), while a delayed NAK takes the
+ * redelivery queue and behaves.
+ */
+function nakAfter(msg: JsMsg, delayMs: number): void {
+  settle(() => msg.nak(Math.max(1, Math.round(delayMs))));
+}
+
+function filtersOf(config: FilterConfig): string[] {
+  if (config.filter_subjects && config.filter_subjects.length > 0) return config.filter_subjects;
+  return config.filter_subject ? [config.filter_subject] : [];
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  return sa.size === new Set(b).size && b.every((x) => sa.has(x));
+}
+
+function apiErrorCode(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null || !('api_error' in err)) return undefined;
+  const api = (err as { api_error?: { err_code?: number } }).api_error;
+  return api?.err_code;
+}

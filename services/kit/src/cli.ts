@@ -1,0 +1,74 @@
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { NatsEventBus } from './bus/nats-bus.js';
+import { loadConfig } from './config/config.js';
+import { connectPostgres } from './db/database.js';
+import { migrate } from './db/migrations.js';
+import { EventStore } from './events/event-store.js';
+import { rebuildProjections, republishEvents } from './events/replay.js';
+import { createLogger } from './logger.js';
+import type { ServiceDefinition } from './service.js';
+
+const USAGE = `usage: <service>-admin <command>
+  migrate                               apply pending migrations
+  rebuild-projections                   rebuild every read model from the event store
+  republish --from <pos> [--to <pos>]   re-publish integration events with global position in (from, to]
+env: DATABASE_URL, NATS_URL (republish), BUS_NAMESPACE (optional), LOG_LEVEL`;
+
+const ZCliEnv = z.object({
+  DATABASE_URL: z.string().min(1),
+  NATS_URL: z.string().optional(),
+  BUS_NAMESPACE: z.string().default(''),
+  LOG_LEVEL: z.string().default('info'),
+});
+
+/** Admin tooling every service exposes as `npm run admin -- <command>` (see the service README). */
+export async function runServiceCli(def: ServiceDefinition<unknown>, argv: string[], env = process.env): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { from: { type: 'string' }, to: { type: 'string' }, help: { type: 'boolean' } },
+  });
+  const command = positionals[0];
+  if (!command || values.help) {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  const config = loadConfig(ZCliEnv, env);
+  const log = createLogger(`${def.name}-admin`, config.LOG_LEVEL);
+  const database = connectPostgres({ connectionString: config.DATABASE_URL, schema: def.context, max: 2 });
+  try {
+    await migrate(database, def.migrations);
+    const store = new EventStore({ database, context: def.context, projections: def.projections, toIntegration: def.toIntegration });
+    switch (command) {
+      case 'migrate':
+        log.info('migrations applied');
+        return 0;
+      case 'rebuild-projections': {
+        const applied = await rebuildProjections(store, log);
+        log.info({ applied }, 'projections rebuilt');
+        return 0;
+      }
+      case 'republish': {
+        if (!config.NATS_URL || values.from === undefined) {
+          console.error(USAGE);
+          return 1;
+        }
+        const bus = await NatsEventBus.connect({ servers: config.NATS_URL, name: `${def.name}-admin`, namespace: config.BUS_NAMESPACE || undefined, log });
+        try {
+          await bus.ensureStreams([def.context]);
+          const published = await republishEvents(store, bus, { from: Number(values.from), to: values.to === undefined ? undefined : Number(values.to) }, log);
+          log.info({ published }, 'events re-published');
+        } finally {
+          await bus.close();
+        }
+        return 0;
+      }
+      default:
+        console.error(`unknown command: ${command}\n${USAGE}`);
+        return 1;
+    }
+  } finally {
+    await database.close();
+  }
+}

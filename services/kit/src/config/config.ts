@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/**
+ * Parses configuration from `env` with a zod schema and freezes it. The only place a service reads process.env is its
+ * own config.ts, which calls this.
+ */
+export function loadConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): Readonly<z.infer<S>> {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${problems}`);
+  }
+  return Object.freeze(parsed.data);
+}
+
+/** Settings every service shares. */
+export const ZServiceEnv = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().min(1),
+  NATS_URL: z.string().min(1),
+  /** Prefix for NATS subjects and streams (isolates test runs). */
+  BUS_NAMESPACE: z.string().regex(/^[a-z0-9_]*$/).default(''),
+  JWT_PUBLIC_KEY: z.string().min(1),
+  JWT_ISSUER: z.string().default('ques-identity'),
+  JWT_AUDIENCE: z.string().default('ques'),
+});
+
+/** PEM values arrive in env with literal "\n"; restore the line breaks. */
+export const pem = (value: string) => value.replace(/\\n/g, '\n');

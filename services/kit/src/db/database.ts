@@ -1,0 +1,165 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { EmbeddedPostgres, PGliteDialect } from './pglite-dialect.js';
+
+// bigint columns (global positions, counters) fit in a double for this product's lifetime; read them as numbers.
+const INT8_OID = 20;
+const pgTypes = {
+  getTypeParser: (oid: number, format?: any) =>
+    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
+};
+
+/** A leadership claim (session-level advisory lock). `lost` resolves if the session holding it dies. */
+export interface Leadership {
+  lost: Promise<void>;
+  release(): Promise<void>;
+}
+
+/**
+ * A service's handle on its own schema, on real Postgres or on the embedded PGlite. Everything a service does with
+ * its database goes through this: Kysely for queries, `listen` for LISTEN/NOTIFY, `tryLead` for one-at-a-time work.
+ */
+export interface Database {
+  readonly db: Kysely<any>;
+  readonly schema: string;
+  readonly kind: 'postgres' | 'embedded';
+  /** Subscribes to NOTIFY on `channel`. Resolves once listening. */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /** Tries to become the single holder of `lockName` in this database; null if someone else holds it. */
+  tryLead(lockName: string): Promise<Leadership | null>;
+  close(): Promise<void>;
+}
+
+function assertSchemaName(schema: string): void {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Invalid schema name: ${schema}`);
+}
+
+export interface PostgresOptions {
+  connectionString: string;
+  schema: string;
+  /** Pool size. */
+  max?: number;
+  applicationName?: string;
+}
+
+export function connectPostgres(opts: PostgresOptions): Database {
+  assertSchemaName(opts.schema);
+  const base = {
+    connectionString: opts.connectionString,
+    options: `-c search_path=${opts.schema},public`,
+    application_name: opts.applicationName ?? opts.schema,
+    types: pgTypes,
+  };
+  const pool = new pg.Pool({ ...base, max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
+  // A pooled client dying (e.g. Postgres restarting) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const dedicated = new Set<pg.Client>();
+
+  async function dedicatedClient(): Promise<pg.Client> {
+    const client = new pg.Client(base);
+    client.on('error', () => {});
+    await client.connect();
+    dedicated.add(client);
+    client.on('end', () => dedicated.delete(client));
+    return client;
+  }
+
+  return {
+    db,
+    schema: opts.schema,
+    kind: 'postgres',
+    async listen(channel, onNotify) {
+      let client: pg.Client | null = null;
+      let closed = false;
+      const connectListener = async (): Promise<void> => {
+        try {
+          client = await dedicatedClient();
+          client.on('notification', (msg) => {
+            if (msg.channel === channel) onNotify();
+          });
+          client.on('end', () => {
+            // Reconnect with a delay; meanwhile the caller's polling fallback keeps work moving.
+            if (!closed) setTimeout(() => void connectListener(), 1000).unref();
+          });
+          await client.query(`LISTEN "${channel}"`);
+          onNotify(); // anything that arrived while we were not listening
+        } catch {
+          if (!closed) setTimeout(() => void connectListener(), 1000).unref();
+        }
+      };
+      await connectListener();
+      return async () => {
+        closed = true;
+        await (client)?.end().catch(() => {});
+      };
+    },
+    async tryLead(lockName) {
+      const client = await dedicatedClient();
+      const { rows } = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked',
+        [`${opts.schema}:${lockName}`],
+      );
+      if (!rows[0]?.locked) {
+        await client.end().catch(() => {});
+        return null;
+      }
+      const lost = new Promise<void>((resolve) => {
+        client.on('end', resolve);
+        client.on('error', () => resolve());
+      });
+      return {
+        lost,
+        release: async () => {
+          await client.end().catch(() => {});
+        },
+      };
+    },
+    async close() {
+      await Promise.all([...dedicated].map((c) => c.end().catch(() => {})));
+      await db.destroy();
+    },
+  };
+}
+
+/** Opens (or creates) the embedded PGlite database under `dataDir` (in memory when undefined). */
+export async function openEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
+  const pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: (value: string) => Number(value) } });
+  return new EmbeddedPostgres(pglite);
+}
+
+export function connectEmbedded(embedded: EmbeddedPostgres, schema: string): Database {
+  assertSchemaName(schema);
+  const db = new Kysely<any>({ dialect: new PGliteDialect(embedded, schema) });
+  return {
+    db,
+    schema,
+    kind: 'embedded',
+    async listen(channel, onNotify) {
+      const unlisten = await embedded.lease(schema, () => embedded.pglite.listen(channel, () => onNotify()));
+      return async () => {
+        await embedded.lease(schema, () => unlisten());
+      };
+    },
+    async tryLead() {
+      // One process owns the embedded database: it is always the leader.
+      return { lost: new Promise<void>(() => {}), release: async () => {} };
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+export async function ensureSchema(database: Database): Promise<void> {
+  await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(database.schema)}`.execute(database.db);
+}
+
+/** A unique-constraint violation (SQLSTATE 23505), optionally on a named constraint. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string } | null;
+  if (!e || e.code !== '23505') return false;
+  if (!constraint) return true;
+  return e.constraint === constraint || (e.message ?? '').includes(constraint);
+}

@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
+import { subjectFor, type Context, type EventEnvelope } from '@ques/contracts';
+import type { Database } from '../db/database.js';
+import { isUniqueViolation } from '../db/database.js';
+import { ConcurrencyError } from '../errors.js';
+import {
+  systemClock,
+  type Clock,
+  type Decider,
+  type DomainEvent,
+  type EventMetadata,
+  type IntegrationMapper,
+  type Projection,
+  type RecordedEvent,
+} from './types.js';
+
+export interface AppendInput {
+  streamId: string;
+  /** Version the caller's decision was based on; 0 means the stream must not exist yet. */
+  expectedVersion: number;
+  events: DomainEvent[];
+  metadata: EventMetadata;
+}
+
+interface EventRow {
+  global_position: number;
+  event_id: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  recorded_at: Date;
+}
+
+export const outboxChannel = (schema: string) => `outbox_${schema}`;
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    globalPosition: Number(row.global_position),
+    eventId: row.event_id,
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: new Date(row.recorded_at),
+  };
+}
+
+export function toEnvelope(event: RecordedEvent, integration: { type: string; version: number; data: unknown }): EventEnvelope {
+  return {
+    id: event.eventId,
+    type: integration.type,
+    version: integration.version,
+    streamId: event.streamId,
+    streamVersion: event.streamVersion,
+    occurredAt: event.recordedAt.toISOString(),
+    correlationId: event.metadata.correlationId,
+    causationId: event.metadata.causationId,
+    data: integration.data,
+  };
+}
+
+export interface EventStoreOptions {
+  database: Database;
+  context: Context;
+  projections: Projection[];
+  toIntegration: IntegrationMapper;
+  clock?: Clock;
+  newId?: () => string;
+}
+
+/**
+ * Append-only event store in the service's schema. An append writes the events, updates the inline projections and
+ * queues integration events in the outbox, all in one transaction, then NOTIFYs the relay.
+ */
+export class EventStore {
+  readonly database: Database;
+  readonly context: Context;
+  readonly projections: Projection[];
+  readonly toIntegration: IntegrationMapper;
+  private readonly clock: Clock;
+  private readonly newId: () => string;
+
+  constructor(opts: EventStoreOptions) {
+    this.database = opts.database;
+    this.context = opts.context;
+    this.projections = opts.projections;
+    this.toIntegration = opts.toIntegration;
+    this.clock = opts.clock ?? systemClock;
+    this.newId = opts.newId ?? randomUUID;
+  }
+
+  get db(): Kysely<any> {
+    return this.database.db;
+  }
+
+  append(input: AppendInput): Promise<RecordedEvent[]> {
+    return this.db.transaction().execute((trx) => this.appendWithin(trx, input));
+  }
+
+  /** Appends inside the caller's transaction (so the caller can add its own writes, e.g. a scheduled job). */
+  async appendWithin(trx: Kysely<any>, input: AppendInput): Promise<RecordedEvent[]> {
+    if (input.events.length === 0) return [];
+    const { streamId, expectedVersion } = input;
+    if (expectedVersion > 0) {
+      // A stale-high expectation would leave a gap in the versions; only equality is a valid base.
+      const current = await trx
+        .selectFrom('events')
+        .select((eb) => eb.fn.max('stream_version').as('version'))
+        .where('stream_id', '=', streamId)
+        .executeTakeFirst();
+      if (Number(current?.version ?? 0) !== expectedVersion) throw new ConcurrencyError(streamId, expectedVersion);
+    }
+    const recordedAt = this.clock();
+    const rows = input.events.map((event, i) => ({
+      event_id: this.newId(),
+      stream_id: streamId,
+      stream_version: expectedVersion + i + 1,
+      type: event.type,
+      data: JSON.stringify(event.data),
+      metadata: JSON.stringify(input.metadata),
+      recorded_at: recordedAt,
+    }));
+    let inserted: EventRow[];
+    try {
+      inserted = (await trx.insertInto('events').values(rows).returningAll().execute()) as EventRow[];
+    } catch (error) {
+      if (isUniqueViolation(error, 'events_stream_version_unique')) throw new ConcurrencyError(streamId, expectedVersion);
+      throw error;
+    }
+    const recorded = inserted.sort((a, b) => a.stream_version - b.stream_version).map(toRecorded);
+    for (const event of recorded) {
+      for (const projection of this.projections) await projection.apply(trx, event);
+    }
+    await this.enqueue(trx, recorded);
+    return recorded;
+  }
+
+  /** Queues the integration events of `recorded` in the outbox (same transaction) and wakes the relay. */
+  async enqueue(trx: Kysely<any>, recorded: RecordedEvent[]): Promise<void> {
+    const outboxRows = recorded.flatMap((event) => {
+      const integration = this.toIntegration(event);
+      if (!integration) return [];
+      const envelope = toEnvelope(event, integration);
+      return [{ event_id: event.eventId, subject: subjectFor(this.context, envelope.type), envelope: JSON.stringify(envelope) }];
+    });
+    if (outboxRows.length === 0) return;
+    await trx.insertInto('outbox').values(outboxRows).execute();
+    // Delivered at commit; the relay drains whatever is unpublished, so a lost notification only costs one poll.
+    await sql`SELECT pg_notify(${outboxChannel(this.database.schema)}, '')`.execute(trx);
+  }
+
+  async readStream(streamId: string, executor: Kysely<any> = this.db): Promise<RecordedEvent[]> {
+    const rows = (await executor
+      .selectFrom('events')
+      .selectAll()
+      .where('stream_id', '=', streamId)
+      .orderBy('stream_version')
+      .execute()) as EventRow[];
+    return rows.map(toRecorded);
+  }
+
+  /** Events after `afterPosition` in global order (for replay and republish). */
+  async readAll(afterPosition: number, limit: number, executor: Kysely<any> = this.db): Promise<RecordedEvent[]> {
+    const rows = (await executor
+      .selectFrom('events')
+      .selectAll()
+      .where('global_position', '>', afterPosition)
+      .orderBy('global_position')
+      .limit(limit)
+      .execute()) as EventRow[];
+    return rows.map(toRecorded);
+  }
+
+  /** Loads a stream and folds it with the decider. */
+  async load<S, E extends DomainEvent>(
+    streamId: string,
+    decider: Pick<Decider<unknown, E, S>, 'initialState' | 'evolve'>,
+    executor: Kysely<any> = this.db,
+  ): Promise<{ state: S; version: number }> {
+    const events = await this.readStream(streamId, executor);
+    let state = decider.initialState();
+    for (const event of events) state = decider.evolve(state, event as unknown as E);
+    return { state, version: events.length === 0 ? 0 : events[events.length - 1]!.streamVersion };
+  }
+
+  /**
+   * Read, decide, append: the command-handling loop. A concurrent writer makes the append fail with
+   * ConcurrencyError (409) rather than silently deciding on stale state.
+   */
+  async handle<C, E extends DomainEvent, S>(
+    streamId: string,
+    decider: Decider<C, E, S>,
+    command: C,
+    metadata: EventMetadata,
+    within?: (trx: Kysely<any>, recorded: RecordedEvent[], state: S) => Promise<void>,
+  ): Promise<{ state: S; events: RecordedEvent[]; version: number }> {
+    const { state, version } = await this.load(streamId, decider);
+    const newEvents = decider.decide(command, state);
+    const next = newEvents.reduce(decider.evolve, state);
+    const events = await this.db.transaction().execute(async (trx) => {
+      const recorded = await this.appendWithin(trx, { streamId, expectedVersion: version, events: newEvents, metadata });
+      if (within) await within(trx, recorded, next);
+      return recorded;
+    });
+    return { state: next, events, version: version + newEvents.length };
+  }
+}

@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NatsEventBus } from '../bus/nats-bus.js';
+import { deleteNamespaceStreams, natsTestUrl, uniqueNamespace } from '../testing/nats.js';
+import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
+import { counterFixture, metadata, silentLog, type KitFixture } from '../test/fixture.js';
+import { OutboxRelay } from './outbox-relay.js';
+
+const natsUrl = await natsTestUrl();
+const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and NATS JetStream');
+
+describe.runIf(run)('outbox relay on real Postgres and NATS JetStream', () => {
+  let fx: KitFixture;
+  let bus: NatsEventBus;
+  const namespace = uniqueNamespace('relay');
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    fx = await counterFixture();
+    bus = await NatsEventBus.connect({ servers: natsUrl!, name: 'relay-test', namespace, log: silentLog });
+    await bus.ensureStreams(['support']);
+    await bus.subscribe({
+      durable: 'test--relay',
+      context: 'support',
+      subjects: ['ques.support.>'],
+      handler: async (envelope) => void received.push(envelope.id),
+      onPoison: async () => {},
+    });
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await deleteNamespaceStreams(natsUrl!, namespace);
+    await fx?.close();
+  });
+
+  const unpublished = async () =>
+    Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`.execute(fx.database.db)).rows[0]!.n);
+
+  it('publishes a slow transaction that committed after a later one (never skips a late row)', async () => {
+    const relay = new OutboxRelay({ database: fx.database, bus, log: silentLog, pollIntervalMs: 50 });
+    await relay.start();
+    const slowStream = `counter-${randomUUID()}`;
+    const fastStream = `counter-${randomUUID()}`;
+
+    let releaseSlow!: () => void;
+    const slowMayCommit = new Promise<void>((r) => (releaseSlow = r));
+    let slowInserted!: () => void;
+    const slowHasPosition = new Promise<void>((r) => (slowInserted = r));
+    // The slow transaction takes its outbox position first, then waits before committing.
+    const slow = fx.database.db.transaction().execute(async (trx) => {
+      const events = await fx.store.appendWithin(trx, { streamId: slowStream, expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 1 } }], metadata });
+      slowInserted();
+      await slowMayCommit;
+      return events;
+    });
+    await slowHasPosition;
+    const [fast] = await fx.store.append({ streamId: fastStream, expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 1 } }], metadata });
+    await eventually(async () => received.includes(fast!.eventId));
+
+    releaseSlow();
+    const [slowEvent] = await slow;
+    await eventually(async () => received.includes(slowEvent!.eventId));
+    const positions = await fx.database.db.selectFrom('outbox').select(['position', 'event_id']).where('event_id', 'in', [slowEvent!.eventId, fast!.eventId]).execute();
+    const byId = Object.fromEntries(positions.map((p) => [p.event_id, Number(p.position)]));
+    expect(byId[slowEvent!.eventId]).toBeLessThan(byId[fast!.eventId]); // the late commit really had the earlier position
+    expect(await unpublished()).toBe(0);
+    await relay.stop();
+  });
+
+  it('lets only one of two relays on a database publish at a time', async () => {
+    const a = new OutboxRelay({ database: fx.database, bus, log: silentLog, pollIntervalMs: 50, leaderRetryMs: 100 });
+    const b = new OutboxRelay({ database: fx.database, bus, log: silentLog, pollIntervalMs: 50, leaderRetryMs: 100 });
+    await a.start();
+    await eventually(async () => a.isLeader);
+    await b.start();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(b.isLeader).toBe(false);
+    await a.stop();
+    await eventually(async () => b.isLeader, 5000);
+    await b.stop();
+  });
+
+  it('re-publishing after a crash between publish and mark-published stores each event once', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    const events = await fx.store.append({
+      streamId,
+      expectedVersion: 0,
+      events: Array.from({ length: 5 }, () => ({ type: 'Incremented', data: { by: 1 } })),
+      metadata,
+    });
+    const ids = events.map((e) => e.eventId);
+    const rows = await fx.database.db.selectFrom('outbox').select(['event_id', 'subject', 'envelope']).where('event_id', 'in', ids).orderBy('position').execute();
+    // The "crashed" relay got as far as publishing; the rows are still unpublished.
+    await bus.publish(rows.map((r) => ({ subject: r.subject, envelope: r.envelope, msgId: r.event_id })));
+    expect(await unpublished()).toBe(5);
+    const relay = new OutboxRelay({ database: fx.database, bus, log: silentLog });
+    expect(await relay.drain()).toBe(5);
+    await eventually(async () => ids.every((id) => received.includes(id)));
+    await new Promise((r) => setTimeout(r, 300));
+    for (const id of ids) expect(received.filter((r) => r === id)).toHaveLength(1);
+  });
+});

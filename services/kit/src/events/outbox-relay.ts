@@ -1,0 +1,192 @@
+import type { Logger } from 'pino';
+import { sql } from 'kysely';
+import type { EventEnvelope } from '@ques/contracts';
+import type { EventBus, OutgoingMessage } from '../bus/bus.js';
+import type { Database, Leadership } from '../db/database.js';
+import { outboxChannel } from './event-store.js';
+
+export interface OutboxRelayOptions {
+  database: Database;
+  bus: EventBus;
+  log: Logger;
+  /** Rows per publish batch. */
+  batchSize?: number;
+  /** Fallback poll when no NOTIFY arrives (lost notification, listener reconnecting). */
+  pollIntervalMs?: number;
+  /** How long a non-leader waits before trying to take over. */
+  leaderRetryMs?: number;
+  /** Published rows older than this are deleted. */
+  retainPublishedMs?: number;
+}
+
+interface OutboxRow {
+  position: number;
+  event_id: string;
+  subject: string;
+  envelope: EventEnvelope;
+}
+
+/**
+ * Publishes outbox rows to the bus, in position order, with msgID = event id.
+ *
+ * It always selects *unpublished* rows rather than "rows after the last position I published": a transaction that
+ * took its position early but committed late would otherwise be skipped forever. A crash between publish and
+ * marking published republishes the same msgIDs, which JetStream's duplicate window and the consumers'
+ * idempotency absorb. Only the holder of the advisory lock publishes, so order holds across instances.
+ */
+export class OutboxRelay {
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly leaderRetryMs: number;
+  private readonly retainPublishedMs: number;
+  private running = false;
+  private wakeUp: (() => void) | null = null;
+  private pending = false;
+  private loop: Promise<void> | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+  private leadership: Leadership | null = null;
+  private lastCleanup = 0;
+  private published = 0;
+
+  constructor(private readonly opts: OutboxRelayOptions) {
+    this.batchSize = opts.batchSize ?? 500;
+    this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
+    this.leaderRetryMs = opts.leaderRetryMs ?? 2000;
+    this.retainPublishedMs = opts.retainPublishedMs ?? 24 * 3600_000;
+  }
+
+  /** Events published by this instance since start. */
+  get publishedCount(): number {
+    return this.published;
+  }
+
+  get isLeader(): boolean {
+    return this.leadership !== null;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    this.unlisten = await this.opts.database.listen(outboxChannel(this.opts.database.schema), () => this.wake());
+    this.loop = this.run();
+  }
+
+  /** Asks the relay to drain now (also called by NOTIFY). */
+  wake(): void {
+    this.pending = true;
+    this.wakeUp?.();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake();
+    await this.loop;
+    await this.unlisten?.();
+    await this.leadership?.release();
+    this.leadership = null;
+  }
+
+  /** Publishes everything unpublished right now; returns how many rows it published. For tests and tools. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.publishBatch();
+      total += n;
+      if (n < this.batchSize) return total;
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.wakeUp = null;
+        resolve();
+      }, ms);
+      this.wakeUp = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        resolve();
+      };
+    });
+  }
+
+  private async run(): Promise<void> {
+    const { log } = this.opts;
+    let failures = 0;
+    while (this.running) {
+      if (!this.leadership) {
+        try {
+          this.leadership = await this.opts.database.tryLead('outbox-relay');
+        } catch (err) {
+          log.warn({ err }, 'outbox relay could not try for leadership');
+        }
+        if (!this.leadership) {
+          await this.sleep(this.leaderRetryMs);
+          continue;
+        }
+        const held = this.leadership;
+        void held.lost.then(() => {
+          if (this.leadership === held) {
+            log.warn('outbox relay lost its leadership session');
+            this.leadership = null;
+            this.wake();
+          }
+        });
+        log.debug('outbox relay is the leader');
+      }
+      this.pending = false;
+      try {
+        await this.drain();
+        await this.cleanup();
+        failures = 0;
+      } catch (err) {
+        failures += 1;
+        // Bus down or database unreachable: rows stay unpublished and are retried; back off to avoid a hot loop.
+        log.warn({ err, failures }, 'outbox relay could not publish; will retry');
+        await this.sleep(Math.min(200 * 2 ** Math.min(failures, 5), 5000));
+        continue;
+      }
+      if (!this.pending && this.running) await this.sleep(this.pollIntervalMs);
+    }
+  }
+
+  private async publishBatch(): Promise<number> {
+    const { db } = this.opts.database;
+    const rows = (await db
+      .selectFrom('outbox')
+      .select(['position', 'event_id', 'subject', 'envelope'])
+      .where('published_at', 'is', null)
+      .orderBy('position')
+      .limit(this.batchSize)
+      .execute()) as OutboxRow[];
+    if (rows.length === 0) return 0;
+    const messages: OutgoingMessage[] = rows.map((row) => ({
+      subject: row.subject,
+      envelope: row.envelope,
+      msgId: row.event_id,
+    }));
+    await this.opts.bus.publish(messages);
+    await db
+      .updateTable('outbox')
+      .set({ published_at: sql`now()` })
+      .where(
+        'position',
+        'in',
+        rows.map((r) => r.position),
+      )
+      .execute();
+    this.published += rows.length;
+    return rows.length;
+  }
+
+  private async cleanup(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastCleanup < 60_000) return;
+    this.lastCleanup = now;
+    await this.opts.database.db
+      .deleteFrom('outbox')
+      .where('published_at', '<', new Date(now - this.retainPublishedMs))
+      .execute();
+  }
+}

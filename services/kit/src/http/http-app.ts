@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { ZodError, type z } from 'zod';
+import { AppError, badRequest } from '../errors.js';
+import type { EventMetadata } from '../events/types.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Travels from the BFF through every service call and event (header `x-correlation-id`). */
+    correlationId: string;
+  }
+}
+
+export interface HttpAppOptions {
+  name: string;
+  log: Logger;
+  /** Readiness probe: throw when the service can't serve (database or bus down). */
+  ready?: () => Promise<void>;
+  bodyLimit?: number;
+  trustProxy?: FastifyServerOptions['trustProxy'];
+}
+
+const SAFE_ID = /^[\w.:-]{1,100}$/;
+
+/** The Fastify app every service and the BFF start from: ids, logging, one error handler, health and readiness. */
+export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
+  const app = Fastify({
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- pins the logger generic so the app is a plain FastifyInstance
+    loggerInstance: opts.log as FastifyBaseLogger,
+    disableRequestLogging: false,
+    bodyLimit: opts.bodyLimit ?? 256 * 1024,
+    trustProxy: opts.trustProxy ?? false,
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && SAFE_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+  });
+
+  app.decorateRequest('correlationId', '');
+  app.addHook('onRequest', async (request, reply) => {
+    const given = request.headers['x-correlation-id'];
+    request.correlationId = typeof given === 'string' && SAFE_ID.test(given) ? given : String(request.id);
+    request.log = request.log.child({ correlationId: request.correlationId });
+    void reply.header('x-correlation-id', request.correlationId);
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send({ message: error.message, code: error.code });
+    }
+    if (error instanceof ZodError) {
+      return reply.status(400).send({ message: error.issues[0]?.message ?? 'Invalid request', code: 'BAD_REQUEST' });
+    }
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status < 500) {
+      // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to show.
+      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST';
+      return reply.status(status).send({ message: (error as Error).message, code });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' });
+  });
+
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' }));
+
+  app.get('/health', async () => ({ status: 'ok', service: opts.name }));
+  app.get('/ready', async (_request, reply) => {
+    try {
+      await opts.ready?.();
+      return { status: 'ready', service: opts.name };
+    } catch (err) {
+      return reply.status(503).send({ status: 'not ready', service: opts.name, reason: String((err as Error).message) });
+    }
+  });
+
+  return app;
+}
+
+/** Validates input with a contract schema; the first issue's message (spec wording) becomes the 400 message. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const parsed = schema.safeParse(input ?? {});
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid request');
+  return parsed.data;
+}
+
+/** Event metadata for a command issued by this request. */
+export function metadataFrom(request: { correlationId: string }, actor: string | null): EventMetadata {
+  return { correlationId: request.correlationId, causationId: null, actor };
+}

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { infraGate, postgresServerUrl } from '../testing/infra.js';
+import { counterFixture, silentLog, type KitFixture } from '../test/fixture.js';
+import { cancelJob, scheduleJob, Scheduler } from './scheduler.js';
+
+const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
+
+describe.runIf(run)('durable scheduler on real Postgres', () => {
+  let fx: KitFixture;
+  beforeAll(async () => {
+    fx = await counterFixture();
+  });
+  afterAll(async () => fx?.close());
+
+  it('runs each due job exactly once across two instances polling at once, and never a cancelled or future one', async () => {
+    const t0 = new Date('2026-01-01T00:00:00Z');
+    let now = t0;
+    const clock = () => now;
+    const ran: string[] = [];
+    const handlers = {
+      expire: async (trx: any, job: { key: string }) => {
+        ran.push(job.key);
+        // The job's effect commits with its completion.
+        await trx.insertInto('seen').values({ event_id: job.key, value: 1 }).execute();
+      },
+    };
+    await fx.database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 40; i += 1) await scheduleJob(trx, { kind: 'expire', key: `job-${i}`, dueAt: new Date(t0.getTime() + 5 * 86400_000), payload: { i } });
+      await scheduleJob(trx, { kind: 'expire', key: 'job-later', dueAt: new Date(t0.getTime() + 9 * 86400_000), payload: {} });
+      await scheduleJob(trx, { kind: 'expire', key: 'job-cancelled', dueAt: new Date(t0.getTime() + 5 * 86400_000), payload: {} });
+    });
+    await fx.database.db.transaction().execute(async (trx) => expect(await cancelJob(trx, 'job-cancelled')).toBe(true));
+
+    const a = new Scheduler({ database: fx.database, log: silentLog, handlers, clock });
+    const b = new Scheduler({ database: fx.database, log: silentLog, handlers, clock });
+    expect(await Promise.all([a.runDue(), b.runDue()])).toEqual([0, 0]); // nothing due yet
+
+    now = new Date(t0.getTime() + 5 * 86400_000 + 1);
+    const [doneA, doneB] = await Promise.all([a.runDue(), b.runDue()]);
+    expect(doneA + doneB).toBe(40);
+    expect(new Set(ran).size).toBe(40);
+    expect(ran).toHaveLength(40);
+    expect(ran).not.toContain('job-later');
+    expect(ran).not.toContain('job-cancelled');
+    const seen = await fx.database.db.selectFrom('seen').select('event_id').execute();
+    expect(seen).toHaveLength(40);
+  });
+
+  it('retries a failing job later and keeps it pending meanwhile', async () => {
+    let now = new Date('2026-02-01T00:00:00Z');
+    let fail = true;
+    const scheduler = new Scheduler({
+      database: fx.database,
+      log: silentLog,
+      clock: () => now,
+      retryDelayMs: 1000,
+      handlers: {
+        flaky: async () => {
+          if (fail) throw new Error('mail server down');
+        },
+      },
+    });
+    await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'flaky', key: 'flaky-1', dueAt: now, payload: {} }));
+    expect(await scheduler.runDue()).toBe(0);
+    const pending = await fx.database.db.selectFrom('scheduled_jobs').selectAll().where('key', '=', 'flaky-1').executeTakeFirstOrThrow();
+    expect(pending.status).toBe('pending');
+    expect(pending.attempts).toBe(1);
+    expect(pending.last_error).toBe('mail server down');
+    fail = false;
+    now = new Date(now.getTime() + 1500);
+    expect(await scheduler.runDue()).toBe(1);
+  });
+});

@@ -1,0 +1,172 @@
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database.js';
+import { systemClock, type Clock } from '../events/types.js';
+
+export interface ScheduledJob<P = unknown> {
+  id: number;
+  kind: string;
+  key: string;
+  dueAt: Date;
+  payload: P;
+  attempts: number;
+}
+
+/** Runs inside the transaction that marks the job done: its writes and the completion commit together. */
+export type JobHandler = (trx: Kysely<any>, job: ScheduledJob<any>) => Promise<void>;
+
+export interface SchedulerOptions {
+  database: Database;
+  log: Logger;
+  handlers: Record<string, JobHandler>;
+  clock?: Clock;
+  pollIntervalMs?: number;
+  /** Delay before retrying a failed job (grows with attempts). */
+  retryDelayMs?: number;
+  maxAttempts?: number;
+}
+
+/** Schedules (or reschedules) the job identified by `key`, inside the caller's transaction. */
+export async function scheduleJob(
+  trx: Kysely<any>,
+  job: { kind: string; key: string; dueAt: Date; payload: unknown },
+): Promise<void> {
+  await trx
+    .insertInto('scheduled_jobs')
+    .values({ kind: job.kind, key: job.key, due_at: job.dueAt, payload: JSON.stringify(job.payload), status: 'pending' })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        kind: job.kind,
+        due_at: job.dueAt,
+        payload: JSON.stringify(job.payload),
+        status: 'pending',
+        attempts: 0,
+        last_error: null,
+        done_at: null,
+      }),
+    )
+    .execute();
+}
+
+/** Cancels a pending job, inside the caller's transaction. Returns whether one was pending. */
+export async function cancelJob(trx: Kysely<any>, key: string): Promise<boolean> {
+  const result = await trx
+    .updateTable('scheduled_jobs')
+    .set({ status: 'cancelled', done_at: sql`now()` })
+    .where('key', '=', key)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+interface JobRow {
+  id: number;
+  kind: string;
+  key: string;
+  due_at: Date;
+  payload: unknown;
+  attempts: number;
+}
+
+/**
+ * Durable deadlines. Each due job is claimed with FOR UPDATE SKIP LOCKED inside its own transaction, handled and
+ * marked done in that same transaction: several instances can poll at once and every job runs exactly once
+ * (a crash mid-job rolls back and the job is picked up again).
+ */
+export class Scheduler {
+  private readonly clock: Clock;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopped = true;
+
+  constructor(private readonly opts: SchedulerOptions) {
+    this.clock = opts.clock ?? systemClock;
+  }
+
+  start(): void {
+    this.stopped = false;
+    const tick = () => {
+      if (this.stopped) return;
+      this.running = this.runDue()
+        .catch((err) => this.opts.log.warn({ err }, 'scheduler tick failed'))
+        .finally(() => {
+          if (!this.stopped) this.timer = setTimeout(tick, this.opts.pollIntervalMs ?? 1000);
+        });
+    };
+    tick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Runs every job due at the clock's now; returns how many completed. */
+  async runDue(): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const outcome = await this.runOne();
+      if (outcome === 'none') return done;
+      if (outcome === 'done') done += 1;
+    }
+  }
+
+  private async runOne(): Promise<'none' | 'done' | 'failed'> {
+    const { db } = this.opts.database;
+    const now = this.clock();
+    let claimed: JobRow | undefined;
+    try {
+      await db.transaction().execute(async (trx) => {
+        claimed = (await trx
+          .selectFrom('scheduled_jobs')
+          .select(['id', 'kind', 'key', 'due_at', 'payload', 'attempts'])
+          .where('status', '=', 'pending')
+          .where('due_at', '<=', now)
+          .orderBy('due_at')
+          .limit(1)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst());
+        if (!claimed) return;
+        const handler = this.opts.handlers[claimed.kind];
+        if (!handler) throw new Error(`No handler for scheduled job kind ${claimed.kind}`);
+        await handler(trx, {
+          id: claimed.id,
+          kind: claimed.kind,
+          key: claimed.key,
+          dueAt: new Date(claimed.due_at),
+          payload: claimed.payload,
+          attempts: claimed.attempts,
+        });
+        await trx
+          .updateTable('scheduled_jobs')
+          .set({ status: 'done', done_at: now, attempts: claimed.attempts + 1 })
+          .where('id', '=', claimed.id)
+          .execute();
+      });
+    } catch (err) {
+      if (!claimed) throw err;
+      await this.recordFailure(claimed, err, now);
+      return 'failed';
+    }
+    return claimed ? 'done' : 'none';
+  }
+
+  private async recordFailure(job: JobRow, err: unknown, now: Date): Promise<void> {
+    const attempts = job.attempts + 1;
+    const maxAttempts = this.opts.maxAttempts ?? 10;
+    const delay = (this.opts.retryDelayMs ?? 5000) * 2 ** Math.min(attempts - 1, 8);
+    this.opts.log.warn({ err, jobKey: job.key, attempts }, 'scheduled job failed');
+    await this.opts.database.db
+      .updateTable('scheduled_jobs')
+      .set({
+        attempts,
+        last_error: String((err as Error)?.message ?? err),
+        status: attempts >= maxAttempts ? 'failed' : 'pending',
+        due_at: new Date(now.getTime() + delay),
+      })
+      .where('id', '=', job.id)
+      .execute();
+  }
+}
