@@ -1,0 +1,13 @@
+import { loadConfig, pem, ZServiceEnv } from '@ques/kit';
+import { z } from 'zod';
+
+const ZIdentityEnv = ZServiceEnv.extend({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4001),
+  JWT_PRIVATE_KEY: z.string().min(1),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(900).default(900),
+});
+
+export const loadIdentityConfig = (env = process.env) => {
+  const config = loadConfig(ZIdentityEnv, env);
+  return Object.freeze({ ...config, JWT_PRIVATE_KEY: pem(config.JWT_PRIVATE_KEY), JWT_PUBLIC_KEY: pem(config.JWT_PUBLIC_KEY) });
+};

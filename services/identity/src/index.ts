@@ -1,0 +1,2 @@
+export { identityService, startIdentityService, type IdentityDeps, type IdentityExtra } from './service.js';
+export { userDecider } from './users/domain/decide.js';

@@ -1,0 +1,70 @@
+import { DEFAULT_AVATAR_URL, DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from '@ques/contracts';
+import { conflict, notFound } from '@ques/kit/errors';
+import { evolveUser, initialUserState, type ProfileFields, type UserEvent, type UserState } from './user.js';
+
+export type UserCommand =
+  | {
+      type: 'RegisterUser';
+      data: { userId: string; username: string; name: string; email: string; passwordHash: string; now: Date };
+    }
+  | { type: 'UpdateProfile'; data: { changes: Partial<ProfileFields>; now: Date } }
+  | { type: 'ChangePassword'; data: { passwordHash: string; now: Date } };
+
+const PROFILE_FIELDS: (keyof ProfileFields)[] = ['name', 'email', 'bio', 'brandColorMain', 'brandColorLight'];
+
+export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
+  switch (command.type) {
+    case 'RegisterUser': {
+      if (state.status !== 'none') throw conflict('This account already exists.');
+      const { userId, username, name, email, passwordHash, now } = command.data;
+      return [
+        {
+          type: 'UserRegistered',
+          data: {
+            userId,
+            username,
+            name,
+            email,
+            bio: '',
+            avatarUrl: DEFAULT_AVATAR_URL,
+            brandColorMain: DEFAULT_BRAND_COLOR_MAIN,
+            brandColorLight: DEFAULT_BRAND_COLOR_LIGHT,
+            archiveProfile: false,
+            passwordHash,
+            registeredAt: now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'UpdateProfile': {
+      if (state.status !== 'active') throw notFound('User not found');
+      const next = { ...state.profile };
+      const changed: (keyof ProfileFields)[] = [];
+      for (const field of PROFILE_FIELDS) {
+        const value = command.data.changes[field];
+        if (value !== undefined && value !== state.profile[field]) {
+          next[field] = value;
+          changed.push(field);
+        }
+      }
+      // Saving an unchanged form is not an event.
+      if (changed.length === 0) return [];
+      return [{ type: 'ProfileUpdated', data: { ...next, changed, updatedAt: command.data.now.toISOString() } }];
+    }
+    case 'ChangePassword': {
+      if (state.status !== 'active') throw notFound('User not found');
+      return [
+        {
+          type: 'PasswordChanged',
+          data: { userId: state.profile.userId, passwordHash: command.data.passwordHash, changedAt: command.data.now.toISOString() },
+        },
+      ];
+    }
+    default: {
+      const unknown: never = command;
+      return unknown;
+    }
+  }
+}
+
+export const userDecider = { initialState: initialUserState, evolve: evolveUser, decide: decideUser };

@@ -1,0 +1,32 @@
+import { IdentityEvents, type UserSnapshot } from '@ques/contracts';
+import type { IntegrationMapper, RecordedEvent } from '@ques/kit';
+import type { UserEvent, UserProfile } from './domain/user.js';
+
+const snapshot = (p: UserProfile): UserSnapshot => ({
+  userId: p.userId,
+  username: p.username,
+  name: p.name,
+  email: p.email,
+  bio: p.bio,
+  avatarUrl: p.avatarUrl,
+  brandColorMain: p.brandColorMain,
+  brandColorLight: p.brandColorLight,
+  archiveProfile: p.archiveProfile,
+});
+
+/** The public subset of identity's events: never the password hash. */
+export const identityIntegration: IntegrationMapper = (recorded: RecordedEvent) => {
+  const e = { type: recorded.type, data: recorded.data } as UserEvent;
+  switch (e.type) {
+    case 'UserRegistered':
+      return { type: e.type, version: IdentityEvents.UserRegistered.version, data: snapshot(e.data) };
+    case 'ProfileUpdated':
+      return { type: e.type, version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
+    case 'PasswordChanged':
+      return { type: e.type, version: IdentityEvents.PasswordChanged.version, data: { userId: e.data.userId, changedAt: e.data.changedAt } };
+    default: {
+      const unknown: never = e;
+      return unknown;
+    }
+  }
+};

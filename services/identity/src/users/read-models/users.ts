@@ -1,0 +1,133 @@
+import type { Kysely } from 'kysely';
+import type { Projection, RecordedEvent } from '@ques/kit';
+import type { PublicProfile, User } from '@ques/contracts';
+import type { UserEvent } from '../domain/user.js';
+
+export interface UserRow {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+  bio: string;
+  avatar_url: string;
+  brand_color_main: string;
+  brand_color_light: string;
+  archive_profile: boolean;
+  password_hash: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Inline projection: `users`, keyed by user id; idempotent (upserts and absolute updates). */
+export const usersProjection: Projection = {
+  name: 'users',
+  tables: ['users'],
+  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+    const event = recorded as unknown as RecordedEvent<UserEvent>;
+    const e = { type: event.type, data: event.data } as UserEvent;
+    switch (e.type) {
+      case 'UserRegistered': {
+        const d = e.data;
+        const row = {
+          id: d.userId,
+          username: d.username,
+          name: d.name,
+          email: d.email,
+          bio: d.bio,
+          avatar_url: d.avatarUrl,
+          brand_color_main: d.brandColorMain,
+          brand_color_light: d.brandColorLight,
+          archive_profile: d.archiveProfile,
+          password_hash: d.passwordHash,
+          created_at: d.registeredAt,
+          updated_at: d.registeredAt,
+        };
+        await trx.insertInto('users').values(row).onConflict((oc) => oc.column('id').doNothing()).execute();
+        return;
+      }
+      case 'ProfileUpdated': {
+        const d = e.data;
+        await trx
+          .updateTable('users')
+          .set({
+            username: d.username,
+            name: d.name,
+            email: d.email,
+            bio: d.bio,
+            avatar_url: d.avatarUrl,
+            brand_color_main: d.brandColorMain,
+            brand_color_light: d.brandColorLight,
+            archive_profile: d.archiveProfile,
+            updated_at: d.updatedAt,
+          })
+          .where('id', '=', d.userId)
+          .execute();
+        return;
+      }
+      case 'PasswordChanged':
+        await trx
+          .updateTable('users')
+          .set({ password_hash: e.data.passwordHash, updated_at: e.data.changedAt })
+          .where('id', '=', e.data.userId)
+          .execute();
+        return;
+      default: {
+        const unknown: never = e;
+        return unknown;
+      }
+    }
+  },
+};
+
+export function toUser(row: UserRow): User {
+  return {
+    _id: row.id,
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    email: row.email,
+    bio: row.bio,
+    avatarUrl: row.avatar_url,
+    brandColorMain: row.brand_color_main,
+    brandColorLight: row.brand_color_light,
+    archiveProfile: row.archive_profile,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+export function toPublicProfile(row: UserRow): PublicProfile {
+  return {
+    _id: row.id,
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    bio: row.bio,
+    avatarUrl: row.avatar_url,
+    brandColorMain: row.brand_color_main,
+    brandColorLight: row.brand_color_light,
+    archiveProfile: row.archive_profile,
+  };
+}
+
+export class UsersReadModel {
+  constructor(private readonly db: Kysely<any>) {}
+
+  byId(id: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst() as Promise<UserRow | undefined>;
+  }
+  byEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst() as Promise<UserRow | undefined>;
+  }
+  byUsername(username: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('username', '=', username.toLowerCase()).executeTakeFirst() as Promise<UserRow | undefined>;
+  }
+  /** Usernames equal to `base` or `base-<n>`, to pick the next free one. */
+  async usernamesLike(base: string): Promise<Set<string>> {
+    const rows = await this.db
+      .selectFrom('users')
+      .select('username')
+      .where((eb) => eb.or([eb('username', '=', base), eb('username', 'like', `${base.replace(/[\\%_]/g, '\\$&')}-%`)]))
+      .execute();
+    return new Set(rows.map((r) => r.username as string));
+  }
+}
