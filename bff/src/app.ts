@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import helmet from '@fastify/helmet';
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { createHttpApp, registerJwt, requireUser } from '@ques/kit';
+import { API_ROUTES, type ApiRoute } from './routes.js';
+import { Upstreams, type ServiceName } from './upstreams.js';
+
+export interface BffOptions {
+  log: Logger;
+  upstreams: Partial<Record<ServiceName, string>>;
+  jwt: { publicKey: string; issuer: string; audience: string };
+  /** The app's own origin (CORS allows only it). */
+  publicOrigin: string;
+  /** Built web app to serve at `/`; skipped when missing. */
+  webDist?: string;
+  /** Requests per minute per IP on credential routes. */
+  authRateLimitPerMinute?: number;
+  trustProxy?: boolean;
+  routes?: ApiRoute[];
+}
+
+/** Builds the BFF (never listens: see main.ts / the launcher). */
+export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
+  const upstreams = new Upstreams(opts.upstreams);
+  const app = createHttpApp({
+    name: 'bff',
+    log: opts.log,
+    trustProxy: opts.trustProxy ?? false,
+    bodyLimit: 64 * 1024,
+    ready: async () => {
+      for (const name of ['identity', 'questions', 'payments', 'support'] as const) {
+        if (!upstreams.has(name)) continue;
+        const res = await upstreams.pool(name).request({ path: '/ready', method: 'GET' });
+        await res.body.dump();
+        if (res.statusCode !== 200) throw new Error(`${name} not ready`);
+      }
+    },
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(cors, { origin: [opts.publicOrigin], credentials: false });
+  await app.register(rateLimit, { global: false });
+  await registerJwt(app, opts.jwt);
+
+  const authLimit = { max: opts.authRateLimitPerMinute ?? 30, timeWindow: '1 minute' };
+  for (const route of opts.routes ?? API_ROUTES) {
+    app.route({
+      method: route.method,
+      url: route.url,
+      config: route.rateLimit === 'auth' ? { rateLimit: authLimit } : {},
+      preHandler: route.auth ? async (request) => void (await requireUser(request)) : undefined,
+      handler: (request, reply) => upstreams.forward(route.service, request, reply),
+    });
+  }
+
+  if (opts.webDist && existsSync(join(opts.webDist, 'index.html'))) {
+    const webDist = opts.webDist;
+    await app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      // Our setHeaders decides caching; the plugin's default would overwrite it.
+      cacheControl: false,
+      setHeaders(res, path) {
+        // Vite's hashed assets never change; everything else is revalidated.
+        res.setHeader('cache-control', path.includes(`${join(webDist, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+    app.get('/*', async (request, reply) => {
+      const file = request.url.split('?')[0]!;
+      if (file.startsWith('/api/')) return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+      if (file !== '/' && existsSync(join(webDist, file)) && !file.includes('..')) return reply.sendFile(file.slice(1));
+      // Client-side routes get the app shell.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    });
+  }
+
+  app.addHook('onClose', async () => upstreams.close());
+  return app;
+}

@@ -1,0 +1,2 @@
+export { buildBff, type BffOptions } from './app.js';
+export { API_ROUTES, type ApiRoute } from './routes.js';

@@ -1,0 +1,77 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Pool } from 'undici';
+import { AppError } from '@ques/kit/errors';
+
+export type ServiceName = 'identity' | 'questions' | 'payments' | 'support';
+
+/** Request headers a service may see; everything else (cookies, hop-by-hop) stays at the edge. */
+const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'stripe-signature'];
+/** Response headers passed back to the browser. */
+const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'location', 'x-next-cursor', 'retry-after'];
+
+/** Keep-alive connection pools to each service (undici: no per-request connection setup, no fetch overhead). */
+export class Upstreams {
+  private readonly pools = new Map<ServiceName, Pool>();
+
+  constructor(urls: Partial<Record<ServiceName, string>>) {
+    for (const [name, url] of Object.entries(urls)) {
+      if (url) this.pools.set(name as ServiceName, new Pool(url, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 }));
+    }
+  }
+
+  has(name: ServiceName): boolean {
+    return this.pools.has(name);
+  }
+
+  pool(name: ServiceName): Pool {
+    const pool = this.pools.get(name);
+    if (!pool) throw new AppError('UNAVAILABLE', 'This part of Ques is not available right now. Please try again later.');
+    return pool;
+  }
+
+  /** Forwards the request to `service` at the same path and relays status, body and the headers that matter. */
+  async forward(service: ServiceName, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const headers: Record<string, string> = {
+      'x-correlation-id': request.correlationId,
+      'x-request-id': String(request.id),
+      'x-forwarded-for': request.ip,
+    };
+    for (const name of FORWARDED_REQUEST_HEADERS) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    let body: string | Buffer | NodeJS.ReadableStream | undefined;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      if (Buffer.isBuffer(request.body) || typeof request.body === 'string') body = request.body;
+      else if (request.body !== undefined) {
+        body = JSON.stringify(request.body);
+        headers['content-type'] = 'application/json';
+      } else body = request.raw;
+    }
+    let response;
+    try {
+      response = await this.pool(service).request({
+        path: request.url,
+        method: request.method,
+        headers,
+        body: body as any,
+        headersTimeout: 30_000,
+        bodyTimeout: 30_000,
+      });
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      request.log.warn({ err, service }, 'upstream unreachable');
+      throw new AppError('UNAVAILABLE', 'Ques is having trouble right now. Please try again in a moment.');
+    }
+    void reply.status(response.statusCode);
+    for (const name of FORWARDED_RESPONSE_HEADERS) {
+      const value = response.headers[name];
+      if (value !== undefined) void reply.header(name, value);
+    }
+    return reply.send(response.body);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((p) => p.close()));
+  }
+}
