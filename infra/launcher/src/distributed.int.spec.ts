@@ -1,0 +1,82 @@
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBff } from '@ques/bff';
+import { startIdentityService, type IdentityExtra } from '@ques/identity';
+import { connectPostgres, generateJwtKeys, NatsEventBus, type Database, type ServiceRuntime } from '@ques/kit';
+import {
+  createTestDatabase,
+  deleteNamespaceStreams,
+  eventually,
+  infraGate,
+  natsTestUrl,
+  postgresServerUrl,
+  uniqueNamespace,
+  type TestDatabase,
+} from '@ques/kit/testing';
+import { identityJourney } from './test/identity-journey.js';
+
+const log = pino({ level: 'silent' });
+const natsUrl = await natsTestUrl();
+const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and NATS JetStream');
+
+describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), through the BFF', () => {
+  let testDb: TestDatabase;
+  let database: Database;
+  let bus: NatsEventBus;
+  let identity: ServiceRuntime<IdentityExtra>;
+  let bff: FastifyInstance;
+  let base: string;
+  const namespace = uniqueNamespace('journey');
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    database = connectPostgres({ connectionString: testDb.url, schema: 'identity' });
+    bus = await NatsEventBus.connect({ servers: natsUrl!, name: 'journey', namespace, log });
+    const keys = generateJwtKeys();
+    const jwt = { issuer: 'ques-identity', audience: 'ques' };
+    identity = await startIdentityService({ database, bus, log, jwt: { ...keys, ...jwt } });
+    const identityUrl = await identity.listen(0);
+    bff = await buildBff({ log, upstreams: { identity: identityUrl }, jwt: { publicKey: keys.publicKey, ...jwt }, publicOrigin: 'http://localhost:3000', authRateLimitPerMinute: 1000 });
+    base = await bff.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await bff?.close();
+    await identity?.stop();
+    await bus?.close();
+    await deleteNamespaceStreams(natsUrl!, namespace);
+    await database?.close();
+    await testDb?.drop();
+  });
+
+  it('walks the identity journey and publishes its events to JetStream', async () => {
+    const types: string[] = [];
+    await bus.subscribe({
+      durable: 'test--journey-events',
+      context: 'identity',
+      subjects: ['ques.identity.>'],
+      handler: async (envelope) => {
+        types.push(envelope.type);
+        expect(JSON.stringify(envelope.data)).not.toMatch(/argon2|passwordHash/);
+      },
+      onPoison: async () => {},
+    });
+    const { username } = await identityJourney(base, 'distributed');
+    expect(username).toBe('ada-lovelace');
+    await eventually(async () => types.filter((t) => t === 'UserRegistered').length === 2 && types.includes('PasswordChanged'));
+    expect(types).toContain('ProfileUpdated');
+  });
+
+  it('rejects a CORS preflight from another origin and allows the app origin', async () => {
+    const foreign = await fetch(`${base}/api/users/login`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const own = await fetch(`${base}/api/users/login`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+    });
+    expect(own.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+  });
+});

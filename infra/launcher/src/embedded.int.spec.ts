@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbedded, type EmbeddedProduct } from './embedded.js';
+import { call, identityJourney } from './test/identity-journey.js';
+
+describe('embedded default (PGlite + in-process bus), through the BFF', () => {
+  let product: EmbeddedProduct;
+  beforeAll(async () => {
+    product = await startEmbedded({ port: 0, dataDir: null, logLevel: 'silent', authRateLimitPerMinute: 1000 });
+  });
+  afterAll(async () => product?.stop());
+
+  it('walks the identity journey', async () => {
+    const seen: string[] = [];
+    const sub = await product.bus.subscribe({
+      durable: 'test--identity-events',
+      context: 'identity',
+      subjects: ['ques.identity.>'],
+      handler: async (envelope) => void seen.push(envelope.type),
+      onPoison: async () => {},
+    });
+    const { username } = await identityJourney(product.url, 'embedded');
+    expect(username).toBe('ada-lovelace');
+    await expect.poll(() => seen.filter((t) => t === 'UserRegistered').length).toBe(2);
+    expect(seen).toContain('ProfileUpdated');
+    expect(seen).toContain('PasswordChanged');
+    await sub.stop();
+  });
+
+  it('serves health, readiness and security headers', async () => {
+    const health = await call(product.url, 'GET', '/health');
+    expect(health.body).toEqual({ status: 'ok', service: 'bff' });
+    const ready = await call(product.url, 'GET', '/ready');
+    expect(ready.status).toBe(200);
+    expect(health.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(health.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
