@@ -39,7 +39,7 @@ export async function runServiceCli(def: ServiceDefinition<unknown>, argv: strin
   const database = connectPostgres({ connectionString: config.DATABASE_URL, schema: def.context, max: 2 });
   try {
     await migrate(database, def.migrations);
-    const store = new EventStore({ database, context: def.context, projections: def.projections, toIntegration: def.toIntegration });
+    const store = new EventStore({ database, context: def.context, projections: def.projections, toIntegration: def.toIntegration, cipher: def.cipher });
     switch (command) {
       case 'migrate':
         log.info('migrations applied');

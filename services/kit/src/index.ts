@@ -6,6 +6,7 @@ export { EmbeddedPostgres } from './db/pglite-dialect.js';
 export * from './errors.js';
 export * from './events/consumer.js';
 export * from './events/event-store.js';
+export * from './events/personal-data.js';
 export * from './events/outbox-relay.js';
 export * from './events/replay.js';
 export * from './events/types.js';

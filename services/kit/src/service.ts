@@ -7,6 +7,7 @@ import type { Database } from './db/database.js';
 import { migrate } from './db/migrations.js';
 import { startConsumer, type ConsumerDefinition } from './events/consumer.js';
 import { EventStore } from './events/event-store.js';
+import type { EventCipher } from './events/personal-data.js';
 import { OutboxRelay } from './events/outbox-relay.js';
 import { systemClock, type Clock, type IntegrationMapper, type Projection } from './events/types.js';
 import { registerJwt, type JwtVerifyOptions } from './http/auth.js';
@@ -39,6 +40,8 @@ export interface ServiceDefinition<Extra> {
   migrations: Record<string, Migration>;
   projections: Projection[];
   toIntegration: IntegrationMapper;
+  /** Seals personal fields in stored events (crypto-shredding, ADR 0010). */
+  cipher?: EventCipher;
   /** Contexts whose streams this service consumes. */
   consumes?: Context[];
   consumers?: (ctx: ServiceContext) => ConsumerDefinition[];
@@ -72,6 +75,7 @@ export async function startService<Extra>(def: ServiceDefinition<Extra>, deps: S
     projections: def.projections,
     toIntegration: def.toIntegration,
     clock,
+    cipher: def.cipher,
   });
   const partialCtx: ServiceContext = { store, database: deps.database, bus: deps.bus, log, clock, scheduler: null };
   const jobs = def.jobs?.(partialCtx);

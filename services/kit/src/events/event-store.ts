@@ -4,6 +4,7 @@ import { subjectFor, type Context, type EventEnvelope } from '@ques/contracts';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
 import { ConcurrencyError } from '../errors.js';
+import type { EventCipher } from './personal-data.js';
 import {
   systemClock,
   type Clock,
@@ -70,6 +71,8 @@ export interface EventStoreOptions {
   toIntegration: IntegrationMapper;
   clock?: Clock;
   newId?: () => string;
+  /** Seals personal fields before they are stored (crypto-shredding, ADR 0010). */
+  cipher?: EventCipher;
 }
 
 /**
@@ -83,6 +86,7 @@ export class EventStore {
   readonly toIntegration: IntegrationMapper;
   private readonly clock: Clock;
   private readonly newId: () => string;
+  readonly cipher: EventCipher | undefined;
 
   constructor(opts: EventStoreOptions) {
     this.database = opts.database;
@@ -91,6 +95,7 @@ export class EventStore {
     this.toIntegration = opts.toIntegration;
     this.clock = opts.clock ?? systemClock;
     this.newId = opts.newId ?? randomUUID;
+    this.cipher = opts.cipher;
   }
 
   get db(): Kysely<any> {
@@ -115,15 +120,19 @@ export class EventStore {
       if (Number(current?.version ?? 0) !== expectedVersion) throw new ConcurrencyError(streamId, expectedVersion);
     }
     const recordedAt = this.clock();
-    const rows = input.events.map((event, i) => ({
-      event_id: this.newId(),
-      stream_id: streamId,
-      stream_version: expectedVersion + i + 1,
-      type: event.type,
-      data: JSON.stringify(event.data),
-      metadata: JSON.stringify(input.metadata),
-      recorded_at: recordedAt,
-    }));
+    const rows = [];
+    for (const [i, event] of input.events.entries()) {
+      const stored = this.cipher ? await this.cipher.seal(trx, { streamId, type: event.type, data: event.data }) : event.data;
+      rows.push({
+        event_id: this.newId(),
+        stream_id: streamId,
+        stream_version: expectedVersion + i + 1,
+        type: event.type,
+        data: JSON.stringify(stored),
+        metadata: JSON.stringify(input.metadata),
+        recorded_at: recordedAt,
+      });
+    }
     let inserted: EventRow[];
     try {
       inserted = (await trx.insertInto('events').values(rows).returningAll().execute()) as EventRow[];
@@ -131,7 +140,10 @@ export class EventStore {
       if (isUniqueViolation(error, 'events_stream_version_unique')) throw new ConcurrencyError(streamId, expectedVersion);
       throw error;
     }
-    const recorded = inserted.sort((a, b) => a.stream_version - b.stream_version).map(toRecorded);
+    // Projections and the outbox see the plain data; only the stored copy is sealed.
+    const recorded = inserted
+      .sort((a, b) => a.stream_version - b.stream_version)
+      .map((row, i) => ({ ...toRecorded(row), data: input.events[i]!.data }));
     for (const event of recorded) {
       for (const projection of this.projections) await projection.apply(trx, event);
     }
@@ -160,7 +172,7 @@ export class EventStore {
       .where('stream_id', '=', streamId)
       .orderBy('stream_version')
       .execute()) as EventRow[];
-    return rows.map(toRecorded);
+    return this.opened(rows.map(toRecorded), executor);
   }
 
   /** Events after `afterPosition` in global order (for replay and republish). */
@@ -172,7 +184,13 @@ export class EventStore {
       .orderBy('global_position')
       .limit(limit)
       .execute()) as EventRow[];
-    return rows.map(toRecorded);
+    return this.opened(rows.map(toRecorded), executor);
+  }
+
+  private async opened(events: RecordedEvent[], executor: Kysely<any>): Promise<RecordedEvent[]> {
+    if (!this.cipher || events.length === 0) return events;
+    const data = await this.cipher.open(executor, events);
+    return events.map((event, i) => ({ ...event, data: data[i] }));
   }
 
   /** Loads a stream and folds it with the decider. */

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectEmbedded, openEmbeddedPostgres, type Database } from '../db/database.js';
+import { migrate } from '../db/migrations.js';
+import type { EmbeddedPostgres } from '../db/pglite-dialect.js';
+import { counterIntegration, counterMigrations, counterProjection, metadata } from '../test/fixture.js';
+import { EventStore } from './event-store.js';
+import { createPersonalDataKeysTable, erasedValue, PersonalDataVault } from './personal-data.js';
+
+const vault = new PersonalDataVault({
+  fields: { Registered: ['name', 'email'] },
+  subjectOf: ({ data }) => String(data.personId),
+});
+
+describe('personal data vault (crypto-shredding of event streams)', () => {
+  let pg: EmbeddedPostgres;
+  let database: Database;
+  let store: EventStore;
+  beforeAll(async () => {
+    pg = await openEmbeddedPostgres();
+    database = connectEmbedded(pg, 'identity');
+    await migrate(database, { ...counterMigrations, '9000_keys': { up: createPersonalDataKeysTable } });
+    store = new EventStore({ database, context: 'identity', projections: [counterProjection], toIntegration: counterIntegration, cipher: vault });
+  });
+  afterAll(async () => pg?.pglite.close());
+
+  const register = (personId: string) =>
+    store.append({
+      streamId: `person-${personId}`,
+      expectedVersion: 0,
+      events: [{ type: 'Registered', data: { personId, name: 'Ada Lovelace', email: `${personId}@example.com`, plan: 'pro' } }],
+      metadata,
+    });
+
+  it('stores personal fields only as ciphertext, yet reads them back and hands them plain to projections', async () => {
+    const [recorded] = await register('p1');
+    expect(recorded!.data).toMatchObject({ name: 'Ada Lovelace', email: 'p1@example.com' });
+    const raw = await database.db.selectFrom('events').select('data').where('stream_id', '=', 'person-p1').executeTakeFirstOrThrow();
+    const stored = JSON.stringify(raw.data);
+    expect(stored).not.toContain('Ada');
+    expect(stored).not.toContain('p1@example.com');
+    expect(stored).toContain('"plan":"pro"');
+    const [read] = await store.readStream('person-p1');
+    expect(read!.data).toEqual({ personId: 'p1', name: 'Ada Lovelace', email: 'p1@example.com', plan: 'pro' });
+  });
+
+  it('after forgetting a person, every read yields placeholders and nothing new can be sealed for them', async () => {
+    await register('p2');
+    await register('p3');
+    await database.db.transaction().execute((trx) => vault.forget(trx, 'p2'));
+    const all = await store.readAll(0, 100);
+    const p2 = all.find((e) => e.streamId === 'person-p2')!;
+    expect(p2.data).toEqual({ personId: 'p2', name: erasedValue('p2'), email: erasedValue('p2'), plan: 'pro' });
+    expect(all.find((e) => e.streamId === 'person-p3')!.data).toMatchObject({ name: 'Ada Lovelace' });
+    await expect(
+      store.append({
+        streamId: 'person-p2',
+        expectedVersion: 1,
+        events: [{ type: 'Registered', data: { personId: 'p2', name: 'Again', email: 'again@example.com' } }],
+        metadata,
+      }),
+    ).rejects.toThrow(/forgotten/);
+  });
+});

@@ -1,0 +1,117 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Navigate, Outlet, Route, Routes, useLocation } from '../lib/router';
+import { LoadingText } from '../components/Banner';
+import { themeVars } from '../lib/color';
+import { AuthProvider, useAuth } from '../features/auth/auth-context';
+import { loadProfilePage } from '../features/public-profile/load';
+import { Header } from './Header';
+
+// Every screen is its own chunk: the public profile downloads only the shell and its own code.
+const HomePage = lazy(() => import('../features/home/HomePage'));
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const SignupPage = lazy(() => import('../features/auth/SignupPage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const ResetPasswordConfirmPage = lazy(() => import('../features/auth/ResetPasswordConfirmPage'));
+const ProfilePage = lazy(loadProfilePage);
+const QuestionPage = lazy(() => import('../features/question/QuestionPage'));
+const TermsPage = lazy(() => import('../features/legal/TermsPage'));
+const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage'));
+const AdminApp = lazy(() => import('../features/admin/AdminApp'));
+const SupportModal = lazy(() => import('../features/support/SupportModal'));
+const NotFoundPage = lazy(() => import('./NotFoundPage'));
+
+export function App() {
+  return (
+    <AuthProvider>
+      <ScrollToTop />
+      <Routes>
+        <Route element={<Shell />}>
+          <Route index element={<HomePage />} />
+          <Route path="login" element={<LoginPage />} />
+          <Route path="signup" element={<SignupPage />} />
+          <Route path="reset-password" element={<ResetPasswordPage />} />
+          <Route path="reset-password-confirm" element={<ResetPasswordConfirmPage />} />
+          <Route path="ask" element={<AskIndex />} />
+          <Route path="ask/:username" element={<ProfilePage />} />
+          <Route path="ask/:username/question/:id/:slug?" element={<QuestionPage />} />
+          <Route path="terms-of-use" element={<TermsPage />} />
+          <Route path="privacy-policy" element={<PrivacyPage />} />
+          <Route
+            path="admin/*"
+            element={
+              <RequireAuth>
+                <AdminApp />
+              </RequireAuth>
+            }
+          />
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Routes>
+    </AuthProvider>
+  );
+}
+
+/** Header (hidden on /login), themed page, lazily loaded content and the support modal. */
+function Shell() {
+  const { pathname } = useLocation();
+  const { user } = useAuth();
+  const [supportOpen, setSupportOpen] = useState(false);
+
+  // Theme variables follow the signed-in user's brand colours, defaults otherwise (spec §2).
+  useEffect(() => {
+    const vars = themeVars(user?.brandColorMain, user?.brandColorLight) as Record<string, string>;
+    const root = document.documentElement;
+    for (const [key, value] of Object.entries(vars)) root.style.setProperty(key, value);
+  }, [user?.brandColorMain, user?.brandColorLight]);
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      {pathname === '/login' ? null : <Header onOpenSupport={() => setSupportOpen(true)} />}
+      <main id="main" className="site-main" tabIndex={-1}>
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      {supportOpen ? (
+        <Suspense fallback={null}>
+          <SupportModal onClose={() => setSupportOpen(false)} />
+        </Suspense>
+      ) : null}
+    </>
+  );
+}
+
+function PageFallback() {
+  return (
+    <div className="page-fallback">
+      <LoadingText>Loading…</LoadingText>
+    </div>
+  );
+}
+
+/** /admin/* only for signed-in users; nothing while auth is loading (spec §2). */
+function RequireAuth({ children }: { children: React.ReactNode }) {
+  const { user, authLoading } = useAuth();
+  const location = useLocation();
+  if (authLoading) return null;
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <>{children}</>;
+}
+
+/** /ask without a username: the signed-in user's own page, else the home page. */
+function AskIndex() {
+  const { user, authLoading } = useAuth();
+  if (authLoading) return null;
+  return <Navigate to={user?.username ? `/ask/${encodeURIComponent(user.username)}` : '/'} replace />;
+}
+
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}

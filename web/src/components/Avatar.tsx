@@ -1,0 +1,40 @@
+import { AVATAR_SIZE } from '../lib/constants';
+import { avatarSrc, isDefaultAvatar } from '../lib/avatar';
+import { initials } from '../lib/text';
+
+interface AvatarProps {
+  name: string | undefined;
+  url: string | undefined | null;
+  size?: number;
+  /** Show initials instead of the default image (header, admin menu). */
+  initialsWhenDefault?: boolean;
+  /** Above-the-fold avatar on the public profile: load it eagerly with high priority. */
+  priority?: boolean;
+  className?: string;
+}
+
+/** Round avatar with fixed dimensions (no layout shift while the image loads). */
+export function Avatar({ name, url, size = AVATAR_SIZE, initialsWhenDefault, priority, className }: AvatarProps) {
+  const style = { width: size, height: size, fontSize: Math.round(size * 0.38) };
+  const cls = `avatar${className ? ` ${className}` : ''}`;
+  if (initialsWhenDefault && isDefaultAvatar(url)) {
+    return (
+      <span className={`${cls} avatar--initials`} style={style} aria-hidden="true">
+        {initials(name)}
+      </span>
+    );
+  }
+  return (
+    <img
+      className={cls}
+      src={avatarSrc(url)}
+      width={size}
+      height={size}
+      style={style}
+      alt={name ? `${name}` : ''}
+      loading={priority ? 'eager' : 'lazy'}
+      decoding="async"
+      {...(priority ? { fetchPriority: 'high' as const } : {})}
+    />
+  );
+}

@@ -1,0 +1,303 @@
+import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useNavigate } from '../../lib/router';
+import { Avatar } from '../../components/Avatar';
+import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { ApiError } from '../../lib/api';
+import { bumpAvatarVersion } from '../../lib/avatar';
+import { normalizeHex, themeVars } from '../../lib/color';
+import { AVATAR_SIZE, DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from '../../lib/constants';
+import { useDocumentHead } from '../../lib/head';
+import { useAuth } from '../auth/auth-context';
+import { changePassword, checkAvatarFile, deleteAccount, updateProfile, uploadAvatar, type ProfileFields } from './api';
+import './account.css';
+
+export const DELETE_CONFIRM_TEXT = 'Are you sure you want to delete your account? This action cannot be undone.';
+
+/** A client error's own message is more useful than the generic text; server faults get the generic text. */
+const messageFor = (err: unknown, generic: string) =>
+  err instanceof ApiError && err.status < 500 && err.status !== 401 && err.serverMessage ? err.serverMessage : generic;
+
+/** Account settings (spec §2 "Account settings", §8 account messages). */
+export default function AccountSettingsPage() {
+  useDocumentHead({ title: 'Account Settings — Ques', description: 'Your Ques account settings.', canonical: '/admin/account-settings' });
+  const { user, updateUser, endSession } = useAuth();
+  const navigate = useNavigate();
+  const ids = {
+    name: useId(),
+    email: useId(),
+    bio: useId(),
+    link: useId(),
+    password: useId(),
+    passwordError: useId(),
+    main: useId(),
+    light: useId(),
+    avatar: useId(),
+  };
+
+  const [fields, setFields] = useState<ProfileFields>(() => ({
+    name: user?.name ?? '',
+    email: user?.email ?? '',
+    bio: user?.bio ?? '',
+    brandColorMain: normalizeHex(user?.brandColorMain, DEFAULT_BRAND_COLOR_MAIN),
+    brandColorLight: normalizeHex(user?.brandColorLight, DEFAULT_BRAND_COLOR_LIGHT),
+  }));
+  const [success, showSuccess] = useSuccessMessage();
+  const [profileError, setProfileError] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState('');
+  const [changingPassword, setChangingPassword] = useState(false);
+  const [avatarError, setAvatarError] = useState('');
+  const [uploading, setUploading] = useState(false);
+  const [linkError, setLinkError] = useState('');
+  const [deleteError, setDeleteError] = useState('');
+  const [deleting, setDeleting] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  // The profile can arrive after this page mounted (start-up fetch); fill the form once it does.
+  const filledFor = useRef(user?._id ?? null);
+  useEffect(() => {
+    if (!user || filledFor.current === user._id) return;
+    filledFor.current = user._id;
+    setFields({
+      name: user.name,
+      email: user.email,
+      bio: user.bio ?? '',
+      brandColorMain: normalizeHex(user.brandColorMain, DEFAULT_BRAND_COLOR_MAIN),
+      brandColorLight: normalizeHex(user.brandColorLight, DEFAULT_BRAND_COLOR_LIGHT),
+    });
+  }, [user]);
+
+  if (!user) return null;
+  const profileLink = `${window.location.origin}/ask/${user.username}`;
+  const set = (key: keyof ProfileFields) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
+    setFields((f) => ({ ...f, [key]: e.target.value }));
+
+  const saveProfile = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving(true);
+    setProfileError('');
+    try {
+      const updated = await updateProfile({
+        ...fields,
+        name: fields.name.trim(),
+        email: fields.email.trim(),
+        bio: fields.bio.trim(),
+      });
+      updateUser({ ...user, ...updated });
+      showSuccess('Profile updated successfully!');
+    } catch (err) {
+      setProfileError(messageFor(err, 'Failed to update profile. Please try again later.'));
+    }
+    setSaving(false);
+  };
+
+  const submitPassword = async () => {
+    if (!password) {
+      setPasswordError('Please enter a new password.');
+      return;
+    }
+    setChangingPassword(true);
+    setPasswordError('');
+    try {
+      await changePassword(password);
+      setPassword('');
+      showSuccess('Your password has been successfully updated.');
+    } catch (err) {
+      setPasswordError(messageFor(err, 'Failed to update password'));
+    }
+    setChangingPassword(false);
+  };
+
+  const copyLink = async () => {
+    setLinkError('');
+    try {
+      await navigator.clipboard.writeText(profileLink);
+      showSuccess('Profile link copied to clipboard!');
+    } catch {
+      setLinkError('Failed to copy link');
+    }
+  };
+
+  const onAvatarPicked = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    e.target.value = ''; // picking the same file again still fires change
+    if (!file) return;
+    setAvatarError('');
+    const problem = checkAvatarFile(file);
+    if (problem) {
+      setAvatarError(problem);
+      return;
+    }
+    setUploading(true);
+    try {
+      const updated = await uploadAvatar(file);
+      bumpAvatarVersion();
+      updateUser({ ...user, ...updated });
+    } catch (err) {
+      setAvatarError(
+        err instanceof ApiError && err.status === 413
+          ? 'Image too large. Please pick one under 2 MB.'
+          : 'Failed to upload avatar. Try again or use a smaller image.',
+      );
+    }
+    setUploading(false);
+  };
+
+  const removeAccount = async () => {
+    if (!window.confirm(DELETE_CONFIRM_TEXT)) return;
+    setDeleting(true);
+    setDeleteError('');
+    try {
+      await deleteAccount(user.id || user._id);
+      endSession();
+      void navigate('/login', { replace: true, state: { flash: 'Account deleted successfully' } });
+    } catch {
+      setDeleteError('Failed to delete account');
+      setDeleting(false);
+    }
+  };
+
+  return (
+    <section className="admin-page account">
+      <h1 className="admin-page__title">Account Settings</h1>
+      <SuccessBanner message={success} className="account__success" />
+
+      <form className="account__card" noValidate onSubmit={(e) => void saveProfile(e)}>
+        <h2 className="account__heading">Profile</h2>
+        <div className="account__avatar-row">
+          <Avatar name={user.name} url={user.avatarUrl} size={AVATAR_SIZE} />
+          <div>
+            <input
+              ref={fileRef}
+              id={ids.avatar}
+              type="file"
+              accept="image/*"
+              className="visually-hidden"
+              onChange={(e) => void onAvatarPicked(e)}
+            />
+            <button type="button" className="button button--ghost button--small" disabled={uploading} onClick={() => fileRef.current?.click()}>
+              {uploading ? 'Uploading…' : 'Upload new photo'}
+            </button>
+            <p className="field__hint">JPEG, PNG, GIF or WebP, under 2 MB.</p>
+            <ErrorBanner>{avatarError}</ErrorBanner>
+          </div>
+        </div>
+
+        <div className="field">
+          <label htmlFor={ids.name} className="field__label">
+            Name
+          </label>
+          <input id={ids.name} className="input" type="text" autoComplete="name" value={fields.name} onChange={set('name')} />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.email} className="field__label">
+            Email Address
+          </label>
+          <input id={ids.email} className="input" type="email" autoComplete="email" value={fields.email} onChange={set('email')} />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.bio} className="field__label">
+            Bio
+          </label>
+          <textarea id={ids.bio} className="input input--area" rows={4} maxLength={1000} value={fields.bio} onChange={set('bio')} />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.link} className="field__label">
+            Profile Link
+          </label>
+          <div className="input-group">
+            <input id={ids.link} className="input" type="text" readOnly value={profileLink} onFocus={(e) => e.target.select()} />
+            <button type="button" className="button button--ghost" onClick={() => void copyLink()}>
+              Copy Link
+            </button>
+          </div>
+          <ErrorBanner>{linkError}</ErrorBanner>
+        </div>
+
+        <h2 className="account__heading">Brand colours</h2>
+        <div className="account__colors">
+          <div className="field field--color">
+            <label htmlFor={ids.main} className="field__label">
+              Main colour
+            </label>
+            <div className="color-field">
+              <input id={ids.main} type="color" value={fields.brandColorMain} onChange={set('brandColorMain')} />
+              <code>{fields.brandColorMain.toUpperCase()}</code>
+            </div>
+          </div>
+          <div className="field field--color">
+            <label htmlFor={ids.light} className="field__label">
+              Light colour
+            </label>
+            <div className="color-field">
+              <input id={ids.light} type="color" value={fields.brandColorLight} onChange={set('brandColorLight')} />
+              <code>{fields.brandColorLight.toUpperCase()}</code>
+            </div>
+          </div>
+          <div className="color-preview" style={themeVars(fields.brandColorMain, fields.brandColorLight)} aria-hidden="true">
+            <span className="color-preview__banner" />
+            <span className="color-preview__text">Your public page</span>
+            <span className="color-preview__button">Ask a Question</span>
+          </div>
+        </div>
+        <button
+          type="button"
+          className="button button--ghost button--small"
+          onClick={() =>
+            setFields((f) => ({ ...f, brandColorMain: DEFAULT_BRAND_COLOR_MAIN, brandColorLight: DEFAULT_BRAND_COLOR_LIGHT }))
+          }
+        >
+          Reset Colors to Default
+        </button>
+
+        <ErrorBanner>{profileError}</ErrorBanner>
+        <div className="account__actions">
+          <button type="submit" className="button button--primary" disabled={saving}>
+            {saving ? 'Saving…' : 'Save Account Settings'}
+          </button>
+        </div>
+      </form>
+
+      <div className="account__card">
+        <h2 className="account__heading">Password</h2>
+        <div className="field">
+          <label htmlFor={ids.password} className="field__label">
+            New Password
+          </label>
+          <div className="input-group">
+            <input
+              id={ids.password}
+              className="input"
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              aria-invalid={passwordError ? true : undefined}
+              aria-describedby={passwordError ? ids.passwordError : undefined}
+              onChange={(e) => setPassword(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter') {
+                  e.preventDefault();
+                  void submitPassword();
+                }
+              }}
+            />
+            <button type="button" className="button button--ghost" disabled={changingPassword} onClick={() => void submitPassword()}>
+              {changingPassword ? 'Changing…' : 'Change password'}
+            </button>
+          </div>
+          <ErrorBanner id={ids.passwordError}>{passwordError}</ErrorBanner>
+        </div>
+      </div>
+
+      <div className="account__card account__card--danger">
+        <h2 className="account__heading">Delete account</h2>
+        <p>Deleting your account removes your public page and your questions. This cannot be undone.</p>
+        <ErrorBanner>{deleteError}</ErrorBanner>
+        <button type="button" className="button button--danger" disabled={deleting} onClick={() => void removeAccount()}>
+          {deleting ? 'Deleting…' : 'Delete Account'}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { api } from '../../lib/api';
+import type { User } from '../../lib/api';
+import { AVATAR_MAX_BYTES } from '../../lib/constants';
+
+export interface ProfileFields {
+  name: string;
+  email: string;
+  bio: string;
+  brandColorMain: string;
+  brandColorLight: string;
+}
+
+const unwrap = (data: User | { user: User }): User =>
+  'user' in data && data.user && typeof data.user === 'object' ? data.user : (data as User);
+
+export const changePassword = (newPassword: string) =>
+  api.json<unknown>('/api/users/profile', { method: 'PUT', body: { newPassword } });
+
+export const updateProfile = async (fields: ProfileFields) =>
+  unwrap(await api.json<User | { user: User }>('/api/users/profile', { method: 'PUT', body: fields }));
+
+export async function uploadAvatar(file: File): Promise<User> {
+  return unwrap(
+    await api.json<User | { user: User }>('/api/users/avatar', {
+      method: 'POST',
+      // A function so the retry after a token refresh sends a fresh body.
+      body: () => {
+        const form = new FormData();
+        form.append('avatar', file);
+        return form;
+      },
+    }),
+  );
+}
+
+/** With the bearer token: the spec's unauthenticated call is a defect we do not copy. */
+export const deleteAccount = (id: string) =>
+  api.json<unknown>(`/api/users/profile/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
+export const AVATAR_TOO_BIG = 'Sorry, your avatar must be smaller than 2 MB. Please choose a smaller image.';
+export const AVATAR_NOT_IMAGE = 'Please choose an image file (JPEG, PNG, GIF or WebP).';
+
+/** Spec §5: image files only, under 2 MB (2097152 bytes); checked before sending. */
+export function checkAvatarFile(file: Pick<File, 'type' | 'size'>): string | null {
+  if (!file.type.startsWith('image/')) return AVATAR_NOT_IMAGE;
+  if (file.size >= AVATAR_MAX_BYTES) return AVATAR_TOO_BIG;
+  return null;
+}

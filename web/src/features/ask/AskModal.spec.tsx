@@ -1,0 +1,262 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PublicProfile } from '../../lib/api';
+import { json, mockFetch } from '../../test/fetch-mock';
+import { AuthProvider } from '../auth/auth-context';
+import AskModal from './AskModal';
+import { DEFAULT_TIP_OPTIONS } from './api';
+import { ASK_MESSAGES, validateAsk, type AskDraft } from './validate';
+
+vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
+const { leaveTo } = await import('../../lib/browser');
+
+const recipient: PublicProfile = {
+  _id: 'u-owner',
+  id: 'u-owner',
+  username: 'ada',
+  name: 'Ada Lovelace',
+  bio: '',
+  avatarUrl: '/images/user-image.png',
+  brandColorMain: '#1A140F',
+  brandColorLight: '#FAF6F2',
+  archiveProfile: false,
+};
+
+let restoreFetch: (() => void) | undefined;
+afterEach(() => restoreFetch?.());
+
+function setup(options: { tippingEnabled?: boolean; recipient?: PublicProfile; signedIn?: boolean } = {}) {
+  const mock = mockFetch({
+    'GET /api/payments/tipOptions': () =>
+      json({ tipOptions: DEFAULT_TIP_OPTIONS, tippingEnabled: options.tippingEnabled ?? true }),
+    'GET /api/users/profile': () =>
+      json({
+        _id: 'u-me',
+        id: 'u-me',
+        username: 'grace',
+        name: 'Grace Hopper',
+        email: 'grace@example.com',
+        avatarUrl: '/images/user-image.png',
+      }),
+    'POST /api/questions': (call) => json({ _id: 'q1', ...(call.body as object) }, { status: 201 }),
+    'POST /api/checkout/create-checkout-session': () =>
+      json({ sessionId: 'cs_1', paymentIntentId: 'pi_1', url: 'https://checkout.example/cs_1' }),
+  });
+  restoreFetch = mock.restore;
+  if (options.signedIn) {
+    window.localStorage.setItem('accessToken', 'token-1');
+    window.localStorage.setItem('userData', JSON.stringify({ _id: 'u-me', username: 'grace', name: 'Grace Hopper' }));
+  }
+  const onPosted = vi.fn();
+  const onClose = vi.fn();
+  const user = userEvent.setup();
+  render(
+    <AuthProvider>
+      <AskModal recipient={options.recipient ?? recipient} onClose={onClose} onPosted={onPosted} />
+    </AuthProvider>,
+  );
+  const post = () => user.click(screen.getByRole('button', { name: 'Post Question' }));
+  const alertText = () => screen.getByRole('alert').textContent;
+  return { user, mock, onPosted, onClose, post, alertText };
+}
+
+/** Waits until the tip options have loaded (the submit button is disabled until then). */
+const ready = () => waitFor(() => expect(screen.getByRole('button', { name: 'Post Question' })).toBeEnabled());
+
+describe('ask modal — validation rules of spec §5, in order', () => {
+  it('reports each rule in turn as the guest fixes the previous one', async () => {
+    const { user, post, alertText, mock } = setup({ tippingEnabled: true });
+    await ready();
+
+    await post();
+    expect(alertText()).toBe('Question title is required');
+
+    await user.type(screen.getByLabelText(/Question title/), '   ');
+    await post();
+    expect(alertText()).toBe('Question title is required');
+
+    await user.type(screen.getByLabelText(/Question title/), 'How do you price a workshop?');
+    await post();
+    expect(alertText()).toBe('You must agree to the Terms of Use and Privacy Policy before posting.');
+
+    await user.click(screen.getByRole('checkbox'));
+    await post();
+    expect(alertText()).toBe('Name and Email are required');
+
+    await user.type(screen.getByLabelText('Your Name'), 'Guest Person');
+    await post();
+    expect(alertText()).toBe('Name and Email are required');
+
+    await user.type(screen.getByLabelText('Email'), 'guest@example.com');
+    await post();
+    expect(alertText()).toBe('Select a tip amount to proceed');
+
+    await user.type(screen.getByLabelText('Custom amount ($)'), '0.5');
+    await post();
+    expect(alertText()).toBe("Your tip can't be a penny, please start with at least one buck.");
+
+    // Nothing was posted while any rule failed.
+    expect(mock.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+  });
+
+  it('rule 4: a recipient without an id', async () => {
+    const { user, post, alertText } = setup({ recipient: { ...recipient, id: '', _id: '' } });
+    await ready();
+    await user.type(screen.getByLabelText(/Question title/), 'Hello?');
+    await user.click(screen.getByRole('checkbox'));
+    await user.type(screen.getByLabelText('Your Name'), 'G');
+    await user.type(screen.getByLabelText('Email'), 'g@example.com');
+    await post();
+    expect(alertText()).toBe('Recipient user data is missing. Please try again later.');
+  });
+
+  it('rule 5: a recipient whose e-mail is known to be empty', async () => {
+    const { user, post, alertText } = setup({ recipient: { ...recipient, email: '' } });
+    await ready();
+    await user.type(screen.getByLabelText(/Question title/), 'Hello?');
+    await user.click(screen.getByRole('checkbox'));
+    await user.type(screen.getByLabelText('Your Name'), 'G');
+    await user.type(screen.getByLabelText('Email'), 'g@example.com');
+    await post();
+    expect(alertText()).toBe('Recipient email is missing');
+  });
+
+  it('validateAsk: the first failing rule wins', () => {
+    const draft: AskDraft = {
+      title: '',
+      isGuest: true,
+      agreed: false,
+      name: '',
+      email: '',
+      tippingEnabled: true,
+      preset: null,
+      custom: '0',
+    };
+    const order: string[] = [];
+    // The e-mail is known to be empty (rule 5); a public profile that carries no e-mail at all skips rule 5.
+    const recipientData: { id?: string; email?: string } = { email: '' };
+    const steps: Array<() => void> = [
+      () => (draft.title = 'Q'),
+      () => (draft.agreed = true),
+      () => Object.assign(draft, { name: 'N', email: 'e@x.io' }),
+      () => (recipientData.id = 'u1'),
+      () => (recipientData.email = 'owner@x.io'),
+      () => (draft.custom = ''), // no preset and no custom amount: rule 6
+      () => (draft.custom = '0.99'), // rule 7
+      () => (draft.custom = '1'),
+    ];
+    for (const step of steps) {
+      order.push(validateAsk(draft, recipientData)?.message ?? 'ok');
+      step();
+    }
+    order.push(validateAsk(draft, recipientData)?.message ?? 'ok');
+    expect(order).toEqual([
+      ASK_MESSAGES.titleRequired,
+      ASK_MESSAGES.mustAgree,
+      ASK_MESSAGES.nameEmailRequired,
+      ASK_MESSAGES.recipientIdMissing,
+      ASK_MESSAGES.recipientEmailMissing,
+      ASK_MESSAGES.pennyTip, // custom "0" typed: rule 7
+      ASK_MESSAGES.selectTip,
+      ASK_MESSAGES.pennyTip,
+      'ok',
+    ]);
+  });
+
+  it('skips the tip rules only when tipping is explicitly off', () => {
+    const base: AskDraft = {
+      title: 'Q',
+      isGuest: false,
+      agreed: false,
+      name: '',
+      email: '',
+      tippingEnabled: false,
+      preset: null,
+      custom: '',
+    };
+    expect(validateAsk(base, { id: 'u1' })).toBeNull();
+    expect(validateAsk({ ...base, tippingEnabled: undefined }, { id: 'u1' })?.message).toBe(ASK_MESSAGES.selectTip);
+  });
+});
+
+describe('ask modal — posting', () => {
+  it('posts a free question directly, then calls onPosted', async () => {
+    const { user, post, mock, onPosted } = setup({ tippingEnabled: true });
+    await ready();
+    await user.type(screen.getByLabelText(/Question title/), 'Do you mentor juniors?');
+    await user.type(screen.getByLabelText(/Description/), 'Remote, part-time.');
+    await user.type(screen.getByLabelText('Your Name'), 'Guest Person');
+    await user.type(screen.getByLabelText('Email'), 'guest@example.com');
+    await user.click(screen.getByRole('checkbox'));
+    await user.click(screen.getByRole('radio', { name: 'No tip' }));
+    await post();
+
+    await waitFor(() => expect(onPosted).toHaveBeenCalledTimes(1));
+    const posted = mock.calls.find((c) => c.method === 'POST' && c.url.startsWith('/api/questions'));
+    expect(posted?.body).toMatchObject({
+      question: 'Do you mentor juniors?',
+      detail: 'Remote, part-time.',
+      tip: 0,
+      isCurated: false,
+      toUsername: 'ada',
+      recipientName: 'Ada Lovelace',
+      toUserId: 'u-owner',
+      fromUsername: 'guest',
+      askedName: 'Guest Person',
+      askedEmail: 'guest@example.com',
+      yourName: 'Guest Person',
+      yourEmail: 'guest@example.com',
+    });
+    expect(mock.calls.some((c) => c.url.includes('checkout'))).toBe(false);
+  });
+
+  it('sends a tipped question to checkout and leaves for the hosted page', async () => {
+    const { user, post, mock } = setup({ tippingEnabled: true });
+    await ready();
+    await user.type(screen.getByLabelText(/Question title/), 'Review my deck?');
+    await user.type(screen.getByLabelText('Your Name'), 'Guest Person');
+    await user.type(screen.getByLabelText('Email'), 'guest@example.com');
+    await user.click(screen.getByRole('checkbox'));
+    await user.click(screen.getByRole('radio', { name: '$25' }));
+    await post();
+
+    await waitFor(() => expect(leaveTo).toHaveBeenCalledWith('https://checkout.example/cs_1'));
+    const checkout = mock.calls.find((c) => c.url === '/api/checkout/create-checkout-session');
+    expect(checkout?.body).toMatchObject({
+      donationAmount: 25,
+      userId: 'guest',
+      questionData: { question: 'Review my deck?', tip: 25 },
+    });
+    expect(mock.calls.some((c) => c.method === 'POST' && c.url === '/api/questions')).toBe(false);
+  });
+
+  it('asks a signed-in user for neither name, e-mail nor agreement, and sends their identity', async () => {
+    const { user, post, mock, onPosted } = setup({ tippingEnabled: false, signedIn: true });
+    await ready();
+    expect(screen.queryByLabelText('Your Name')).not.toBeInTheDocument();
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    await user.type(screen.getByLabelText(/Question title/), 'Which book first?');
+    await post();
+    await waitFor(() => expect(onPosted).toHaveBeenCalled());
+    const posted = mock.calls.find((c) => c.method === 'POST' && c.url === '/api/questions');
+    expect(posted?.body).toMatchObject({ fromUsername: 'grace', askedEmail: 'grace@example.com', tip: 0 });
+    expect(posted?.headers.Authorization).toBe('Bearer token-1');
+  });
+
+  it('shows the server message when posting fails', async () => {
+    const { user, post, mock, alertText } = setup({ tippingEnabled: false });
+    mock.fn.mockImplementation(async (input: RequestInfo | URL) =>
+      (typeof input === 'string' ? input : '').startsWith('/api/payments')
+        ? json({ tipOptions: DEFAULT_TIP_OPTIONS, tippingEnabled: false })
+        : json({ message: 'Slow down' }, { status: 429 }),
+    );
+    await ready();
+    await user.type(screen.getByLabelText(/Question title/), 'Q?');
+    await user.type(screen.getByLabelText('Your Name'), 'G');
+    await user.type(screen.getByLabelText('Email'), 'g@example.com');
+    await user.click(screen.getByRole('checkbox'));
+    await post();
+    await waitFor(() => expect(alertText()).toBe('Slow down'));
+  });
+});

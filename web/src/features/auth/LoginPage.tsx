@@ -1,0 +1,92 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from '../../lib/router';
+import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { errorText } from '../../lib/api';
+import { useDocumentHead } from '../../lib/head';
+import { login } from './api';
+import { useAuth } from './auth-context';
+import { AuthCard } from './AuthCard';
+
+export default function LoginPage() {
+  useDocumentHead({ title: 'Log in — Ques', description: 'Log in to answer your questions on Ques.', canonical: '/login' });
+  const { signIn } = useAuth();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const flash = (location.state as { flash?: string } | null)?.flash ?? '';
+  const [notice, showNotice] = useSuccessMessage();
+  useEffect(() => {
+    if (flash) showNotice(flash);
+  }, [flash, showNotice]);
+  const emailId = useId();
+  const passwordId = useId();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!email.trim() || !password) {
+      setError('Email and password are required');
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      const data = await login(email.trim(), password);
+      if (!data?.user || !data.accessToken) {
+        setError(data?.message || 'Login failed');
+        setBusy(false);
+        return;
+      }
+      signIn(data.user, data.accessToken, data.refreshToken);
+      void navigate('/', { replace: true });
+    } catch (err) {
+      setError(errorText(err, 'Login failed', 'Login failed. Please try again.'));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Welcome back" intro="Log in to answer your questions." showLogo>
+      <SuccessBanner message={notice} />
+      <form className="form" noValidate onSubmit={(e) => void submit(e)}>
+        <div className="field">
+          <label htmlFor={emailId} className="field__label">
+            Email
+          </label>
+          <input id={emailId} className="input" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+        <div className="field">
+          <div className="field__label-row">
+            <label htmlFor={passwordId} className="field__label">
+              Password
+            </label>
+            <Link to="/reset-password" className="text-link text-link--small">
+              I don't remember
+            </Link>
+          </div>
+          <input
+            id={passwordId}
+            className="input"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </div>
+        <ErrorBanner>{error}</ErrorBanner>
+        <button type="submit" className="button button--primary button--block" disabled={busy}>
+          {busy ? 'Logging in…' : 'Log In'}
+        </button>
+      </form>
+      <p className="auth__switch">
+        New to Ques?{' '}
+        <Link to="/signup" className="text-link">
+          Create an account
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,101 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { TOKEN_REFRESHED_EVENT } from '../../lib/api';
+import type { User } from '../../lib/api';
+import { fetchMyProfile, logoutOnServer } from './api';
+import { session, withUsername } from './session';
+
+export interface AuthState {
+  user: User | null;
+  /** True until the start-up profile fetch finished (spec §4). */
+  authLoading: boolean;
+  /** After login/signup: store tokens and user. */
+  signIn: (user: User, accessToken: string | undefined, refreshToken: string | undefined) => void;
+  /** After the profile or avatar changed on the server. */
+  updateUser: (user: User) => void;
+  /** Best-effort server logout, local clean-up, then /login with a full reload (spec §2 "Logout"). */
+  logout: () => Promise<void>;
+  /** Local clean-up only (account deleted, session gone). */
+  endSession: () => void;
+}
+
+const AuthContext = createContext<AuthState | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  // The stored user paints the header at once; the fetch below confirms it.
+  const [user, setUser] = useState<User | null>(() => (session.accessToken() ? session.readUser() : null));
+  const [authLoading, setAuthLoading] = useState<boolean>(() => Boolean(session.accessToken()));
+  const fetching = useRef(false);
+
+  const loadProfile = useCallback(async () => {
+    if (fetching.current) return;
+    if (!session.accessToken()) {
+      setAuthLoading(false);
+      return;
+    }
+    fetching.current = true;
+    try {
+      const fresh = withUsername(await fetchMyProfile());
+      session.saveUser(fresh);
+      setUser(fresh);
+    } catch (err) {
+      // Spec §8: auth profile fetch errors are only logged. A refused refresh already removed the tokens.
+      console.error('Profile fetch failed', err);
+      if (!session.accessToken()) {
+        session.clearForLogout();
+        setUser(null);
+      }
+    } finally {
+      fetching.current = false;
+      setAuthLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void loadProfile();
+    const onRefreshed = () => void loadProfile();
+    window.addEventListener(TOKEN_REFRESHED_EVENT, onRefreshed);
+    return () => window.removeEventListener(TOKEN_REFRESHED_EVENT, onRefreshed);
+  }, [loadProfile]);
+
+  const signIn = useCallback<AuthState['signIn']>((u, accessToken, refreshToken) => {
+    const complete = withUsername(u);
+    session.saveTokens(accessToken, refreshToken);
+    session.saveUser(complete);
+    setUser(complete);
+    setAuthLoading(false);
+  }, []);
+
+  const updateUser = useCallback<AuthState['updateUser']>((u) => {
+    const complete = withUsername(u);
+    session.saveUser(complete);
+    setUser(complete);
+  }, []);
+
+  const endSession = useCallback(() => {
+    session.clearAll();
+    setUser(null);
+  }, []);
+
+  const logout = useCallback(async () => {
+    try {
+      await logoutOnServer(() => session.refreshToken());
+    } catch (err) {
+      console.warn('Server logout failed; clearing the local session anyway', err);
+    }
+    session.clearForLogout();
+    setUser(null);
+    window.location.assign('/login');
+  }, []);
+
+  const value = useMemo<AuthState>(
+    () => ({ user, authLoading, signIn, updateUser, logout, endSession }),
+    [user, authLoading, signIn, updateUser, logout, endSession],
+  );
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthState {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth must be used inside <AuthProvider>');
+  return ctx;
+}

@@ -1,0 +1,55 @@
+import { safeStorage, STORAGE_KEYS } from '../../lib/api';
+import type { User } from '../../lib/api';
+
+/** Local persistence of the session (spec §3 keys). */
+export const session = {
+  accessToken: () => safeStorage.getItem(STORAGE_KEYS.accessToken),
+  refreshToken: () => safeStorage.getItem(STORAGE_KEYS.refreshToken),
+
+  readUser(): User | null {
+    const raw = safeStorage.getItem(STORAGE_KEYS.userData);
+    if (!raw) return null;
+    try {
+      const user = JSON.parse(raw) as User;
+      return user && typeof user === 'object' && typeof user.name === 'string' ? user : null;
+    } catch {
+      return null;
+    }
+  },
+
+  saveUser(user: User): void {
+    safeStorage.setItem(STORAGE_KEYS.userData, JSON.stringify(user));
+    if (user.username) safeStorage.setItem(STORAGE_KEYS.username, user.username);
+  },
+
+  saveTokens(accessToken: string | undefined, refreshToken: string | undefined): void {
+    if (accessToken) safeStorage.setItem(STORAGE_KEYS.accessToken, accessToken);
+    if (refreshToken) safeStorage.setItem(STORAGE_KEYS.refreshToken, refreshToken);
+  },
+
+  /** Logout per spec §4: the access token and user data go; the refresh token stays. */
+  clearForLogout(): void {
+    safeStorage.removeItem(STORAGE_KEYS.accessToken);
+    safeStorage.removeItem(STORAGE_KEYS.userData);
+    safeStorage.removeItem(STORAGE_KEYS.username);
+  },
+
+  /** Everything, e.g. after the account was deleted. */
+  clearAll(): void {
+    this.clearForLogout();
+    safeStorage.removeItem(STORAGE_KEYS.refreshToken);
+  },
+};
+
+/** Username rule of spec §3 for users stored without one. */
+export function usernameFromName(name: string): string {
+  return name
+    .toLowerCase()
+    .trim()
+    .replace(/\s+/g, '-')
+    .replace(/[^\w-]/g, '');
+}
+
+export function withUsername(user: User): User {
+  return user.username ? user : { ...user, username: usernameFromName(user.name ?? '') };
+}

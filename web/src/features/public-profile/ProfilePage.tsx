@@ -1,0 +1,268 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Link, useParams, useSearchParams } from '../../lib/router';
+import { Avatar } from '../../components/Avatar';
+import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import type { PublicProfile, Question } from '../../lib/api';
+import { isDefaultAvatar } from '../../lib/avatar';
+import { themeVars } from '../../lib/color';
+import { AVATAR_SIZE, STRUCTURED_DATA_QUESTIONS } from '../../lib/constants';
+import { useDocumentHead, type HeadTags } from '../../lib/head';
+import { questionPath } from '../../lib/slug';
+import { excerpt } from '../../lib/text';
+import { useAuth } from '../auth/auth-context';
+import { publicAnswers } from './api';
+import { FlipCard } from './FlipCard';
+import { MasonryGrid } from './MasonryGrid';
+import { collectTags, TagFilter } from './TagFilter';
+import { usePublicPage } from './use-public-page';
+import './profile.css';
+
+const loadAskModal = () => import('../ask/AskModal');
+const AskModal = lazy(loadAskModal);
+
+/** Rough rendered height of a card's front, to balance the masonry columns. */
+const estimateCard = (q: Question) => 96 + Math.ceil(q.question.length / 34) * 26;
+const cardKey = (q: Question) => q._id;
+
+function headFor(profile: PublicProfile, answers: readonly Question[]): HeadTags {
+  const path = `/ask/${encodeURIComponent(profile.username)}`;
+  const first = answers.slice(0, STRUCTURED_DATA_QUESTIONS);
+  return {
+    title: `${profile.name} — Ask Me Anything`,
+    description: profile.bio?.trim()
+      ? excerpt(profile.bio)
+      : `Ask ${profile.name} a question on Ques and read the answers they have already given.`,
+    canonical: path,
+    image: isDefaultAvatar(profile.avatarUrl) ? undefined : profile.avatarUrl,
+    jsonLd:
+      first.length > 0
+        ? {
+            '@context': 'https://schema.org',
+            '@type': 'FAQPage',
+            mainEntity: first.map((q) => ({
+              '@type': 'Question',
+              name: q.question,
+              acceptedAnswer: { '@type': 'Answer', text: q.answer },
+            })),
+          }
+        : null,
+  };
+}
+
+export default function ProfilePage() {
+  const params = useParams();
+  const { user, authLoading } = useAuth();
+  const username = params.username ?? user?.username ?? '';
+  const page = usePublicPage(username);
+  const { profile } = page;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const selectedTag = searchParams.get('tag');
+  const [askOpen, setAskOpen] = useState(false);
+  const [success, showSuccess] = useSuccessMessage();
+
+  const answers = useMemo(
+    () => publicAnswers(page.questions, profile?.username ?? username),
+    [page.questions, profile?.username, username],
+  );
+  const tags = useMemo(() => collectTags(answers), [answers]);
+  const visible = useMemo(
+    () => (selectedTag ? answers.filter((q) => q.tags?.includes(selectedTag)) : answers),
+    [answers, selectedTag],
+  );
+
+  useDocumentHead(profile ? headFor(profile, answers) : null);
+
+  const isOwner = Boolean(user && profile && user.username.toLowerCase() === profile.username.toLowerCase());
+  const isArchive = Boolean(profile?.archiveProfile);
+  const canAsk = Boolean(profile) && !isArchive && !isOwner && !authLoading;
+
+  // Load the modal's code once the page is idle, so the click opens it at once.
+  useEffect(() => {
+    if (!canAsk) return;
+    const preload = () => void loadAskModal();
+    if (typeof window.requestIdleCallback === 'function') {
+      const handle = window.requestIdleCallback(preload);
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = window.setTimeout(preload, 1500);
+    return () => window.clearTimeout(timer);
+  }, [canAsk]);
+
+  const selectTag = useCallback(
+    (tag: string | null) => {
+      setSearchParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (tag) next.set('tag', tag);
+          else next.delete('tag');
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setSearchParams],
+  );
+
+  if (page.profileError) {
+    return (
+      <section className="page page--narrow">
+        <ErrorBanner>Error: {page.profileError}</ErrorBanner>
+        <p>
+          <Link to="/" className="text-link">
+            Back to the home page
+          </Link>
+        </p>
+      </section>
+    );
+  }
+
+  return (
+    <div className="profile" style={profile ? themeVars(profile.brandColorMain, profile.brandColorLight) : undefined}>
+      <div className="profile__banner" aria-hidden="true" />
+      <div className="profile__inner">
+        {!profile ? (
+          <div className="profile__head profile__head--loading">
+            <span className="avatar avatar--placeholder" style={{ width: AVATAR_SIZE, height: AVATAR_SIZE }} />
+            <LoadingText>Loading profile...</LoadingText>
+          </div>
+        ) : (
+          <>
+            {isOwner ? (
+              <div className="notice notice--owner">
+                <p>You are viewing your own public page</p>
+                <Link to="/admin/questions-curated" className="button button--small button--primary">
+                  Curate my own Q&amp;As
+                </Link>
+              </div>
+            ) : null}
+            {isArchive ? (
+              <div className="notice notice--archive">
+                <p>
+                  This page is a curated archive of answers {profile.name} gave in public interviews, podcasts and
+                  social posts. It is not affiliated with, run or endorsed by {profile.name}.
+                </p>
+              </div>
+            ) : null}
+            <header className="profile__head">
+              <Avatar name={profile.name} url={profile.avatarUrl} size={AVATAR_SIZE} priority className="profile__avatar" />
+              <div className="profile__identity">
+                <h1 className="profile__name">{profile.name}</h1>
+                {isArchive ? <span className="badge">Non-affiliated profile</span> : null}
+              </div>
+              {profile.bio ? <p className="profile__bio">{profile.bio}</p> : null}
+              <div className="profile__cta">
+                {canAsk ? (
+                  <button
+                    type="button"
+                    className="button button--primary button--large"
+                    onPointerEnter={() => void loadAskModal()}
+                    onFocus={() => void loadAskModal()}
+                    onClick={() => setAskOpen(true)}
+                  >
+                    Ask {profile.name} a Question
+                  </button>
+                ) : null}
+              </div>
+            </header>
+          </>
+        )}
+
+        <SuccessBanner message={success} className="profile__success" />
+
+        <section className="profile__answers" aria-labelledby="answers-heading">
+          <h2 id="answers-heading" className="visually-hidden">
+            Answers
+          </h2>
+          {page.questionsLoading ? (
+            <LoadingText>Loading questions...</LoadingText>
+          ) : page.questionsError ? (
+            <ErrorBanner>{page.questionsError}</ErrorBanner>
+          ) : answers.length === 0 ? (
+            <p className="empty-state">
+              {profile ? `${profile.name} hasn’t published any answers yet.` : 'No answers published yet.'}
+            </p>
+          ) : (
+            <>
+              <TagFilter tags={tags} selected={selectedTag} onSelect={selectTag} />
+              {visible.length === 0 ? (
+                <p className="empty-state">No answers with this tag yet.</p>
+              ) : (
+                <MasonryGrid
+                  items={visible}
+                  getKey={cardKey}
+                  estimate={estimateCard}
+                  label={profile ? `Answers from ${profile.name}` : 'Answers'}
+                  render={(q) => (
+                    <FlipCard question={q} href={questionPath(profile?.username ?? username, q._id, q.question)} />
+                  )}
+                />
+              )}
+              <LoadMore
+                hasMore={Boolean(page.nextCursor)}
+                loading={page.loadingMore}
+                error={page.loadMoreError}
+                onLoadMore={page.loadMore}
+              />
+            </>
+          )}
+        </section>
+      </div>
+
+      {askOpen && profile ? (
+        <Suspense fallback={null}>
+          <AskModal
+            recipient={profile}
+            onClose={() => setAskOpen(false)}
+            onPosted={() => showSuccess(`Your question was sent to ${profile.name}.`)}
+          />
+        </Suspense>
+      ) : null}
+    </div>
+  );
+}
+
+/** Infinite scroll with a real button as the keyboard/no-JS-observer fallback. */
+function LoadMore({
+  hasMore,
+  loading,
+  error,
+  onLoadMore,
+}: {
+  hasMore: boolean;
+  loading: boolean;
+  error: string;
+  onLoadMore: () => void;
+}) {
+  const sentinel = useRef<HTMLDivElement>(null);
+  const latest = useRef(onLoadMore);
+  latest.current = onLoadMore;
+  const auto = hasMore && !error && !loading;
+
+  // Re-observed after every page: if the sentinel is still in view, the next page loads too.
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!auto || !el || typeof IntersectionObserver !== 'function') return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) latest.current();
+      },
+      { rootMargin: '600px 0px' },
+    );
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [auto]);
+
+  if (!hasMore) return null;
+  return (
+    <div className="load-more" ref={sentinel}>
+      {error ? <ErrorBanner>{error}</ErrorBanner> : null}
+      {loading ? (
+        <LoadingText>Loading questions...</LoadingText>
+      ) : (
+        <button type="button" className="button button--ghost" onClick={onLoadMore}>
+          {error ? 'Try again' : 'Load more answers'}
+        </button>
+      )}
+    </div>
+  );
+}
