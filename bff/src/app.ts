@@ -65,12 +65,17 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { global: false });
   await registerJwt(app, opts.jwt);
 
+  // Uploads stream through to the service that owns them; the BFF never buffers or parses them.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+
   const authLimit = { max: opts.authRateLimitPerMinute ?? 30, timeWindow: '1 minute' };
   for (const route of opts.routes ?? API_ROUTES) {
     app.route({
       method: route.method,
       url: route.url,
       config: route.rateLimit === 'auth' ? { rateLimit: authLimit } : {},
+      // Never reached for streamed uploads (no parser reads them); kept small for everything else.
+      ...(route.upload ? {} : { bodyLimit: 64 * 1024 }),
       preHandler: route.auth ? async (request) => void (await requireUser(request)) : undefined,
       handler: (request, reply) => upstreams.forward(route.service, request, reply),
     });

@@ -8,6 +8,8 @@ export interface ApiRoute {
   auth?: boolean;
   /** Stricter per-IP limit for credential endpoints. */
   rateLimit?: 'auth';
+  /** A multipart upload: streamed through to the service unparsed (the service enforces its own size limit). */
+  upload?: boolean;
 }
 
 /** The /api of spec §7, route by route: which service answers it. Services serve the same paths. */
@@ -19,4 +21,19 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'GET', url: '/api/users/profile', service: 'identity', auth: true },
   { method: 'PUT', url: '/api/users/profile', service: 'identity', auth: true },
   { method: 'GET', url: '/api/users/public/:username', service: 'identity' },
+  { method: 'POST', url: '/api/users/avatar', service: 'identity', auth: true, upload: true },
+  { method: 'DELETE', url: '/api/users/profile/:id', service: 'identity', auth: true },
+  { method: 'POST', url: '/api/users/reset-password', service: 'identity', rateLimit: 'auth' },
+  { method: 'POST', url: '/api/users/reset-password-confirm', service: 'identity', rateLimit: 'auth' },
+  { method: 'GET', url: '/images/avatars/:userId/:file', service: 'identity' },
+  { method: 'GET', url: '/api/support/captcha', service: 'support' },
+  { method: 'POST', url: '/api/support/send', service: 'support' },
+  // Public list (?username=X&role=receiver) or, with a token, the caller's own lists: the service decides.
+  { method: 'GET', url: '/api/questions', service: 'questions' },
+  // Guests ask without a token.
+  { method: 'POST', url: '/api/questions', service: 'questions' },
+  { method: 'GET', url: '/api/questions/:id', service: 'questions' },
+  { method: 'PUT', url: '/api/questions/:id/answer', service: 'questions', auth: true },
+  { method: 'PATCH', url: '/api/questions/:id', service: 'questions', auth: true },
+  { method: 'DELETE', url: '/api/questions/:id', service: 'questions', auth: true },
 ];

@@ -46,14 +46,25 @@ export class Upstreams {
       else if (request.body !== undefined) {
         body = JSON.stringify(request.body);
         headers['content-type'] = 'application/json';
-      } else body = request.raw;
+      } else {
+        // Unparsed (a streamed upload): pass it on as it comes, with its declared length.
+        body = request.raw;
+        const length = request.headers['content-length'];
+        if (typeof length === 'string') headers['content-length'] = length;
+      }
     }
+    // A client that goes away mid-request (an upload it gave up on) must not leave the upstream call hanging.
+    const abort = new AbortController();
+    request.raw.once('close', () => {
+      if (!request.raw.complete) abort.abort();
+    });
     let response;
     try {
       response = await this.pool(service).request({
         path: request.url,
         method: request.method,
         headers,
+        signal: abort.signal,
         body: body as any,
         headersTimeout: 30_000,
         bodyTimeout: 30_000,
@@ -72,6 +83,16 @@ export class Upstreams {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.pools.values()].map((p) => p.close()));
+    // Graceful first; whatever is still in flight after a few seconds is cut.
+    await Promise.all(
+      [...this.pools.values()].map(async (pool) => {
+        const timer = setTimeout(() => void pool.destroy().catch(() => undefined), 3_000);
+        try {
+          await pool.close();
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
   }
 }

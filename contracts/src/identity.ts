@@ -92,6 +92,22 @@ export const ZUpdateProfileRequest = z.object({
 });
 export type UpdateProfileRequest = z.infer<typeof ZUpdateProfileRequest>;
 
+/** `POST /api/users/reset-password`: the answer never says whether the address has an account. */
+export const ZResetPasswordRequest = z.object({
+  email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').pipe(ZEmail),
+});
+export type ResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
+
+/** `POST /api/users/reset-password-confirm`. */
+export const ZResetPasswordConfirmRequest = z.object({
+  token: z.string({ error: 'Reset failed' }).min(1, 'Reset failed').max(200),
+  password: z.string({ error: 'Please enter a new password.' }).min(1, 'Please enter a new password.').pipe(ZPassword),
+});
+export type ResetPasswordConfirmRequest = z.infer<typeof ZResetPasswordConfirmRequest>;
+
+/** Size limit of an avatar upload (spec: 2 MB). */
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+
 // ---- responses ----
 
 export const ZUser = z.object({
@@ -166,5 +182,11 @@ export const IdentityEvents = {
   UserRegistered: { version: 1, schema: ZUserSnapshot },
   ProfileUpdated: { version: 1, schema: ZUserSnapshot },
   PasswordChanged: { version: 1, schema: z.object({ userId: z.uuid(), changedAt: z.iso.datetime({ offset: true }) }) },
+  AvatarChanged: {
+    version: 1,
+    schema: z.object({ userId: z.uuid(), avatarUrl: z.string(), changedAt: z.iso.datetime({ offset: true }) }),
+  },
+  /** The person is gone: consumers erase everything personal they hold about them (name, e-mail, bio, avatar). */
+  UserDeleted: { version: 1, schema: z.object({ userId: z.uuid(), deletedAt: z.iso.datetime({ offset: true }) }) },
 } as const;
 export type IdentityEventType = keyof typeof IdentityEvents;

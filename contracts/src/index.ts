@@ -1,3 +1,5 @@
 export * from './envelope.js';
 export * from './errors.js';
 export * from './identity.js';
+export * from './support.js';
+export * from './questions.js';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm start`: installs what is missing, builds what is missing, then runs the whole product embedded.
+// `npm start`: installs what is missing, builds (turbo's cache makes this quick), then runs the whole product embedded.
 // Plain Node only: this runs before any dependency exists.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,10 +21,8 @@ if (!existsSync(join(root, 'node_modules', '.package-lock.json'))) {
   console.log('Installing dependencies (first run)…');
   run(['ci', '--no-audit', '--no-fund']);
 }
-const built = ['contracts/dist', 'services/kit/dist', 'services/identity/dist', 'bff/dist', 'web/dist/index.html', 'infra/launcher/dist/main.js'];
-if (built.some((p) => !existsSync(join(root, p))) || process.env.QUES_REBUILD === '1') {
-  console.log('Building (first run)…');
-  run(['run', 'build']);
-}
+// Always through turbo: a cache hit costs a second or two, and a pulled change is never run stale.
+console.log('Building (cached after the first run)…');
+run(['run', 'build', '--', '--output-logs=errors-only']);
 process.chdir(root);
 await import(join(root, 'infra', 'launcher', 'dist', 'main.js'));

@@ -1,9 +1,13 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBff } from '@ques/bff';
 import { startIdentityService, type IdentityExtra } from '@ques/identity';
-import { connectPostgres, generateJwtKeys, NatsEventBus, type Database, type ServiceRuntime } from '@ques/kit';
+import { startQuestionsService, type QuestionsExtra } from '@ques/questions';
+import { connectPostgres, createMailer, generateJwtKeys, NatsEventBus, type Database, type ServiceRuntime } from '@ques/kit';
 import {
   createTestDatabase,
   deleteNamespaceStreams,
@@ -15,6 +19,7 @@ import {
   type TestDatabase,
 } from '@ques/kit/testing';
 import { identityJourney } from './test/identity-journey.js';
+import { questionsJourney } from './test/questions-journey.js';
 
 const log = pino({ level: 'silent' });
 const natsUrl = await natsTestUrl();
@@ -25,6 +30,10 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
   let database: Database;
   let bus: NatsEventBus;
   let identity: ServiceRuntime<IdentityExtra>;
+  let questionsDb: Database;
+  let questions: ServiceRuntime<QuestionsExtra>;
+  const mailDir = join(mkdtempSync(join(tmpdir(), 'ques-journey-')), 'mail');
+  const mailer = createMailer({ from: 'Ques <no-reply@ques.test>', mailDir, log });
   let bff: FastifyInstance;
   let base: string;
   const namespace = uniqueNamespace('journey');
@@ -35,17 +44,23 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
     bus = await NatsEventBus.connect({ servers: natsUrl!, name: 'journey', namespace, log });
     const keys = generateJwtKeys();
     const jwt = { issuer: 'ques-identity', audience: 'ques' };
-    identity = await startIdentityService({ database, bus, log, jwt: { ...keys, ...jwt } });
+    identity = await startIdentityService({ database, bus, log, jwt: { ...keys, ...jwt } }, { publicOrigin: 'http://localhost:3000', sendMail: () => Promise.resolve() });
     const identityUrl = await identity.listen(0);
-    bff = await buildBff({ log, upstreams: { identity: identityUrl }, jwt: { publicKey: keys.publicKey, ...jwt }, publicOrigin: 'http://localhost:3000', authRateLimitPerMinute: 1000 });
+    questionsDb = connectPostgres({ connectionString: testDb.url, schema: 'questions' });
+    questions = await startQuestionsService({ database: questionsDb, bus, log, jwt: { publicKey: keys.publicKey, ...jwt }, mailer, publicOrigin: 'http://localhost:3000', pollIntervalMs: 100 });
+    const questionsUrl = await questions.listen(0);
+    bff = await buildBff({ log, upstreams: { identity: identityUrl, questions: questionsUrl }, jwt: { publicKey: keys.publicKey, ...jwt }, publicOrigin: 'http://localhost:3000', authRateLimitPerMinute: 1000 });
     base = await bff.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
     await bff?.close();
     await identity?.stop();
+    await questions?.stop();
+    mailer.close();
     await bus?.close();
     await deleteNamespaceStreams(natsUrl!, namespace);
     await database?.close();
+    await questionsDb?.close();
     await testDb?.drop();
   });
 
@@ -65,6 +80,22 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
     expect(username).toBe('ada-lovelace');
     await eventually(async () => types.filter((t) => t === 'UserRegistered').length === 2 && types.includes('PasswordChanged'));
     expect(types).toContain('ProfileUpdated');
+  });
+
+  it('walks the questions journey and publishes its events to JetStream', async () => {
+    const events: { type: string; data: unknown }[] = [];
+    await bus.subscribe({
+      durable: 'test--journey-questions',
+      context: 'questions',
+      subjects: ['ques.questions.>'],
+      handler: async (envelope) => void events.push({ type: envelope.type, data: envelope.data }),
+      onPoison: async () => {},
+    });
+    const { questionIds } = await questionsJourney(base, 'distributed', mailDir);
+    const types = ['QuestionAsked', 'QuestionCurated', 'AnswerPosted', 'AnswerEdited', 'QuestionVisibilityChanged', 'QuestionDeletedByReceiver', 'QuestionWithdrawn'];
+    await eventually(async () => types.every((t) => events.some((e) => e.type === t)) && events.filter((e) => e.type === 'QuestionWithdrawn').length === 1);
+    expect(events.map((e) => (e.data as { questionId: string }).questionId)).toEqual(expect.arrayContaining(questionIds));
+    expect(JSON.stringify(events)).not.toContain('@');
   });
 
   it('rejects a CORS preflight from another origin and allows the app origin', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
 import { call, identityJourney } from './test/identity-journey.js';
+import { questionsJourney } from './test/questions-journey.js';
 
 describe('embedded default (PGlite + in-process bus), through the BFF', () => {
   let product: EmbeddedProduct;
@@ -23,6 +24,22 @@ describe('embedded default (PGlite + in-process bus), through the BFF', () => {
     await expect.poll(() => seen.filter((t) => t === 'UserRegistered').length).toBe(2);
     expect(seen).toContain('ProfileUpdated');
     expect(seen).toContain('PasswordChanged');
+    await sub.stop();
+  });
+
+  it('walks the questions journey and publishes its events', async () => {
+    const seen: string[] = [];
+    const sub = await product.bus.subscribe({
+      durable: 'test--questions-events',
+      context: 'questions',
+      subjects: ['ques.questions.>'],
+      handler: async (envelope) => void seen.push(envelope.type),
+      onPoison: async () => {},
+    });
+    await questionsJourney(product.url, 'embedded', product.mailDir);
+    for (const type of ['QuestionAsked', 'AnswerPosted', 'AnswerEdited', 'QuestionVisibilityChanged', 'QuestionDeletedByReceiver', 'QuestionWithdrawn', 'QuestionCurated']) {
+      expect(seen).toContain(type);
+    }
     await sub.stop();
   });
 

@@ -4,12 +4,16 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildBff } from '@ques/bff';
 import { startIdentityService } from '@ques/identity';
+import { startQuestionsService } from '@ques/questions';
+import { loadOrCreateCaptchaKey, startSupportService } from '@ques/support';
 import {
   connectEmbedded,
   createLogger,
+  createMailer,
   InProcessEventBus,
   loadOrCreateJwtKeys,
   openEmbeddedPostgres,
+  republishEvents,
   type Clock,
   type Logger,
   type ServiceRuntime,
@@ -33,6 +37,8 @@ export interface EmbeddedProduct {
   bff: FastifyInstance;
   services: Record<string, ServiceRuntime<any>>;
   bus: InProcessEventBus;
+  /** Where e-mails are written as .eml files. */
+  mailDir: string;
   stop(): Promise<void>;
 }
 
@@ -50,6 +56,15 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const pg = await openEmbeddedPostgres(dataDir ? join(dataDir, 'pg') : undefined);
   const bus = new InProcessEventBus({ log });
   const jwt = { publicKey: keys.publicKey, ...JWT };
+  const port = opts.port ?? 3000;
+  const publicOrigin = opts.publicOrigin ?? `http://localhost:${port}`;
+  const mailDir = dataDir ? join(dataDir, 'mail') : join(process.env.TMPDIR ?? '/tmp', `ques-mail-${process.pid}-${Date.now()}`);
+  const mailer = createMailer({ from: 'Ques <no-reply@ques.app>', log, mailDir });
+  const sendMail = async (mail: { to: string; subject: string; text: string }) => void (await mailer.send(mail));
+
+  // Questions reads identity's events: it subscribes first so the in-process bus hands it every one of them.
+  const questions = await startQuestionsService({ database: connectEmbedded(pg, 'questions'), bus, log, clock: opts.clock, jwt, mailer, publicOrigin });
+  const questionsUrl = await questions.listen(0);
 
   const identity = await startIdentityService({
     database: connectEmbedded(pg, 'identity'),
@@ -57,14 +72,29 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     log,
     clock: opts.clock,
     jwt: { ...jwt, privateKey: keys.privateKey },
-  });
+  }, { publicOrigin, sendMail });
   const identityUrl = await identity.listen(0);
+  // A data folder from before questions existed: replay identity's events once to fill its recipients.
+  const seen = await questions.ctx.database.db.selectFrom('processed_events').select('event_id').where('consumer', '=', 'questions--recipients').limit(1).executeTakeFirst();
+  if (!seen) await republishEvents(identity.ctx.store, bus, { from: 0 }, log);
+  const support = await startSupportService({
+    database: connectEmbedded(pg, 'support'),
+    bus,
+    log,
+    clock: opts.clock,
+    jwt,
+    support: {
+      captchaHmacKey: loadOrCreateCaptchaKey(dataDir ? join(dataDir, 'keys') : null),
+      inbox: process.env.SUPPORT_INBOX ?? 'support@ques.localhost',
+      mailer,
+      trustProxy: 'loopback',
+    },
+  });
+  const supportUrl = await support.listen(0);
 
-  const port = opts.port ?? 3000;
-  const publicOrigin = opts.publicOrigin ?? `http://localhost:${port}`;
   const bff = await buildBff({
     log,
-    upstreams: { identity: identityUrl },
+    upstreams: { identity: identityUrl, questions: questionsUrl, support: supportUrl },
     jwt,
     publicOrigin,
     webDist: opts.webDist ?? fileURLToPath(new URL('../../../web/dist', import.meta.url)),
@@ -76,12 +106,16 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   return {
     url,
     bff,
-    services: { identity },
+    services: { identity, questions, support },
     bus,
+    mailDir,
     async stop() {
       await bff.close();
       await identity.stop();
+      await questions.stop();
+      await support.stop();
       await bus.close();
+      mailer.close();
       await pg.pglite.close();
     },
   };

@@ -1,4 +1,3 @@
-import { runServiceCli } from '@ques/kit';
-import { identityService } from './service.js';
+import { runIdentityCli } from './admin.js';
 
-process.exitCode = await runServiceCli(identityService, process.argv.slice(2));
+process.exitCode = await runIdentityCli(process.argv.slice(2));

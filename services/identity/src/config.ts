@@ -5,6 +5,11 @@ const ZIdentityEnv = ZServiceEnv.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(4001),
   JWT_PRIVATE_KEY: z.string().min(1),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(900).default(900),
+  PUBLIC_ORIGIN: z.string().url().default('http://localhost:3000'),
+  MAIL_FROM: z.string().default('Ques <no-reply@ques.app>'),
+  /** smtp://host:port (compose: Mailpit); without it, e-mails are written as .eml files under MAIL_DIR. */
+  SMTP_URL: z.string().optional(),
+  MAIL_DIR: z.string().default('.data/mail'),
 });
 
 export const loadIdentityConfig = (env = process.env) => {

@@ -1,2 +1,3 @@
-export { identityService, startIdentityService, type IdentityDeps, type IdentityExtra } from './service.js';
+export { createIdentityService, identityService, startIdentityService, type IdentityDeps, type IdentityExtra, type IdentityOptions } from './service.js';
+export { runIdentityCli } from './admin.js';
 export { userDecider } from './users/domain/decide.js';

@@ -1,8 +1,10 @@
-import { startService, type ServiceDefinition, type ServiceDeps, type ServiceRuntime } from '@ques/kit';
+import { PersonalDataVault, startService, type ServiceDefinition, type ServiceDeps, type ServiceRuntime } from '@ques/kit';
 import { identityMigrations } from './db/migrations/index.js';
 import { LoginThrottle, Sessions } from './sessions/sessions.js';
+import { PERSONAL_FIELDS } from './users/domain/user.js';
 import { identityIntegration } from './users/integration.js';
 import { usersProjection, UsersReadModel } from './users/read-models/users.js';
+import { registerAccountRoutes, type SendMail } from './users/account-routes.js';
 import { registerUserRoutes } from './users/routes.js';
 
 export interface IdentityExtra {
@@ -10,24 +12,44 @@ export interface IdentityExtra {
   users: UsersReadModel;
 }
 
-export const identityService: ServiceDefinition<IdentityExtra> = {
-  name: 'identity',
-  context: 'identity',
-  migrations: identityMigrations,
-  projections: [usersProjection],
-  toIntegration: identityIntegration,
-  async setup(app, ctx) {
-    const sessions = new Sessions(ctx.database.db, ctx.clock);
-    const throttle = new LoginThrottle(ctx.database.db, ctx.clock);
-    const users = new UsersReadModel(ctx.database.db);
-    await registerUserRoutes(app, { ctx, sessions, throttle, users });
-    return { sessions, users };
-  },
-};
+/** Personal fields of user events are sealed with the person's key; deleting the account destroys it. */
+export const identityVault = new PersonalDataVault({ fields: PERSONAL_FIELDS, subjectOf: ({ data }) => String(data.userId) });
+
+export interface IdentityOptions {
+  /** Sends the password-reset e-mail. */
+  sendMail: SendMail;
+  /** The web app's origin, for links in e-mails. */
+  publicOrigin: string;
+}
+
+export function createIdentityService(options: IdentityOptions): ServiceDefinition<IdentityExtra> {
+  return {
+    name: 'identity',
+    context: 'identity',
+    migrations: identityMigrations,
+    projections: [usersProjection],
+    toIntegration: identityIntegration,
+    cipher: identityVault,
+    async setup(app, ctx) {
+      const sessions = new Sessions(ctx.database.db, ctx.clock);
+      const throttle = new LoginThrottle(ctx.database.db, ctx.clock);
+      const users = new UsersReadModel(ctx.database.db);
+      await registerUserRoutes(app, { ctx, sessions, throttle, users });
+      await registerAccountRoutes(app, { ctx, sessions, users, vault: identityVault, ...options });
+      return { sessions, users };
+    },
+  };
+}
+
+/** The definition without e-mail, for admin tooling (migrations, rebuilds) that never serves requests. */
+export const identityService = createIdentityService({
+  publicOrigin: 'http://localhost:3000',
+  sendMail: () => Promise.reject(new Error('this identity instance cannot send e-mail')),
+});
 
 /** Identity needs the private key: it is the only signer of access tokens. */
 export type IdentityDeps = ServiceDeps & { jwt: ServiceDeps['jwt'] & { privateKey: string } };
 
-export function startIdentityService(deps: IdentityDeps): Promise<ServiceRuntime<IdentityExtra>> {
-  return startService(identityService, deps);
+export function startIdentityService(deps: IdentityDeps, options: IdentityOptions): Promise<ServiceRuntime<IdentityExtra>> {
+  return startService(createIdentityService(options), deps);
 }

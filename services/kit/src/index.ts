@@ -19,3 +19,5 @@ export * from './service.js';
 export * from './bus/in-process-bus.js';
 export * from './bus/nats-bus.js';
 export * from './cli.js';
+export * from './mail/mailer.js';
+export * from './mail/mailbox.js';

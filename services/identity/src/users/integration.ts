@@ -22,6 +22,13 @@ export const identityIntegration: IntegrationMapper = (recorded: RecordedEvent) 
       return { type: e.type, version: IdentityEvents.UserRegistered.version, data: snapshot(e.data) };
     case 'ProfileUpdated':
       return { type: e.type, version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
+    case 'ArchiveStatusChanged':
+      // Consumers keep snapshots: an archive flag change is a profile update to them.
+      return { type: 'ProfileUpdated', version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
+    case 'AvatarChanged':
+      return { type: e.type, version: IdentityEvents.AvatarChanged.version, data: e.data };
+    case 'UserDeleted':
+      return { type: e.type, version: IdentityEvents.UserDeleted.version, data: e.data };
     case 'PasswordChanged':
       return { type: e.type, version: IdentityEvents.PasswordChanged.version, data: { userId: e.data.userId, changedAt: e.data.changedAt } };
     default: {

@@ -103,6 +103,7 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
     expect(info.config.subjects).toEqual([`${namespace}.ques.support.>`]);
     expect(info.config.storage).toBe(StorageType.File);
     expect(info.config.duplicate_window).toBe(nanos(120_000));
+    expect(info.config.max_age).toBe(nanos(30 * 24 * 60 * 60_000));
     expect(bus.isHealthy()).toBe(true);
   });
 

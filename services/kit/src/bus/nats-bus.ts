@@ -45,6 +45,9 @@ export interface NatsEventBusOptions {
 const PUBLISH_TIMEOUT_MS = 2_000;
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
 const ACK_WAIT_MS = 30_000;
+// Integration events are transport, not the record (the event stores are): they age out, and with them any personal
+// data of people who deleted their account (ADR 0010). History for a new consumer comes from the replay tool.
+const STREAM_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 const DEFAULT_MAX_DELIVER = 5;
 const DEFAULT_BACKOFF_MS = [200, 1_000, 5_000, 15_000];
 const RESTART_DELAY_MS = 1_000;
@@ -174,10 +177,11 @@ export class NatsEventBus implements EventBus {
     const name = streamName(context, this.namespace);
     const subjects = [streamSubject(context, this.namespace)];
     const duplicateWindow = nanos(DUPLICATE_WINDOW_MS);
+    const maxAge = nanos(STREAM_MAX_AGE_MS);
     let info = await this.streamInfo(name);
     if (!info) {
       try {
-        await this.jsm.streams.add({ name, subjects, storage: StorageType.File, duplicate_window: duplicateWindow });
+        await this.jsm.streams.add({ name, subjects, storage: StorageType.File, duplicate_window: duplicateWindow, max_age: maxAge });
         this.log.info({ stream: name, subjects }, 'stream created');
         return;
       } catch (err) {
@@ -193,8 +197,14 @@ export class NatsEventBus implements EventBus {
     const sameSubjects = config.subjects.length === 1 && config.subjects[0] === subjects[0];
     // A longer window set by operators is kept: the requirement is "at least two minutes".
     const windowOk = config.duplicate_window >= duplicateWindow;
-    if (!sameSubjects || !windowOk) {
-      await this.jsm.streams.update(name, { subjects, duplicate_window: windowOk ? config.duplicate_window : duplicateWindow });
+    // A shorter retention set by operators is kept; unlimited (0) or longer is brought down to the bound.
+    const ageOk = config.max_age > 0 && config.max_age <= maxAge;
+    if (!sameSubjects || !windowOk || !ageOk) {
+      await this.jsm.streams.update(name, {
+        subjects,
+        duplicate_window: windowOk ? config.duplicate_window : duplicateWindow,
+        max_age: ageOk ? config.max_age : maxAge,
+      });
       this.log.info({ stream: name, subjects }, 'stream updated');
     }
   }

@@ -39,7 +39,7 @@ export class PersonalDataVault implements EventCipher {
 
   async seal(trx: Kysely<any>, event: { streamId: string; type: string; data: unknown }): Promise<unknown> {
     const fields = this.policy.fields[event.type];
-    if (!fields || typeof event.data !== 'object' || event.data === null) return event.data;
+    if (!fields || fields.length === 0 || typeof event.data !== 'object' || event.data === null) return event.data;
     const data = event.data as Record<string, unknown>;
     const subject = this.policy.subjectOf({ streamId: event.streamId, type: event.type, data });
     const key = await this.keyFor(trx, subject, true);

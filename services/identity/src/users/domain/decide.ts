@@ -5,10 +5,23 @@ import { evolveUser, initialUserState, type ProfileFields, type UserEvent, type 
 export type UserCommand =
   | {
       type: 'RegisterUser';
-      data: { userId: string; username: string; name: string; email: string; passwordHash: string; now: Date };
+      data: {
+        userId: string;
+        username: string;
+        name: string;
+        email: string;
+        passwordHash: string;
+        now: Date;
+        /** Archive profiles are created by the admin CLI with a bio (and later an avatar). */
+        bio?: string;
+        archiveProfile?: boolean;
+      };
     }
   | { type: 'UpdateProfile'; data: { changes: Partial<ProfileFields>; now: Date } }
-  | { type: 'ChangePassword'; data: { passwordHash: string; now: Date } };
+  | { type: 'ChangePassword'; data: { passwordHash: string; now: Date } }
+  | { type: 'ChangeAvatar'; data: { avatarUrl: string; now: Date } }
+  | { type: 'SetArchiveProfile'; data: { archiveProfile: boolean; now: Date } }
+  | { type: 'DeleteUser'; data: { now: Date } };
 
 const PROFILE_FIELDS: (keyof ProfileFields)[] = ['name', 'email', 'bio', 'brandColorMain', 'brandColorLight'];
 
@@ -16,7 +29,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
   switch (command.type) {
     case 'RegisterUser': {
       if (state.status !== 'none') throw conflict('This account already exists.');
-      const { userId, username, name, email, passwordHash, now } = command.data;
+      const { userId, username, name, email, passwordHash, now, bio = '', archiveProfile = false } = command.data;
       return [
         {
           type: 'UserRegistered',
@@ -25,11 +38,11 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
             username,
             name,
             email,
-            bio: '',
+            bio,
             avatarUrl: DEFAULT_AVATAR_URL,
             brandColorMain: DEFAULT_BRAND_COLOR_MAIN,
             brandColorLight: DEFAULT_BRAND_COLOR_LIGHT,
-            archiveProfile: false,
+            archiveProfile,
             passwordHash,
             registeredAt: now.toISOString(),
           },
@@ -59,6 +72,30 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
           data: { userId: state.profile.userId, passwordHash: command.data.passwordHash, changedAt: command.data.now.toISOString() },
         },
       ];
+    }
+    case 'ChangeAvatar': {
+      if (state.status !== 'active') throw notFound('User not found');
+      return [
+        {
+          type: 'AvatarChanged',
+          data: { userId: state.profile.userId, avatarUrl: command.data.avatarUrl, changedAt: command.data.now.toISOString() },
+        },
+      ];
+    }
+    case 'SetArchiveProfile': {
+      if (state.status !== 'active') throw notFound('User not found');
+      if (state.profile.archiveProfile === command.data.archiveProfile) return [];
+      return [
+        {
+          type: 'ArchiveStatusChanged',
+          data: { ...state.profile, archiveProfile: command.data.archiveProfile, changedAt: command.data.now.toISOString() },
+        },
+      ];
+    }
+    case 'DeleteUser': {
+      if (state.status === 'deleted') return [];
+      if (state.status !== 'active') throw notFound('User not found');
+      return [{ type: 'UserDeleted', data: { userId: state.profile.userId, deletedAt: command.data.now.toISOString() } }];
     }
     default: {
       const unknown: never = command;

@@ -80,4 +80,34 @@ describe('user decider', () => {
     expect(errorOf(() => decideUser({ type: 'UpdateProfile', data: { changes: { name: 'x' }, now } }, given())).status).toBe(404);
     expect(errorOf(() => decideUser({ type: 'ChangePassword', data: { passwordHash: 'x', now } }, given())).status).toBe(404);
   });
+
+  it('changes the avatar and folds the new URL into the profile', () => {
+    const events = decideUser({ type: 'ChangeAvatar', data: { avatarUrl: '/images/avatars/x/v1.webp', now } }, given(registered));
+    expect(events).toEqual([{ type: 'AvatarChanged', data: { userId, avatarUrl: '/images/avatars/x/v1.webp', changedAt: now.toISOString() } }]);
+    const state = given(registered, ...events);
+    expect(state.status === 'active' && state.profile.avatarUrl).toBe('/images/avatars/x/v1.webp');
+  });
+
+  it('marks an archive profile once, and registers one directly with its bio', () => {
+    const marked = decideUser({ type: 'SetArchiveProfile', data: { archiveProfile: true, now } }, given(registered));
+    expect(marked).toHaveLength(1);
+    expect(marked[0]).toMatchObject({ type: 'ArchiveStatusChanged', data: { archiveProfile: true, userId } });
+    const state = given(registered, ...marked);
+    expect(state.status === 'active' && state.profile.archiveProfile).toBe(true);
+    expect(decideUser({ type: 'SetArchiveProfile', data: { archiveProfile: true, now } }, state)).toEqual([]);
+    const archive = decideUser({ type: 'RegisterUser', data: { ...register.data, bio: 'Letters of Ada', archiveProfile: true } }, given());
+    expect(archive[0]).toMatchObject({ type: 'UserRegistered', data: { archiveProfile: true, bio: 'Letters of Ada' } });
+  });
+
+  it('deletes an account once; afterwards nothing about it can change', () => {
+    const events = decideUser({ type: 'DeleteUser', data: { now } }, given(registered));
+    expect(events).toEqual([{ type: 'UserDeleted', data: { userId, deletedAt: now.toISOString() } }]);
+    const gone = given(registered, ...events);
+    expect(gone.status).toBe('deleted');
+    expect(decideUser({ type: 'DeleteUser', data: { now } }, gone)).toEqual([]);
+    expect(errorOf(() => decideUser({ type: 'UpdateProfile', data: { changes: { name: 'x' }, now } }, gone)).status).toBe(404);
+    expect(errorOf(() => decideUser({ type: 'ChangeAvatar', data: { avatarUrl: 'x', now } }, gone)).status).toBe(404);
+    expect(errorOf(() => decideUser({ type: 'RegisterUser', data: register.data }, gone)).status).toBe(409);
+    expect(errorOf(() => decideUser({ type: 'DeleteUser', data: { now } }, given())).status).toBe(404);
+  });
 });

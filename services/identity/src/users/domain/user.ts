@@ -25,15 +25,33 @@ export type UserEvent =
       type: 'ProfileUpdated';
       data: UserProfile & { changed: (keyof ProfileFields)[]; updatedAt: string };
     }
-  | { type: 'PasswordChanged'; data: { userId: string; passwordHash: string; changedAt: string } };
+  | { type: 'PasswordChanged'; data: { userId: string; passwordHash: string; changedAt: string } }
+  | { type: 'AvatarChanged'; data: { userId: string; avatarUrl: string; changedAt: string } }
+  /** Marks (or unmarks) a non-affiliated curated archive: it cannot be asked or tipped. */
+  | { type: 'ArchiveStatusChanged'; data: UserProfile & { changedAt: string } }
+  | { type: 'UserDeleted'; data: { userId: string; deletedAt: string } };
 
 export type UserState =
   | { status: 'none' }
-  | { status: 'active'; profile: UserProfile; passwordHash: string; registeredAt: string };
+  | { status: 'active'; profile: UserProfile; passwordHash: string; registeredAt: string }
+  | { status: 'deleted'; userId: string };
 
 export const initialUserState = (): UserState => ({ status: 'none' });
 
 export const userStreamId = (userId: string) => `user-${userId}`;
+
+/**
+ * Personal fields per event type, sealed with the person's own key in the event store (ADR 0010): deleting the
+ * account destroys the key, so no copy of them stays readable.
+ */
+export const PERSONAL_FIELDS: Record<UserEvent['type'], readonly string[]> = {
+  UserRegistered: ['username', 'name', 'email', 'bio', 'avatarUrl', 'passwordHash'],
+  ProfileUpdated: ['username', 'name', 'email', 'bio', 'avatarUrl'],
+  ArchiveStatusChanged: ['username', 'name', 'email', 'bio', 'avatarUrl'],
+  PasswordChanged: ['passwordHash'],
+  AvatarChanged: ['avatarUrl'],
+  UserDeleted: [],
+};
 
 function profileOf(data: UserProfile): UserProfile {
   return {
@@ -59,6 +77,14 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'PasswordChanged':
       if (state.status !== 'active') return state;
       return { ...state, passwordHash: event.data.passwordHash };
+    case 'AvatarChanged':
+      if (state.status !== 'active') return state;
+      return { ...state, profile: { ...state.profile, avatarUrl: event.data.avatarUrl } };
+    case 'ArchiveStatusChanged':
+      if (state.status !== 'active') return state;
+      return { ...state, profile: profileOf(event.data) };
+    case 'UserDeleted':
+      return { status: 'deleted', userId: event.data.userId };
     default: {
       const unknown: never = event;
       return unknown;

@@ -64,6 +64,24 @@ export const usersProjection: Projection = {
           .execute();
         return;
       }
+      case 'ArchiveStatusChanged':
+        await trx
+          .updateTable('users')
+          .set({ archive_profile: e.data.archiveProfile, updated_at: e.data.changedAt })
+          .where('id', '=', e.data.userId)
+          .execute();
+        return;
+      case 'AvatarChanged':
+        await trx
+          .updateTable('users')
+          .set({ avatar_url: e.data.avatarUrl, updated_at: e.data.changedAt })
+          .where('id', '=', e.data.userId)
+          .execute();
+        return;
+      case 'UserDeleted':
+        // Nothing personal stays in the read model; the username becomes free again.
+        await trx.deleteFrom('users').where('id', '=', e.data.userId).execute();
+        return;
       case 'PasswordChanged':
         await trx
           .updateTable('users')

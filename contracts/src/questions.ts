@@ -1,0 +1,463 @@
+import { z } from 'zod';
+
+/*
+ * The questions context: spec §5 validation (with the spec's messages), the /api bodies of spec §7, the question as
+ * the API returns it, and the integration events (ques.questions.*). Also the payments events questions consumes,
+ * so payments (next issue) publishes exactly these shapes.
+ */
+
+export const QUESTION_LIMITS = {
+  question: 300,
+  detail: 5000,
+  answer: 20_000,
+  source: 1000,
+  tag: 40,
+  tags: 20,
+  name: 80,
+  email: 254,
+  replierName: 80,
+  /** Largest tip accepted, in dollars. */
+  tipMaxDollars: 10_000,
+} as const;
+
+/** Spec §1/§9: unanswered tipped questions are released after 5 days. */
+export const ANSWER_WINDOW_DAYS = 5;
+export const ANSWER_WINDOW_MS = ANSWER_WINDOW_DAYS * 24 * 60 * 60 * 1000;
+/** Spec §5 rule 7 / §9: at least one whole dollar. */
+export const MIN_TIP_CENTS = 100;
+/** `fromUsername` of a guest's question (spec §3). */
+export const GUEST_USERNAME = 'guest';
+/** Page size of every list when `limit` is not given: large enough to keep the spec's "one call shows all" behaviour. */
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 100;
+/** Response header carrying the cursor of the next page (absent on the last page). */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor';
+
+/** Spec §5, ask modal, in the order they are checked. */
+export const ASK_MESSAGES = {
+  titleRequired: 'Question title is required',
+  mustAgree: 'You must agree to the Terms of Use and Privacy Policy before posting.',
+  nameAndEmail: 'Name and Email are required',
+  recipientMissing: 'Recipient user data is missing. Please try again later.',
+  recipientEmailMissing: 'Recipient email is missing',
+  selectTip: 'Select a tip amount to proceed',
+  penny: "Your tip can't be a penny, please start with at least one buck.",
+  // Server-side rules the spec's client does not show:
+  invalidEmail: 'Please enter a valid email address',
+  archiveProfile: 'This profile is a curated archive and does not take questions.',
+  tipNeedsCheckout: 'A question with a tip is posted through checkout.',
+  tipTooLarge: `Tips can be at most $${QUESTION_LIMITS.tipMaxDollars.toLocaleString('en-US')}.`,
+} as const;
+
+/** Spec §5, curate form (note the full stops: the spec's wording differs from the ask modal). */
+export const CURATE_MESSAGES = {
+  titleRequired: 'Question title is required.',
+  answerRequired: 'Answer is required.',
+  noTip: 'Curated questions have no tip.',
+} as const;
+
+/** Spec §5, answer modal. */
+export const ANSWER_MESSAGES = {
+  answerRequired: 'Answer is required',
+  invalidQuestionId: 'Invalid question ID',
+} as const;
+
+export const TAG_MESSAGES = {
+  notAList: 'Tags must be a list of words',
+  tooLong: `Tags must be at most ${QUESTION_LIMITS.tag} characters`,
+  tooMany: `At most ${QUESTION_LIMITS.tags} tags`,
+} as const;
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+const ZEmailAddress = z.email();
+
+/** A trimmed string field: undefined/null → '', a non-string → null (invalid). */
+function text(value: unknown): string | null {
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') return null;
+  return value.trim();
+}
+
+function boundedText(value: unknown, max: number, label: string): Checked<string> {
+  const v = text(value);
+  if (v === null) return fail(`${label} must be text`);
+  if (v.length > max) return fail(`${label} must be at most ${max} characters`);
+  return { ok: true, value: v };
+}
+
+/** Spec §5 "Tags": trimmed, lowercased, empty ones dropped, duplicates dropped (first occurrence kept). */
+export function normalizeTags(input: unknown): Checked<string[]> {
+  if (input === undefined || input === null) return { ok: true, value: [] };
+  if (!Array.isArray(input)) return fail(TAG_MESSAGES.notAList);
+  const tags: string[] = [];
+  for (const raw of input) {
+    if (typeof raw !== 'string') return fail(TAG_MESSAGES.notAList);
+    const tag = raw.trim().toLowerCase();
+    if (!tag || tags.includes(tag)) continue;
+    if (tag.length > QUESTION_LIMITS.tag) return fail(TAG_MESSAGES.tooLong);
+    tags.push(tag);
+  }
+  if (tags.length > QUESTION_LIMITS.tags) return fail(TAG_MESSAGES.tooMany);
+  return { ok: true, value: tags };
+}
+
+/** What the ask rules 1–4 leave of a question payload (spec §7). The recipient is resolved by the server. */
+export interface AskDraft {
+  question: string;
+  detail: string;
+  /** Name and e-mail a guest typed; null for a signed-in asker (their identity comes from the token). */
+  guest: { name: string; email: string } | null;
+  toUserId: string;
+}
+
+/**
+ * Spec §5 ask rules 1–4, in the spec's order. Rules 5 (recipient e-mail) and 6–7 (tip) follow on the server once
+ * the recipient is known: see `checkTipDollars` / `checkTipCents`. `agreedToTerms: true` is how a guest's client
+ * says the terms box was ticked.
+ */
+export function checkAskDraft(body: unknown, opts: { signedIn: boolean }): Checked<AskDraft> {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const question = text(b.question);
+  if (!question) return fail(ASK_MESSAGES.titleRequired);
+  if (question.length > QUESTION_LIMITS.question)
+    return fail(`Question title must be at most ${QUESTION_LIMITS.question} characters`);
+  const detail = boundedText(b.detail, QUESTION_LIMITS.detail, 'Description');
+  if (!detail.ok) return detail;
+
+  let guest: AskDraft['guest'] = null;
+  if (!opts.signedIn) {
+    if (b.agreedToTerms !== true) return fail(ASK_MESSAGES.mustAgree);
+    const name = text(b.askedName) || text(b.yourName);
+    const email = (text(b.askedEmail) || text(b.yourEmail))?.toLowerCase();
+    if (!name || !email) return fail(ASK_MESSAGES.nameAndEmail);
+    if (name.length > QUESTION_LIMITS.name)
+      return fail(`Name must be at most ${QUESTION_LIMITS.name} characters`);
+    if (email.length > QUESTION_LIMITS.email || !ZEmailAddress.safeParse(email).success)
+      return fail(ASK_MESSAGES.invalidEmail);
+    guest = { name, email };
+  }
+
+  if (!isUuid(b.toUserId)) return fail(ASK_MESSAGES.recipientMissing);
+  return { ok: true, value: { question, detail: detail.value, guest, toUserId: b.toUserId.toLowerCase() } };
+}
+
+/**
+ * Spec §5 rules 6–7 for the `tip` of a question payload, in dollars. Absent means no tip (0). Something that is not
+ * an amount (null, '', text, a negative number) means no amount was chosen.
+ */
+export function checkTipDollars(tip: unknown): Checked<number> {
+  if (tip === undefined) return { ok: true, value: 0 };
+  const value = typeof tip === 'string' && tip.trim() !== '' ? Number(tip.trim()) : tip;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return fail(ASK_MESSAGES.selectTip);
+  if (value === 0) return { ok: true, value: 0 };
+  if (value < 1) return fail(ASK_MESSAGES.penny);
+  if (value > QUESTION_LIMITS.tipMaxDollars) return fail(ASK_MESSAGES.tipTooLarge);
+  return { ok: true, value: Math.round(value * 100) / 100 };
+}
+
+/** The same rules for an amount in cents (what payments hands over). */
+export function checkTipCents(amount: unknown): Checked<number> {
+  if (typeof amount !== 'number' || !Number.isInteger(amount) || amount <= 0)
+    return fail(ASK_MESSAGES.selectTip);
+  if (amount < MIN_TIP_CENTS) return fail(ASK_MESSAGES.penny);
+  if (amount > QUESTION_LIMITS.tipMaxDollars * 100) return fail(ASK_MESSAGES.tipTooLarge);
+  return { ok: true, value: amount };
+}
+
+export interface CurateDraft {
+  question: string;
+  detail: string;
+  answer: string;
+  source: string;
+  tags: string[];
+  displayOnProfile: boolean;
+  replierName: string | null;
+}
+
+/** Spec §5 curate form: title and answer required; description, tags, source optional; shown on profile by default. */
+export function checkCurateDraft(body: unknown): Checked<CurateDraft> {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const question = text(b.question);
+  if (!question) return fail(CURATE_MESSAGES.titleRequired);
+  if (question.length > QUESTION_LIMITS.question)
+    return fail(`Question title must be at most ${QUESTION_LIMITS.question} characters`);
+  const answer = text(b.answer);
+  if (!answer) return fail(CURATE_MESSAGES.answerRequired);
+  if (answer.length > QUESTION_LIMITS.answer)
+    return fail(`Answer must be at most ${QUESTION_LIMITS.answer} characters`);
+  const detail = boundedText(b.detail, QUESTION_LIMITS.detail, 'Description');
+  if (!detail.ok) return detail;
+  const source = boundedText(b.source, QUESTION_LIMITS.source, 'Source');
+  if (!source.ok) return source;
+  const tags = normalizeTags(b.tags);
+  if (!tags.ok) return tags;
+  if (b.displayOnProfile !== undefined && typeof b.displayOnProfile !== 'boolean')
+    return fail('displayOnProfile must be true or false');
+  if (b.tip !== undefined && b.tip !== 0 && b.tip !== '0') return fail(CURATE_MESSAGES.noTip);
+  const replierName = boundedText(b.replierName, QUESTION_LIMITS.replierName, 'Replier name');
+  if (!replierName.ok) return replierName;
+  return {
+    ok: true,
+    value: {
+      question,
+      detail: detail.value,
+      answer,
+      source: source.value,
+      tags: tags.value,
+      displayOnProfile: b.displayOnProfile ?? true,
+      replierName: replierName.value || null,
+    },
+  };
+}
+
+export interface AnswerDraft {
+  answer: string;
+  /** null: not sent (an edit keeps the current tags). */
+  tags: string[] | null;
+  /** null: not sent (a new answer shows on the profile, an edit keeps the current setting). */
+  displayOnProfile: boolean | null;
+  replierName: string | null;
+  /** Spec §7: `skipNotify: true` marks an edit of an existing answer (no e-mail). */
+  skipNotify: boolean;
+}
+
+/** Spec §5 answer modal: the answer must not be blank. */
+export function checkAnswerBody(body: unknown): Checked<AnswerDraft> {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const answer = text(b.answer);
+  if (!answer) return fail(ANSWER_MESSAGES.answerRequired);
+  if (answer.length > QUESTION_LIMITS.answer)
+    return fail(`Answer must be at most ${QUESTION_LIMITS.answer} characters`);
+  let tags: string[] | null = null;
+  if (b.tags !== undefined && b.tags !== null) {
+    const checked = normalizeTags(b.tags);
+    if (!checked.ok) return checked;
+    tags = checked.value;
+  }
+  if (
+    b.displayOnProfile !== undefined &&
+    b.displayOnProfile !== null &&
+    typeof b.displayOnProfile !== 'boolean'
+  ) {
+    return fail('displayOnProfile must be true or false');
+  }
+  const replierName = boundedText(b.replierName, QUESTION_LIMITS.replierName, 'Replier name');
+  if (!replierName.ok) return replierName;
+  return {
+    ok: true,
+    value: {
+      answer,
+      tags,
+      displayOnProfile: typeof b.displayOnProfile === 'boolean' ? b.displayOnProfile : null,
+      replierName: replierName.value || null,
+      skipNotify: b.skipNotify === true,
+    },
+  };
+}
+
+export const PATCH_MESSAGES = {
+  nothing: 'Send { displayOnProfile: true | false } or { deletedByReceiver: true }',
+  noRestore: 'A deleted question cannot be restored',
+} as const;
+
+export type PatchQuestionRequest = { deletedByReceiver: true } | { displayOnProfile: boolean };
+
+/** `PATCH /api/questions/:id`: `{ deletedByReceiver: true }` or `{ displayOnProfile }` (deletion wins if both). */
+export function checkPatchBody(body: unknown): Checked<PatchQuestionRequest> {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (b.deletedByReceiver !== undefined) {
+    return b.deletedByReceiver === true
+      ? { ok: true, value: { deletedByReceiver: true } }
+      : fail(PATCH_MESSAGES.noRestore);
+  }
+  if (typeof b.displayOnProfile === 'boolean')
+    return { ok: true, value: { displayOnProfile: b.displayOnProfile } };
+  return fail(PATCH_MESSAGES.nothing);
+}
+
+export const ZListQuestionsQuery = z.object({
+  username: z.string().trim().toLowerCase().min(1).max(100).optional(),
+  /** With `username`: only `receiver` (the public list). Without: `receiver` (inbox), `asker`, `curated`, or all. */
+  role: z
+    .enum(['receiver', 'asker', 'curated'], { error: 'role must be receiver, asker or curated' })
+    .optional(),
+  limit: z.coerce
+    .number({ error: `limit must be between 1 and ${MAX_PAGE_SIZE}` })
+    .int(`limit must be between 1 and ${MAX_PAGE_SIZE}`)
+    .min(1, `limit must be between 1 and ${MAX_PAGE_SIZE}`)
+    .max(MAX_PAGE_SIZE, `limit must be between 1 and ${MAX_PAGE_SIZE}`)
+    .default(DEFAULT_PAGE_SIZE),
+  cursor: z.string().max(200).optional(),
+});
+export type ListQuestionsQuery = z.infer<typeof ZListQuestionsQuery>;
+
+/**
+ * Internal call (service to service, never through the BFF): payments hands over a tipped question when it starts
+ * checkout. Questions validates it with the ask rules and keeps it "awaiting payment" until `TipAuthorized`.
+ */
+export const ZSubmitTippedQuestionRequest = z.object({
+  questionId: z.uuid('questionId must be a UUID'),
+  /** The spec §7 question payload the browser sent to checkout. */
+  questionData: z.record(z.string(), z.unknown()),
+  /** The signed-in asker (payments verified the token), or null for a guest. */
+  askerUserId: z.uuid().nullable(),
+  /** In cents. */
+  tipAmount: z.unknown(),
+  currency: z.string().regex(/^[a-z]{3}$/, 'currency must be a lowercase ISO code like usd'),
+  /** Payment provider reference (PaymentIntent id) that capture and release act on. */
+  paymentRef: z.string().min(1).max(200),
+});
+export type SubmitTippedQuestionRequest = z.infer<typeof ZSubmitTippedQuestionRequest>;
+
+// ---- responses ----
+
+/** Spec §3 "status": Pending until answered. */
+export type QuestionStatus = 'Pending' | 'Answered' | 'Withdrawn' | 'Awaiting payment';
+
+/**
+ * Where a tip stands: `held` on the card until the answer (`capturing` → `captured`), or `released` when the
+ * question was withdrawn, deleted, or left unanswered past the 5-day window ("released, never charged").
+ */
+export type TipStatus = 'none' | 'awaiting_authorization' | 'held' | 'capturing' | 'captured' | 'released';
+
+/** A question as anyone may see it on a public page: no e-mail, no asker, no tip. */
+export interface PublicQuestion {
+  _id: string;
+  id: string;
+  question: string;
+  detail: string;
+  answer: string;
+  source: string;
+  tags: string[];
+  status: QuestionStatus;
+  isCurated: boolean;
+  displayOnProfile: boolean;
+  deletedByReceiver: boolean;
+  toUsername: string;
+  recipientName: string;
+  replierName: string;
+  createdAt: string;
+  updatedAt: string;
+  answeredAt: string | null;
+}
+
+/** The full record, for its asker and its recipient (spec §3 fields + tip status and the answer deadline). */
+export interface Question extends Omit<PublicQuestion, 'answer'> {
+  answer: string;
+  toUserId: string;
+  /** Only for the recipient (it is their own address). */
+  toUserEmail?: string;
+  fromUsername: string;
+  askedName: string;
+  askedEmail: string;
+  yourName: string;
+  yourEmail: string;
+  /** Dollars (spec §3). */
+  tip: number;
+  /** Cents. */
+  tipAmount: number;
+  currency: string | null;
+  tipStatus: TipStatus;
+  /** When an unanswered tipped question's tip is released (5 days after asking); null without a tip. */
+  answerDeadline: string | null;
+  /** The window passed unanswered: the tip was released; the question can still be answered, for free. */
+  answerWindowExpired: boolean;
+}
+
+/**
+ * Spec §2: "the lowercased question text with punctuation removed and spaces turned into hyphens".
+ */
+export function questionSlug(question: string): string {
+  return question
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .trim()
+    .replace(/\s+/g, '-')
+    .slice(0, 120);
+}
+
+// ---- integration events (ques.questions.*) ----
+
+const ZTip = z.object({ amount: z.number().int().positive(), currency: z.string(), paymentRef: z.string() });
+export type TipData = z.infer<typeof ZTip>;
+const iso = z.iso.datetime({ offset: true });
+
+/** Public subset: ids, times and money; no names, e-mails or text (other services do not need them). */
+export const QuestionsEvents = {
+  QuestionAsked: {
+    version: 1,
+    schema: z.object({
+      questionId: z.uuid(),
+      recipientUserId: z.uuid(),
+      recipientUsername: z.string(),
+      askerUserId: z.uuid().nullable(),
+      /** Present when payments authorized a tip: it is held on the card until the answer or the deadline. */
+      tip: ZTip.nullable(),
+      askedAt: iso,
+      answerDeadline: iso.nullable(),
+    }),
+  },
+  QuestionCurated: {
+    version: 1,
+    schema: z.object({ questionId: z.uuid(), recipientUserId: z.uuid(), curatedAt: iso }),
+  },
+  AnswerPosted: {
+    version: 1,
+    schema: z.object({
+      questionId: z.uuid(),
+      recipientUserId: z.uuid(),
+      askerUserId: z.uuid().nullable(),
+      answeredAt: iso,
+      /** The held tip payments must capture now; null when there is none (free, or already released). */
+      tipToCapture: ZTip.nullable(),
+    }),
+  },
+  AnswerEdited: { version: 1, schema: z.object({ questionId: z.uuid(), editedAt: iso }) },
+  QuestionVisibilityChanged: {
+    version: 1,
+    schema: z.object({ questionId: z.uuid(), displayOnProfile: z.boolean(), changedAt: iso }),
+  },
+  QuestionDeletedByReceiver: {
+    version: 1,
+    schema: z.object({ questionId: z.uuid(), deletedAt: iso, tipToRelease: ZTip.nullable() }),
+  },
+  QuestionWithdrawn: {
+    version: 1,
+    schema: z.object({ questionId: z.uuid(), withdrawnAt: iso, tipToRelease: ZTip.nullable() }),
+  },
+  AnswerWindowExpired: {
+    version: 1,
+    schema: z.object({ questionId: z.uuid(), deadline: iso, expiredAt: iso, tipToRelease: ZTip }),
+  },
+} as const;
+export type QuestionsEventType = keyof typeof QuestionsEvents;
+
+/**
+ * ques.payments.* events the questions service consumes. Payments publishes these shapes (amounts in cents).
+ * `TipAuthorized` turns a question submitted through checkout into a pending question.
+ */
+export const PaymentsEventsForQuestions = {
+  TipAuthorized: {
+    version: 1,
+    schema: z.object({
+      questionId: z.uuid(),
+      paymentRef: z.string().min(1),
+      amount: z.number().int().positive(),
+      currency: z.string(),
+      authorizedAt: iso,
+    }),
+  },
+  TipCaptured: {
+    version: 1,
+    schema: z.object({ questionId: z.uuid(), paymentRef: z.string().min(1), capturedAt: iso }),
+  },
+  TipRefunded: {
+    version: 1,
+    schema: z.object({ questionId: z.uuid(), paymentRef: z.string().min(1), refundedAt: iso }),
+  },
+} as const;

@@ -1,0 +1,246 @@
+import { expect } from 'vitest';
+import { readMailbox } from '@ques/kit';
+import { eventually } from '@ques/kit/testing';
+import { call } from './identity-journey.js';
+
+type Item = { _id: string; [key: string]: any };
+const ids = (list: Item[]) => list.map((q) => q._id);
+
+async function signup(base: string, name: string, email: string) {
+  const res = await call(base, 'POST', '/api/users', {
+    name,
+    email,
+    password: 'correct horse battery staple',
+  });
+  expect(res.status).toBe(201);
+  return {
+    id: res.body.user.id as string,
+    username: res.body.user.username as string,
+    token: res.body.accessToken as string,
+    email,
+  };
+}
+
+/**
+ * The acceptance journey of the questions issue, through the BFF: a guest asks → the owner sees it privately → answers
+ * with tags → public, newest first → hide → show → delete; a signed-in asker sees and withdraws their question;
+ * curated Q&A; the cross-user matrix; the notification e-mails.
+ */
+export async function questionsJourney(base: string, tag: string, mailDir: string) {
+  const owner = await signup(base, 'Quinn Owner', `quinn.${tag}@example.com`);
+  const asker = await signup(base, 'Sam Asker', `sam.${tag}@example.com`);
+  const stranger = await signup(base, 'Eve Stranger', `eve.${tag}@example.com`);
+  const guestEmail = `guest.${tag}@example.com`;
+  const guestAsk = (question: string) =>
+    call(base, 'POST', '/api/questions', {
+      question,
+      detail: '',
+      tip: 0,
+      isCurated: false,
+      toUsername: owner.username,
+      recipientName: 'Quinn Owner',
+      toUserId: owner.id,
+      fromUsername: 'guest',
+      askedName: 'Gus Guest',
+      askedEmail: guestEmail,
+      yourName: 'Gus Guest',
+      yourEmail: guestEmail,
+      agreedToTerms: true,
+    });
+
+  // Questions learns about the owner from identity's event: asking works once it has arrived.
+  const first = await eventually(async () => {
+    const res = await guestAsk('What is the first question?');
+    return res.status === 201 ? res : null;
+  });
+  expect(first.body).toMatchObject({
+    status: 'Pending',
+    toUsername: owner.username,
+    recipientName: 'Quinn Owner',
+    fromUsername: 'guest',
+    tip: 0,
+  });
+  const q1: string = first.body._id;
+
+  // The owner sees it; the public does not.
+  const mine = await call(base, 'GET', '/api/questions', undefined, owner.token);
+  expect(mine.status).toBe(200);
+  expect(mine.body.find((q: Item) => q._id === q1)).toMatchObject({
+    askedEmail: guestEmail,
+    status: 'Pending',
+  });
+  const publicList = () => call(base, 'GET', `/api/questions?username=${owner.username}&role=receiver`);
+  expect(ids((await publicList()).body)).not.toContain(q1);
+  expect((await call(base, 'GET', '/api/questions')).status).toBe(401);
+
+  // Answer with tags → public, newest first, tags normalised, no e-mail addresses.
+  const answered = await call(
+    base,
+    'PUT',
+    `/api/questions/${q1}/answer`,
+    {
+      answer: 'The first answer.',
+      displayOnProfile: true,
+      replierName: 'Quinn',
+      tags: ['Intro', ' intro ', 'FAQ'],
+    },
+    owner.token,
+  );
+  expect(answered.status).toBe(200);
+  expect(answered.body).toMatchObject({ status: 'Answered', tags: ['intro', 'faq'], tip: 0 });
+  const q2: string = (await guestAsk('And the second one?')).body._id;
+  await call(base, 'PUT', `/api/questions/${q2}/answer`, { answer: 'Second answer.' }, owner.token);
+  const pub = await publicList();
+  expect(ids(pub.body)).toEqual([q2, q1]);
+  expect(pub.body[1]).toMatchObject({
+    question: 'What is the first question?',
+    answer: 'The first answer.',
+    tags: ['intro', 'faq'],
+  });
+  expect(pub.text).not.toContain('@');
+  const paged = await call(base, 'GET', `/api/questions?username=${owner.username}&role=receiver&limit=1`);
+  expect(ids(paged.body)).toEqual([q2]);
+  const next = await call(
+    base,
+    'GET',
+    `/api/questions?username=${owner.username}&role=receiver&limit=1&cursor=${paged.headers.get('x-next-cursor')}`,
+  );
+  expect(ids(next.body)).toEqual([q1]);
+  expect((await call(base, 'GET', `/api/questions/${q1}`)).body).toMatchObject({
+    _id: q1,
+    answer: 'The first answer.',
+  });
+
+  // Hide → gone, show → back, delete by receiver → gone from the inbox.
+  expect(
+    (await call(base, 'PATCH', `/api/questions/${q1}`, { displayOnProfile: false }, owner.token)).status,
+  ).toBe(200);
+  expect(ids((await publicList()).body)).not.toContain(q1);
+  expect(
+    (await call(base, 'PATCH', `/api/questions/${q1}`, { displayOnProfile: true }, owner.token)).status,
+  ).toBe(200);
+  expect(ids((await publicList()).body)).toContain(q1);
+  expect(
+    (await call(base, 'PATCH', `/api/questions/${q1}`, { deletedByReceiver: true }, owner.token)).status,
+  ).toBe(200);
+  expect(
+    ids((await call(base, 'GET', '/api/questions?role=receiver', undefined, owner.token)).body),
+  ).not.toContain(q1);
+  expect(ids((await publicList()).body)).not.toContain(q1);
+
+  // A signed-in asker: in their asked list, withdrawable while pending.
+  const asked = await call(
+    base,
+    'POST',
+    '/api/questions',
+    { question: 'Signed-in question?', detail: '', tip: 0, toUserId: owner.id, toUsername: owner.username },
+    asker.token,
+  );
+  expect(asked.status).toBe(201);
+  expect(asked.body).toMatchObject({
+    fromUsername: asker.username,
+    askedName: 'Sam Asker',
+    askedEmail: asker.email,
+  });
+  const q3: string = asked.body._id;
+  expect(ids((await call(base, 'GET', '/api/questions?role=asker', undefined, asker.token)).body)).toEqual([
+    q3,
+  ]);
+
+  // Cross-user matrix on the pending question: nobody else reads or changes it, and learns nothing.
+  for (const token of [undefined, stranger.token]) {
+    const responses = [
+      await call(base, 'GET', `/api/questions/${q3}`, undefined, token),
+      await call(base, 'PUT', `/api/questions/${q3}/answer`, { answer: 'hijack' }, token),
+      await call(base, 'PATCH', `/api/questions/${q3}`, { deletedByReceiver: true }, token),
+      await call(base, 'PATCH', `/api/questions/${q3}`, { displayOnProfile: false }, token),
+      await call(base, 'DELETE', `/api/questions/${q3}`, undefined, token),
+    ];
+    expect(responses.map((r) => r.status)).toEqual(
+      token ? [404, 404, 404, 404, 404] : [404, 401, 401, 401, 401],
+    );
+    for (const r of responses) expect(r.text).not.toMatch(/Signed-in question|@/);
+  }
+  expect((await call(base, 'GET', '/api/questions', undefined, stranger.token)).body).toEqual([]);
+  expect(
+    (
+      await call(
+        base,
+        'PUT',
+        `/api/questions/${q2}/answer`,
+        { answer: 'hijack', skipNotify: true },
+        stranger.token,
+      )
+    ).status,
+  ).toBe(403);
+
+  const withdrawn = await call(base, 'DELETE', `/api/questions/${q3}`, undefined, asker.token);
+  expect(withdrawn.status).toBe(200);
+  expect((await call(base, 'GET', '/api/questions?role=asker', undefined, asker.token)).body).toEqual([]);
+  const late = await call(base, 'PUT', `/api/questions/${q3}/answer`, { answer: 'Too late' }, owner.token);
+  expect([late.status, late.body.message]).toEqual([
+    409,
+    'This question was withdrawn by the asker. It can no longer be answered.',
+  ]);
+
+  // Curated Q&A: in the owner's curated list and on the public page.
+  const curated = await call(
+    base,
+    'POST',
+    '/api/questions',
+    {
+      question: 'A curated one?',
+      detail: '',
+      answer: 'Curated answer.',
+      source: '',
+      displayOnProfile: true,
+      isCurated: true,
+      tip: 0,
+      yourName: 'Quinn Owner',
+      yourEmail: owner.email,
+      toUsername: owner.username,
+      fromUsername: owner.username,
+      tags: ['curated'],
+    },
+    owner.token,
+  );
+  expect(curated.status).toBe(201);
+  expect(ids((await call(base, 'GET', '/api/questions?role=curated', undefined, owner.token)).body)).toEqual([
+    curated.body._id,
+  ]);
+  expect(ids((await publicList()).body)[0]).toBe(curated.body._id);
+
+  // E-mails: the owner for each new question, the guest for the answer; the edit sends nothing.
+  await call(
+    base,
+    'PUT',
+    `/api/questions/${q2}/answer`,
+    { answer: 'Second answer, edited.', tags: [], skipNotify: true },
+    owner.token,
+  );
+  await eventually(async () => {
+    const mails = readMailbox(mailDir);
+    return (
+      mails.filter((m) => m.to === owner.email).length === 3 &&
+      mails.filter((m) => m.to === guestEmail).length === 2
+    );
+  });
+  const mails = readMailbox(mailDir);
+  expect(
+    mails
+      .filter((m) => m.to === owner.email)
+      .map((m) => m.subject)
+      .sort(),
+  ).toEqual(['New question from Gus Guest', 'New question from Gus Guest', 'New question from Sam Asker']);
+  const toGuest = mails.filter((m) => m.to === guestEmail);
+  expect(toGuest.map((m) => m.subject)).toEqual([
+    'Quinn Owner answered your question',
+    'Quinn Owner answered your question',
+  ]);
+  expect(
+    toGuest.some((m) => m.text.includes(`/ask/${owner.username}/question/${q2}/and-the-second-one`)),
+  ).toBe(true);
+  expect(toGuest.some((m) => m.text.includes('edited'))).toBe(false);
+
+  return { owner, asker, questionIds: [q1, q2, q3, curated.body._id as string] };
+}

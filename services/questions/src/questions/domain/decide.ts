@@ -1,0 +1,343 @@
+import { ANSWER_WINDOW_MS } from '@ques/contracts';
+import { conflict, forbidden, notFound, unprocessable } from '@ques/kit/errors';
+import {
+  evolveQuestion,
+  initialQuestionState,
+  isAsker,
+  isPublic,
+  isRecipient,
+  type Actor,
+  type Asker,
+  type QuestionEvent,
+  type QuestionFacts,
+  type QuestionState,
+  type Recipient,
+  type Tip,
+} from './question.js';
+
+export type QuestionCommand =
+  | {
+      type: 'AskQuestion';
+      data: {
+        questionId: string;
+        recipient: Recipient;
+        asker: Asker;
+        question: string;
+        detail: string;
+        now: Date;
+      };
+    }
+  | {
+      type: 'SubmitTippedQuestion';
+      data: {
+        questionId: string;
+        recipient: Recipient;
+        asker: Asker;
+        question: string;
+        detail: string;
+        tip: Tip;
+        now: Date;
+      };
+    }
+  | {
+      type: 'ConfirmTipAuthorization';
+      data: { paymentRef: string; amount: number; currency: string; now: Date };
+    }
+  | {
+      type: 'CurateQuestion';
+      data: {
+        questionId: string;
+        owner: Recipient;
+        question: string;
+        detail: string;
+        answer: string;
+        source: string;
+        tags: string[];
+        displayOnProfile: boolean;
+        replierName: string;
+        now: Date;
+      };
+    }
+  | {
+      type: 'PostAnswer';
+      data: {
+        actor: Actor;
+        answer: string;
+        tags: string[];
+        displayOnProfile: boolean;
+        replierName: string | null;
+        now: Date;
+      };
+    }
+  | { type: 'EditAnswer'; data: { actor: Actor; answer: string; tags: string[] | null; now: Date } }
+  | { type: 'ChangeVisibility'; data: { actor: Actor; displayOnProfile: boolean; now: Date } }
+  | { type: 'DeleteByReceiver'; data: { actor: Actor; now: Date } }
+  | { type: 'WithdrawQuestion'; data: { actor: Actor; now: Date } }
+  | { type: 'ExpireAnswerWindow'; data: { now: Date } }
+  | { type: 'ConfirmTipCapture'; data: { paymentRef: string; now: Date } }
+  | { type: 'ConfirmTipRelease'; data: { paymentRef: string; now: Date } };
+
+export const QUESTION_NOT_FOUND = 'Question not found';
+export const MESSAGES = {
+  exists: 'This question already exists.',
+  withdrawn: 'This question was withdrawn by the asker.',
+  deleted: 'This question was deleted.',
+  alreadyAnswered: 'This question has already been answered.',
+  notAnsweredYet: 'This question has not been answered yet, so there is no answer to edit.',
+  alreadyDeleted: 'This question was already deleted.',
+  alreadyWithdrawn: 'This question was already withdrawn.',
+  answeredCannotWithdraw: 'This question has already been answered and can no longer be withdrawn.',
+  deletedCannotWithdraw: 'This question was deleted by its recipient and can no longer be withdrawn.',
+  onlyRecipient: 'Only the recipient of this question can do that.',
+  onlyAsker: 'Only the person who asked this question can withdraw it.',
+  tipMismatch: 'The authorized tip does not match this question.',
+  captureWithoutAnswer: 'A tip can only be captured after the question is answered.',
+  releaseAfterCapture: 'A captured tip cannot be released.',
+} as const;
+
+/**
+ * Someone other than the owner of the action: a question they may see (public, or their own as asker) earns a 403;
+ * anything else is a 404, so a stranger cannot even learn that a pending question exists.
+ */
+function deny(state: QuestionFacts, actor: Actor, message: string): never {
+  if (isPublic(state) || isAsker(state, actor) || isRecipient(state, actor)) throw forbidden(message);
+  throw notFound(QUESTION_NOT_FOUND);
+}
+
+/** The question as its recipient acts on it: exists, visible to them (not mid-checkout), theirs. */
+function asRecipient(state: QuestionState, actor: Actor): QuestionFacts {
+  if (state.status === 'none' || state.status === 'awaiting_payment') throw notFound(QUESTION_NOT_FOUND);
+  if (!isRecipient(state, actor)) deny(state, actor, MESSAGES.onlyRecipient);
+  return state;
+}
+
+const heldTip = (s: QuestionFacts): Tip | null => (s.tip && s.tipStatus === 'held' ? s.tip : null);
+
+const sameTags = (a: string[], b: string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
+
+export function decideQuestion(command: QuestionCommand, state: QuestionState): QuestionEvent[] {
+  switch (command.type) {
+    case 'AskQuestion': {
+      if (state.status !== 'none') throw conflict(MESSAGES.exists);
+      const { questionId, recipient, asker, question, detail, now } = command.data;
+      return [
+        {
+          type: 'QuestionAsked',
+          data: {
+            questionId,
+            recipient,
+            asker,
+            question,
+            detail,
+            tip: null,
+            askedAt: now.toISOString(),
+            answerDeadline: null,
+          },
+        },
+      ];
+    }
+    case 'SubmitTippedQuestion': {
+      const { questionId, recipient, asker, question, detail, tip, now } = command.data;
+      // Payments may retry its call: the same checkout again is a no-op, anything else is a clash.
+      if (
+        state.status === 'awaiting_payment' &&
+        state.tip?.paymentRef === tip.paymentRef &&
+        state.tip.amount === tip.amount
+      )
+        return [];
+      if (state.status !== 'none') throw conflict(MESSAGES.exists);
+      return [
+        {
+          type: 'TippedQuestionSubmitted',
+          data: { questionId, recipient, asker, question, detail, tip, submittedAt: now.toISOString() },
+        },
+      ];
+    }
+    case 'ConfirmTipAuthorization': {
+      if (state.status === 'none') throw notFound(QUESTION_NOT_FOUND);
+      // Redelivered or late: the question was already asked (or moved on).
+      if (state.status !== 'awaiting_payment') return [];
+      const { paymentRef, amount, currency, now } = command.data;
+      const tip = state.tip!;
+      if (tip.paymentRef !== paymentRef || tip.amount !== amount || tip.currency !== currency)
+        throw unprocessable(MESSAGES.tipMismatch);
+      return [
+        {
+          type: 'QuestionAsked',
+          data: {
+            questionId: state.questionId,
+            recipient: state.recipient,
+            asker: state.asker!,
+            question: state.question,
+            detail: state.detail,
+            tip,
+            askedAt: now.toISOString(),
+            answerDeadline: new Date(now.getTime() + ANSWER_WINDOW_MS).toISOString(),
+          },
+        },
+      ];
+    }
+    case 'CurateQuestion': {
+      if (state.status !== 'none') throw conflict(MESSAGES.exists);
+      const d = command.data;
+      return [
+        {
+          type: 'QuestionCurated',
+          data: {
+            questionId: d.questionId,
+            recipient: d.owner,
+            question: d.question,
+            detail: d.detail,
+            answer: d.answer,
+            source: d.source,
+            tags: d.tags,
+            displayOnProfile: d.displayOnProfile,
+            replierName: d.replierName,
+            curatedAt: d.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'PostAnswer': {
+      const s = asRecipient(state, command.data.actor);
+      if (s.status === 'withdrawn') throw conflict(`${MESSAGES.withdrawn} It can no longer be answered.`);
+      if (s.deletedByReceiver) throw conflict(`${MESSAGES.deleted} It can no longer be answered.`);
+      if (s.status === 'answered') throw conflict(MESSAGES.alreadyAnswered);
+      const { answer, tags, displayOnProfile, replierName, now } = command.data;
+      return [
+        {
+          type: 'AnswerPosted',
+          data: {
+            questionId: s.questionId,
+            recipientUserId: s.recipient.userId,
+            askerUserId: s.asker?.userId ?? null,
+            answer,
+            tags,
+            displayOnProfile,
+            replierName: replierName ?? s.recipient.name,
+            answeredAt: now.toISOString(),
+            // After the window expired the tip is already released: the answer is free.
+            tipToCapture: heldTip(s),
+          },
+        },
+      ];
+    }
+    case 'EditAnswer': {
+      const s = asRecipient(state, command.data.actor);
+      if (s.status === 'withdrawn') throw conflict(MESSAGES.withdrawn);
+      if (s.deletedByReceiver) throw conflict(MESSAGES.deleted);
+      if (s.status !== 'answered') throw conflict(MESSAGES.notAnsweredYet);
+      const { answer, now } = command.data;
+      const tags = command.data.tags ?? s.tags;
+      if (answer === s.answer && sameTags(tags, s.tags)) return [];
+      return [
+        {
+          type: 'AnswerEdited',
+          data: { questionId: s.questionId, answer, tags, editedAt: now.toISOString() },
+        },
+      ];
+    }
+    case 'ChangeVisibility': {
+      const s = asRecipient(state, command.data.actor);
+      if (s.status === 'withdrawn') throw conflict(MESSAGES.withdrawn);
+      if (s.deletedByReceiver) throw conflict(MESSAGES.deleted);
+      const { displayOnProfile, now } = command.data;
+      if (s.displayOnProfile === displayOnProfile) return [];
+      return [
+        {
+          type: 'QuestionVisibilityChanged',
+          data: { questionId: s.questionId, displayOnProfile, changedAt: now.toISOString() },
+        },
+      ];
+    }
+    case 'DeleteByReceiver': {
+      const s = asRecipient(state, command.data.actor);
+      if (s.status === 'withdrawn') throw conflict(MESSAGES.withdrawn);
+      if (s.deletedByReceiver) throw conflict(MESSAGES.alreadyDeleted);
+      return [
+        {
+          type: 'QuestionDeletedByReceiver',
+          data: {
+            questionId: s.questionId,
+            deletedAt: command.data.now.toISOString(),
+            tipToRelease: heldTip(s),
+          },
+        },
+      ];
+    }
+    case 'WithdrawQuestion': {
+      const { actor, now } = command.data;
+      if (state.status === 'none' || state.status === 'awaiting_payment') throw notFound(QUESTION_NOT_FOUND);
+      if (!isAsker(state, actor)) deny(state, actor, MESSAGES.onlyAsker);
+      if (state.status === 'withdrawn') throw conflict(MESSAGES.alreadyWithdrawn);
+      if (state.status === 'answered') throw conflict(MESSAGES.answeredCannotWithdraw);
+      if (state.deletedByReceiver) throw conflict(MESSAGES.deletedCannotWithdraw);
+      return [
+        {
+          type: 'QuestionWithdrawn',
+          data: {
+            questionId: state.questionId,
+            withdrawnAt: now.toISOString(),
+            tipToRelease: heldTip(state),
+          },
+        },
+      ];
+    }
+    case 'ExpireAnswerWindow': {
+      // The scheduler's call: anything but a still-held tip past its deadline is simply nothing to do.
+      if (state.status !== 'pending' || state.deletedByReceiver || state.answerWindowExpired) return [];
+      const tip = heldTip(state);
+      if (!tip || !state.answerDeadline) return [];
+      const { now } = command.data;
+      if (now.getTime() < Date.parse(state.answerDeadline)) return [];
+      return [
+        {
+          type: 'AnswerWindowExpired',
+          data: {
+            questionId: state.questionId,
+            deadline: state.answerDeadline,
+            expiredAt: now.toISOString(),
+            tipToRelease: tip,
+          },
+        },
+      ];
+    }
+    case 'ConfirmTipCapture': {
+      if (state.status === 'none') throw notFound(QUESTION_NOT_FOUND);
+      const { paymentRef, now } = command.data;
+      if (state.tip?.paymentRef !== paymentRef) throw unprocessable(MESSAGES.tipMismatch);
+      if (state.tipStatus === 'captured') return [];
+      if (state.tipStatus !== 'capturing') throw conflict(MESSAGES.captureWithoutAnswer);
+      return [
+        {
+          type: 'TipCaptureConfirmed',
+          data: { questionId: state.questionId, paymentRef, capturedAt: now.toISOString() },
+        },
+      ];
+    }
+    case 'ConfirmTipRelease': {
+      if (state.status === 'none') throw notFound(QUESTION_NOT_FOUND);
+      const { paymentRef, now } = command.data;
+      if (state.tip?.paymentRef !== paymentRef) throw unprocessable(MESSAGES.tipMismatch);
+      if (state.tipStatus === 'captured') throw conflict(MESSAGES.releaseAfterCapture);
+      // Already released by our own decision (withdrawn, deleted, expired): payments is just confirming it.
+      if (state.tipStatus === 'released') return [];
+      return [
+        {
+          type: 'TipReleaseConfirmed',
+          data: { questionId: state.questionId, paymentRef, releasedAt: now.toISOString() },
+        },
+      ];
+    }
+    default: {
+      const unknown: never = command;
+      return unknown;
+    }
+  }
+}
+
+export const questionDecider = {
+  initialState: initialQuestionState,
+  evolve: evolveQuestion,
+  decide: decideQuestion,
+};

@@ -1,0 +1,269 @@
+/** The question aggregate: events, state and evolve. Pure — no I/O (lint-enforced). */
+
+/** The owner a question is addressed to, as the recipients read model knew them when it was asked. */
+export interface Recipient {
+  userId: string;
+  username: string;
+  name: string;
+  email: string;
+}
+
+/** Who asked: a signed-in user (userId set) or a guest (userId null, name and e-mail typed in). */
+export interface Asker {
+  userId: string | null;
+  /** The asker's username, or "guest". */
+  username: string;
+  name: string;
+  /** null when a signed-in asker's e-mail was not known yet. */
+  email: string | null;
+}
+
+/** A tip held on the asker's card (amount in cents). */
+export interface Tip {
+  amount: number;
+  currency: string;
+  /** The payment provider's reference (PaymentIntent) that capture and release act on. */
+  paymentRef: string;
+}
+
+export type TipStatus = 'none' | 'awaiting_authorization' | 'held' | 'capturing' | 'captured' | 'released';
+
+export type QuestionEvent =
+  | {
+      /** Payments started checkout for a tipped question: it waits for the card authorization (private event). */
+      type: 'TippedQuestionSubmitted';
+      data: {
+        questionId: string;
+        recipient: Recipient;
+        asker: Asker;
+        question: string;
+        detail: string;
+        tip: Tip;
+        submittedAt: string;
+      };
+    }
+  | {
+      type: 'QuestionAsked';
+      data: {
+        questionId: string;
+        recipient: Recipient;
+        asker: Asker;
+        question: string;
+        detail: string;
+        /** The authorized tip, or null for a free question. */
+        tip: Tip | null;
+        askedAt: string;
+        /** Tipped questions only: when the tip is released if still unanswered. */
+        answerDeadline: string | null;
+      };
+    }
+  | {
+      type: 'QuestionCurated';
+      data: {
+        questionId: string;
+        recipient: Recipient;
+        question: string;
+        detail: string;
+        answer: string;
+        source: string;
+        tags: string[];
+        displayOnProfile: boolean;
+        replierName: string;
+        curatedAt: string;
+      };
+    }
+  | {
+      type: 'AnswerPosted';
+      data: {
+        questionId: string;
+        recipientUserId: string;
+        /** The signed-in asker; null for a guest or a curated Q&A. */
+        askerUserId: string | null;
+        answer: string;
+        tags: string[];
+        displayOnProfile: boolean;
+        replierName: string;
+        answeredAt: string;
+        /** The held tip payments captures now; null for a free question or one whose tip was already released. */
+        tipToCapture: Tip | null;
+      };
+    }
+  | { type: 'AnswerEdited'; data: { questionId: string; answer: string; tags: string[]; editedAt: string } }
+  | {
+      type: 'QuestionVisibilityChanged';
+      data: { questionId: string; displayOnProfile: boolean; changedAt: string };
+    }
+  | {
+      type: 'QuestionDeletedByReceiver';
+      data: { questionId: string; deletedAt: string; tipToRelease: Tip | null };
+    }
+  | { type: 'QuestionWithdrawn'; data: { questionId: string; withdrawnAt: string; tipToRelease: Tip | null } }
+  | {
+      type: 'AnswerWindowExpired';
+      data: { questionId: string; deadline: string; expiredAt: string; tipToRelease: Tip };
+    }
+  /** Payments confirmed the capture / the release (private events: they only move the tip status). */
+  | { type: 'TipCaptureConfirmed'; data: { questionId: string; paymentRef: string; capturedAt: string } }
+  | { type: 'TipReleaseConfirmed'; data: { questionId: string; paymentRef: string; releasedAt: string } };
+
+export type QuestionEventType = QuestionEvent['type'];
+
+/**
+ * Where a question is in its life. `awaiting_payment` is invisible to everyone (checkout not finished);
+ * `pending` is asked and unanswered (also after the answer window expired: it stays answerable, for free);
+ * `answered` includes curated Q&A; `withdrawn` is final.
+ */
+export type Lifecycle = 'awaiting_payment' | 'pending' | 'answered' | 'withdrawn';
+
+export interface QuestionFacts {
+  status: Lifecycle;
+  questionId: string;
+  recipient: Recipient;
+  /** null for curated Q&A (the owner wrote both sides). */
+  asker: Asker | null;
+  isCurated: boolean;
+  question: string;
+  detail: string;
+  answer: string | null;
+  tags: string[];
+  displayOnProfile: boolean;
+  deletedByReceiver: boolean;
+  tip: Tip | null;
+  tipStatus: TipStatus;
+  answerDeadline: string | null;
+  answerWindowExpired: boolean;
+}
+
+export type QuestionState = { status: 'none' } | QuestionFacts;
+
+export const initialQuestionState = (): QuestionState => ({ status: 'none' });
+
+export const questionStreamId = (questionId: string) => `question-${questionId}`;
+
+function existing(state: QuestionState): QuestionFacts | null {
+  return state.status === 'none' ? null : state;
+}
+
+export function evolveQuestion(state: QuestionState, event: QuestionEvent): QuestionState {
+  const s = existing(state);
+  switch (event.type) {
+    case 'TippedQuestionSubmitted': {
+      const d = event.data;
+      return {
+        status: 'awaiting_payment',
+        questionId: d.questionId,
+        recipient: d.recipient,
+        asker: d.asker,
+        isCurated: false,
+        question: d.question,
+        detail: d.detail,
+        answer: null,
+        tags: [],
+        displayOnProfile: true,
+        deletedByReceiver: false,
+        tip: d.tip,
+        tipStatus: 'awaiting_authorization',
+        answerDeadline: null,
+        answerWindowExpired: false,
+      };
+    }
+    case 'QuestionAsked': {
+      const d = event.data;
+      return {
+        status: 'pending',
+        questionId: d.questionId,
+        recipient: d.recipient,
+        asker: d.asker,
+        isCurated: false,
+        question: d.question,
+        detail: d.detail,
+        answer: null,
+        tags: [],
+        displayOnProfile: true,
+        deletedByReceiver: false,
+        tip: d.tip,
+        tipStatus: d.tip ? 'held' : 'none',
+        answerDeadline: d.answerDeadline,
+        answerWindowExpired: false,
+      };
+    }
+    case 'QuestionCurated': {
+      const d = event.data;
+      return {
+        status: 'answered',
+        questionId: d.questionId,
+        recipient: d.recipient,
+        asker: null,
+        isCurated: true,
+        question: d.question,
+        detail: d.detail,
+        answer: d.answer,
+        tags: d.tags,
+        displayOnProfile: d.displayOnProfile,
+        deletedByReceiver: false,
+        tip: null,
+        tipStatus: 'none',
+        answerDeadline: null,
+        answerWindowExpired: false,
+      };
+    }
+    case 'AnswerPosted':
+      if (!s) return state;
+      return {
+        ...s,
+        status: 'answered',
+        answer: event.data.answer,
+        tags: event.data.tags,
+        displayOnProfile: event.data.displayOnProfile,
+        tipStatus: event.data.tipToCapture ? 'capturing' : s.tipStatus,
+      };
+    case 'AnswerEdited':
+      if (!s) return state;
+      return { ...s, answer: event.data.answer, tags: event.data.tags };
+    case 'QuestionVisibilityChanged':
+      if (!s) return state;
+      return { ...s, displayOnProfile: event.data.displayOnProfile };
+    case 'QuestionDeletedByReceiver':
+      if (!s) return state;
+      return { ...s, deletedByReceiver: true, tipStatus: event.data.tipToRelease ? 'released' : s.tipStatus };
+    case 'QuestionWithdrawn':
+      if (!s) return state;
+      return { ...s, status: 'withdrawn', tipStatus: event.data.tipToRelease ? 'released' : s.tipStatus };
+    case 'AnswerWindowExpired':
+      if (!s) return state;
+      return { ...s, answerWindowExpired: true, tipStatus: 'released' };
+    case 'TipCaptureConfirmed':
+      if (!s) return state;
+      return { ...s, tipStatus: 'captured' };
+    case 'TipReleaseConfirmed':
+      if (!s) return state;
+      return { ...s, tipStatus: 'released' };
+    default: {
+      const unknown: never = event;
+      return unknown;
+    }
+  }
+}
+
+/** Anyone may read it: answered, shown on the profile, not deleted (spec §5 "Lists", public profile). */
+export function isPublic(state: QuestionState): boolean {
+  return state.status === 'answered' && state.displayOnProfile && !state.deletedByReceiver;
+}
+
+/** The person acting: their account id and current e-mail (a guest question is theirs when the e-mail matches). */
+export interface Actor {
+  userId: string;
+  email: string | null;
+}
+
+export function isAsker(state: QuestionState, actor: Actor): boolean {
+  const s = existing(state);
+  if (!s?.asker) return false;
+  if (s.asker.userId) return s.asker.userId === actor.userId;
+  return !!actor.email && !!s.asker.email && s.asker.email === actor.email.toLowerCase();
+}
+
+export function isRecipient(state: QuestionState, actor: Actor): boolean {
+  const s = existing(state);
+  return !!s && s.recipient.userId === actor.userId;
+}

@@ -1,0 +1,414 @@
+import type { Kysely, SelectQueryBuilder } from 'kysely';
+import type { PublicQuestion, Question, QuestionStatus, TipStatus } from '@ques/contracts';
+import { badRequest, type Projection, type RecordedEvent } from '@ques/kit';
+import type { Lifecycle, QuestionEvent } from '../domain/question.js';
+
+export interface QuestionRow {
+  id: string;
+  lifecycle: Lifecycle;
+  is_curated: boolean;
+  question: string;
+  detail: string;
+  answer: string | null;
+  source: string;
+  tags: string[];
+  display_on_profile: boolean;
+  deleted_by_receiver: boolean;
+  to_user_id: string;
+  to_username: string;
+  recipient_name: string;
+  to_user_email: string;
+  asker_user_id: string | null;
+  from_username: string;
+  asked_name: string;
+  asked_email: string | null;
+  replier_name: string | null;
+  tip_amount: number;
+  currency: string | null;
+  payment_ref: string | null;
+  tip_status: TipStatus;
+  answer_deadline: Date | null;
+  answer_window_expired: boolean;
+  created_at: Date;
+  updated_at: Date;
+  answered_at: Date | null;
+  version: number;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+
+/**
+ * Inline projection `questions`: one row per question, idempotent (inserts ignore duplicates, updates only apply an
+ * event newer than the row's version), so retries and rebuilds converge on the same rows.
+ */
+export const questionsProjection: Projection = {
+  name: 'questions',
+  tables: ['questions'],
+  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+    const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
+    const version = recorded.streamVersion;
+    const update = (id: string, at: string, set: Record<string, unknown>) =>
+      trx
+        .updateTable('questions')
+        .set({ ...set, updated_at: at, version })
+        .where('id', '=', id)
+        .where('version', '<', version)
+        .execute();
+    switch (e.type) {
+      case 'TippedQuestionSubmitted':
+      case 'QuestionAsked': {
+        const d = e.data;
+        const at = e.type === 'QuestionAsked' ? e.data.askedAt : e.data.submittedAt;
+        const row = {
+          id: d.questionId,
+          lifecycle: e.type === 'QuestionAsked' ? 'pending' : 'awaiting_payment',
+          is_curated: false,
+          question: d.question,
+          detail: d.detail,
+          to_user_id: d.recipient.userId,
+          to_username: d.recipient.username,
+          recipient_name: d.recipient.name,
+          to_user_email: d.recipient.email,
+          asker_user_id: d.asker.userId,
+          from_username: d.asker.username,
+          asked_name: d.asker.name,
+          asked_email: d.asker.email,
+          tip_amount: d.tip?.amount ?? 0,
+          currency: d.tip?.currency ?? null,
+          payment_ref: d.tip?.paymentRef ?? null,
+          tip_status:
+            e.type === 'TippedQuestionSubmitted' ? 'awaiting_authorization' : d.tip ? 'held' : 'none',
+          answer_deadline: e.type === 'QuestionAsked' ? e.data.answerDeadline : null,
+          // A tipped question is listed from when it was asked (authorized), not when checkout began.
+          created_at: at,
+          updated_at: at,
+          version,
+        };
+        await trx
+          .insertInto('questions')
+          .values(row)
+          .onConflict((oc) =>
+            oc
+              .column('id')
+              .doUpdateSet((eb) => ({
+                lifecycle: eb.ref('excluded.lifecycle'),
+                tip_status: eb.ref('excluded.tip_status'),
+                answer_deadline: eb.ref('excluded.answer_deadline'),
+                created_at: eb.ref('excluded.created_at'),
+                updated_at: eb.ref('excluded.updated_at'),
+                version: eb.ref('excluded.version'),
+              }))
+              .where('questions.version', '<', version),
+          )
+          .execute();
+        return;
+      }
+      case 'QuestionCurated': {
+        const d = e.data;
+        await trx
+          .insertInto('questions')
+          .values({
+            id: d.questionId,
+            lifecycle: 'answered',
+            is_curated: true,
+            question: d.question,
+            detail: d.detail,
+            answer: d.answer,
+            source: d.source,
+            tags: json(d.tags),
+            display_on_profile: d.displayOnProfile,
+            to_user_id: d.recipient.userId,
+            to_username: d.recipient.username,
+            recipient_name: d.recipient.name,
+            to_user_email: d.recipient.email,
+            asker_user_id: null,
+            from_username: d.recipient.username,
+            asked_name: d.recipient.name,
+            asked_email: null,
+            replier_name: d.replierName,
+            created_at: d.curatedAt,
+            updated_at: d.curatedAt,
+            answered_at: d.curatedAt,
+            version,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
+        return;
+      }
+      case 'AnswerPosted': {
+        const d = e.data;
+        await update(d.questionId, d.answeredAt, {
+          lifecycle: 'answered',
+          answer: d.answer,
+          tags: json(d.tags),
+          display_on_profile: d.displayOnProfile,
+          replier_name: d.replierName,
+          answered_at: d.answeredAt,
+          ...(d.tipToCapture ? { tip_status: 'capturing' } : {}),
+        });
+        return;
+      }
+      case 'AnswerEdited':
+        await update(e.data.questionId, e.data.editedAt, { answer: e.data.answer, tags: json(e.data.tags) });
+        return;
+      case 'QuestionVisibilityChanged':
+        await update(e.data.questionId, e.data.changedAt, { display_on_profile: e.data.displayOnProfile });
+        return;
+      case 'QuestionDeletedByReceiver':
+        await update(e.data.questionId, e.data.deletedAt, {
+          deleted_by_receiver: true,
+          ...(e.data.tipToRelease ? { tip_status: 'released' } : {}),
+        });
+        return;
+      case 'QuestionWithdrawn':
+        await update(e.data.questionId, e.data.withdrawnAt, {
+          lifecycle: 'withdrawn',
+          ...(e.data.tipToRelease ? { tip_status: 'released' } : {}),
+        });
+        return;
+      case 'AnswerWindowExpired':
+        await update(e.data.questionId, e.data.expiredAt, {
+          answer_window_expired: true,
+          tip_status: 'released',
+        });
+        return;
+      case 'TipCaptureConfirmed':
+        await update(e.data.questionId, e.data.capturedAt, { tip_status: 'captured' });
+        return;
+      case 'TipReleaseConfirmed':
+        await update(e.data.questionId, e.data.releasedAt, { tip_status: 'released' });
+        return;
+      default: {
+        const unknown: never = e;
+        return unknown;
+      }
+    }
+  },
+};
+
+// ---- views ----
+
+const STATUS: Record<Lifecycle, QuestionStatus> = {
+  awaiting_payment: 'Awaiting payment',
+  pending: 'Pending',
+  answered: 'Answered',
+  withdrawn: 'Withdrawn',
+};
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** What anyone may see (public page, answered-question page): no e-mails, no asker, no money. */
+export function toPublicQuestion(row: QuestionRow): PublicQuestion {
+  return {
+    _id: row.id,
+    id: row.id,
+    question: row.question,
+    detail: row.detail,
+    answer: row.answer ?? '',
+    source: row.source,
+    tags: row.tags,
+    status: STATUS[row.lifecycle],
+    isCurated: row.is_curated,
+    displayOnProfile: row.display_on_profile,
+    deletedByReceiver: row.deleted_by_receiver,
+    toUsername: row.to_username,
+    recipientName: row.recipient_name,
+    replierName: row.replier_name ?? row.recipient_name,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+    answeredAt: iso(row.answered_at),
+  };
+}
+
+/** The full record for one of its two parties. The asker never sees the recipient's e-mail. */
+export function toQuestion(row: QuestionRow, viewer: 'recipient' | 'asker'): Question {
+  const q: Question = {
+    ...toPublicQuestion(row),
+    toUserId: row.to_user_id,
+    fromUsername: row.from_username,
+    askedName: row.asked_name,
+    askedEmail: row.asked_email ?? '',
+    yourName: row.asked_name,
+    yourEmail: row.asked_email ?? '',
+    tip: row.tip_amount / 100,
+    tipAmount: row.tip_amount,
+    currency: row.currency,
+    tipStatus: row.tip_status,
+    answerDeadline: iso(row.answer_deadline),
+    answerWindowExpired: row.answer_window_expired,
+  };
+  if (viewer === 'recipient') q.toUserEmail = row.to_user_email;
+  return q;
+}
+
+// ---- queries ----
+
+/** Keyset position of a row in newest-first order; the cursor is this, base64url-encoded. */
+interface Position {
+  createdAt: string;
+  id: string;
+}
+
+export function encodeCursor(row: Pick<QuestionRow, 'created_at' | 'id'>): string {
+  return Buffer.from(JSON.stringify([new Date(row.created_at).toISOString(), row.id])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): Position | null {
+  if (!cursor) return null;
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (
+      typeof createdAt === 'string' &&
+      !Number.isNaN(Date.parse(createdAt)) &&
+      typeof id === 'string' &&
+      /^[0-9a-f-]{36}$/i.test(id)
+    ) {
+      return { createdAt, id };
+    }
+  } catch {
+    // fall through
+  }
+  throw badRequest('Invalid cursor');
+}
+
+export interface Page {
+  rows: QuestionRow[];
+  nextCursor: string | null;
+}
+
+type Query = SelectQueryBuilder<any, 'questions', QuestionRow>;
+
+/** One page of a list query: rows strictly after the cursor in (created_at, id) descending order, plus one to peek. */
+function paged(query: Query, limit: number, after: Position | null): Query {
+  let q = query;
+  if (after)
+    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+  return q
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1);
+}
+
+function toPage(rows: QuestionRow[], limit: number): Page {
+  const more = rows.length > limit;
+  const pageRows = more ? rows.slice(0, limit) : rows;
+  return { rows: pageRows, nextCursor: more ? encodeCursor(pageRows[pageRows.length - 1]!) : null };
+}
+
+/** Newest first, then by id: the order every list and cursor shares. */
+const newestFirst = (a: QuestionRow, b: QuestionRow) => {
+  const t = new Date(b.created_at).getTime() - new Date(a.created_at).getTime();
+  return t !== 0 ? t : b.id < a.id ? -1 : b.id > a.id ? 1 : 0;
+};
+
+export class QuestionsReadModel {
+  constructor(private readonly db: Kysely<any>) {}
+
+  private base(): Query {
+    return this.db.selectFrom('questions').selectAll() as unknown as Query;
+  }
+
+  byId(id: string, executor: Kysely<any> = this.db): Promise<QuestionRow | undefined> {
+    return executor.selectFrom('questions').selectAll().where('id', '=', id).executeTakeFirst() as Promise<
+      QuestionRow | undefined
+    >;
+  }
+
+  /** The public page's query (also what the EXPLAIN test checks). */
+  publicListQuery(username: string, limit: number, after: Position | null): Query {
+    return paged(
+      this.base()
+        .where('to_username', '=', username)
+        .where('lifecycle', '=', 'answered')
+        .where('display_on_profile', '=', true)
+        .where('deleted_by_receiver', '=', false),
+      limit,
+      after,
+    );
+  }
+
+  inboxQuery(userId: string, limit: number, after: Position | null): Query {
+    return paged(
+      this.base()
+        .where('to_user_id', '=', userId)
+        .where('is_curated', '=', false)
+        .where('deleted_by_receiver', '=', false)
+        .where('lifecycle', 'in', ['pending', 'answered']),
+      limit,
+      after,
+    );
+  }
+
+  curatedQuery(userId: string, limit: number, after: Position | null): Query {
+    return paged(
+      this.base()
+        .where('to_user_id', '=', userId)
+        .where('is_curated', '=', true)
+        .where('deleted_by_receiver', '=', false),
+      limit,
+      after,
+    );
+  }
+
+  askedByUserQuery(userId: string, limit: number, after: Position | null): Query {
+    return paged(
+      this.base().where('asker_user_id', '=', userId).where('lifecycle', 'in', ['pending', 'answered']),
+      limit,
+      after,
+    );
+  }
+
+  askedAsGuestQuery(email: string, limit: number, after: Position | null): Query {
+    return paged(
+      this.base()
+        .where('asked_email', '=', email.toLowerCase())
+        .where('asker_user_id', 'is', null)
+        .where('lifecycle', 'in', ['pending', 'answered']),
+      limit,
+      after,
+    );
+  }
+
+  async publicList(username: string, limit: number, cursor?: string): Promise<Page> {
+    return toPage(await this.publicListQuery(username, limit, decodeCursor(cursor)).execute(), limit);
+  }
+
+  async inbox(userId: string, limit: number, cursor?: string): Promise<Page> {
+    return toPage(await this.inboxQuery(userId, limit, decodeCursor(cursor)).execute(), limit);
+  }
+
+  async curated(userId: string, limit: number, cursor?: string): Promise<Page> {
+    return toPage(await this.curatedQuery(userId, limit, decodeCursor(cursor)).execute(), limit);
+  }
+
+  /** Spec §5: asked by the account, or as a guest with the account's e-mail. */
+  async asked(userId: string, email: string | null, limit: number, cursor?: string): Promise<Page> {
+    const after = decodeCursor(cursor);
+    const lists = [this.askedByUserQuery(userId, limit, after).execute()];
+    if (email) lists.push(this.askedAsGuestQuery(email, limit, after).execute());
+    return toPage(merge(await Promise.all(lists)), limit);
+  }
+
+  /** Everything of the caller's (received, asked, curated), newest first, one page. */
+  async mine(userId: string, email: string | null, limit: number, cursor?: string): Promise<Page> {
+    const after = decodeCursor(cursor);
+    const lists = [
+      this.inboxQuery(userId, limit, after).execute(),
+      this.curatedQuery(userId, limit, after).execute(),
+      this.askedByUserQuery(userId, limit, after).execute(),
+    ];
+    if (email) lists.push(this.askedAsGuestQuery(email, limit, after).execute());
+    return toPage(merge(await Promise.all(lists)), limit);
+  }
+}
+
+/** Merges newest-first lists into one, without duplicates (a question asked of oneself is in two lists). */
+function merge(lists: QuestionRow[][]): QuestionRow[] {
+  const seen = new Set<string>();
+  const all: QuestionRow[] = [];
+  for (const row of lists.flat()) {
+    if (seen.has(row.id)) continue;
+    seen.add(row.id);
+    all.push(row);
+  }
+  return all.sort(newestFirst);
+}

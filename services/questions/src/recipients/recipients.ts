@@ -1,0 +1,95 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { IdentityEvents, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
+import type { ConsumerDefinition } from '@ques/kit';
+
+export interface RecipientRow {
+  user_id: string;
+  username: string;
+  name: string;
+  email: string;
+  archive_profile: boolean;
+  deleted: boolean;
+  version: number;
+  updated_at: Date;
+}
+
+/**
+ * Upserts a user snapshot unless the row already reflects a newer identity event: redelivered and late events
+ * leave the row as it is (the consumer's processed-event marker already stops exact duplicates).
+ */
+async function applySnapshot(trx: Kysely<any>, envelope: EventEnvelope<UserSnapshot>): Promise<void> {
+  const d = envelope.data;
+  await trx
+    .insertInto('recipients')
+    .values({
+      user_id: d.userId,
+      username: d.username,
+      name: d.name,
+      email: d.email.toLowerCase(),
+      archive_profile: d.archiveProfile,
+      deleted: false,
+      version: envelope.streamVersion,
+      updated_at: envelope.occurredAt,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('user_id')
+        .doUpdateSet((eb) => ({
+          username: eb.ref('excluded.username'),
+          name: eb.ref('excluded.name'),
+          email: eb.ref('excluded.email'),
+          archive_profile: eb.ref('excluded.archive_profile'),
+          version: eb.ref('excluded.version'),
+          updated_at: eb.ref('excluded.updated_at'),
+        }))
+        .where('recipients.version', '<', envelope.streamVersion)
+        .where('recipients.deleted', '=', false),
+    )
+    .execute();
+}
+
+/** A deleted account keeps a tombstone (so a late ProfileUpdated cannot revive it) with its personal data erased. */
+async function applyDeleted(trx: Kysely<any>, envelope: EventEnvelope<{ userId: string }>): Promise<void> {
+  const tombstone = {
+    username: '',
+    name: '',
+    email: '',
+    archive_profile: false,
+    deleted: true,
+    version: envelope.streamVersion,
+    updated_at: envelope.occurredAt,
+  };
+  await trx
+    .insertInto('recipients')
+    .values({ user_id: envelope.data.userId, ...tombstone })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(tombstone))
+    .execute();
+}
+
+/** `questions--recipients`: identity's user events → the local `recipients` table. */
+export function recipientsConsumer(): ConsumerDefinition {
+  return {
+    durable: 'questions--recipients',
+    context: 'identity',
+    handlers: {
+      UserRegistered: { schema: IdentityEvents.UserRegistered.schema, effect: applySnapshot },
+      ProfileUpdated: { schema: IdentityEvents.ProfileUpdated.schema, effect: applySnapshot },
+      UserDeleted: { schema: z.object({ userId: z.uuid() }), effect: applyDeleted },
+    },
+  };
+}
+
+export class RecipientsReadModel {
+  constructor(private readonly db: Kysely<any>) {}
+
+  /** An active user (deleted accounts are not found). */
+  async byId(userId: string): Promise<RecipientRow | undefined> {
+    const row = (await this.db
+      .selectFrom('recipients')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst()) as RecipientRow | undefined;
+    return row && !row.deleted ? row : undefined;
+  }
+}

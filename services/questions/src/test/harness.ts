@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { connect } from 'nats';
+import pino from 'pino';
+import { subjectFor, type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
+import {
+  connectPostgres,
+  fileMailer,
+  generateJwtKeys,
+  NatsEventBus,
+  registerJwt,
+  signAccessToken,
+  type Database,
+  type Mailer,
+  type MailMessage,
+  type ServiceRuntime,
+} from '@ques/kit';
+import {
+  createTestDatabase,
+  deleteNamespaceStreams,
+  eventually,
+  uniqueNamespace,
+  type TestDatabase,
+} from '@ques/kit/testing';
+import { startQuestionsService, type QuestionsExtra } from '../service.js';
+
+export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+const JWT = { issuer: 'ques-identity', audience: 'ques' };
+
+/** A mailer whose next `failures` sends throw (an SMTP outage), writing .eml files otherwise. */
+export class FlakyMailer implements Mailer {
+  readonly transport = 'file' as const;
+  failures = 0;
+  attempts = 0;
+  private readonly inner: Mailer;
+  constructor(readonly dir: string) {
+    this.inner = fileMailer(dir, 'Ques <no-reply@ques.test>', log);
+  }
+  async send(mail: MailMessage) {
+    this.attempts += 1;
+    if (this.failures > 0) {
+      this.failures -= 1;
+      throw new Error('SMTP server unreachable');
+    }
+    return this.inner.send(mail);
+  }
+  close() {
+    this.inner.close();
+  }
+}
+
+export interface Harness {
+  testDb: TestDatabase;
+  database: Database;
+  bus: NatsEventBus;
+  namespace: string;
+  /** Two instances of the service on one database and one bus, like a scaled-out deployment. */
+  a: ServiceRuntime<QuestionsExtra>;
+  b: ServiceRuntime<QuestionsExtra>;
+  mailer: FlakyMailer;
+  /** The clock both instances use: real time plus `advance`d offset. */
+  advance(ms: number): void;
+  now(): Date;
+  token(user: { id: string; username: string }): string;
+  /** Publishes an identity event the way identity's relay would (envelope, msgID = event id). */
+  /** `redeliver`: the id of an event already published — the same envelope again under a new transport msgID. */
+  publishIdentity(
+    type: 'UserRegistered' | 'ProfileUpdated' | 'UserDeleted',
+    data: UserSnapshot | { userId: string; deletedAt: string },
+    streamVersion: number,
+    redeliver?: string,
+  ): Promise<EventEnvelope>;
+  publish(
+    context: Context,
+    type: string,
+    data: unknown,
+    streamId: string,
+    streamVersion?: number,
+  ): Promise<EventEnvelope>;
+  /** Resolves once the durable consumer has nothing pending or unacknowledged on the context's stream. */
+  consumerIdle(context: Context, durable: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(natsUrl: string): Promise<Harness> {
+  const testDb = await createTestDatabase();
+  const database = connectPostgres({ connectionString: testDb.url, schema: 'questions', max: 20 });
+  const namespace = uniqueNamespace('questions');
+  const bus = await NatsEventBus.connect({ servers: natsUrl, name: 'questions-test', namespace, log });
+  const keys = generateJwtKeys();
+  let offset = 0;
+  const clock = () => new Date(Date.now() + offset);
+  const mailer = new FlakyMailer(join(mkdtempSync(join(tmpdir(), 'ques-questions-')), 'mail'));
+  const deps = {
+    database,
+    bus,
+    log,
+    clock,
+    pollIntervalMs: 50,
+    jwt: { publicKey: keys.publicKey, ...JWT },
+    mailer,
+    publicOrigin: 'https://ques.test',
+  };
+  const a = await startQuestionsService(deps);
+  const b = await startQuestionsService(deps);
+
+  const signer = Fastify();
+  await registerJwt(signer, { ...keys, ...JWT });
+  await signer.ready();
+
+  const publish = async (
+    context: Context,
+    type: string,
+    data: unknown,
+    streamId: string,
+    streamVersion = 1,
+    redeliver?: string,
+  ) => {
+    const id = redeliver ?? randomUUID();
+    const envelope: EventEnvelope = {
+      id,
+      type,
+      version: 1,
+      streamId,
+      streamVersion,
+      occurredAt: clock().toISOString(),
+      correlationId: `test-${id}`,
+      causationId: null,
+      data,
+    };
+    // A redelivery must get past JetStream's duplicate window to reach the consumer, like a republish does.
+    await bus.publish([
+      { subject: subjectFor(context, type), envelope, msgId: redeliver ? `${id}:again:${randomUUID()}` : id },
+    ]);
+    return envelope;
+  };
+
+  return {
+    testDb,
+    database,
+    bus,
+    namespace,
+    a,
+    b,
+    mailer,
+    advance: (ms) => void (offset += ms),
+    now: clock,
+    token: (user) =>
+      signAccessToken(signer, { sub: user.id, username: user.username, sid: randomUUID(), typ: 'access' }),
+    publishIdentity: (type, data, streamVersion, redeliver) =>
+      publish('identity', type, data, `user-${data.userId}`, streamVersion, redeliver),
+    publish: (context, type, data, streamId, streamVersion) =>
+      publish(context, type, data, streamId, streamVersion),
+    async consumerIdle(context, durable) {
+      const nc = await connect({ servers: natsUrl });
+      try {
+        const jsm = await nc.jetstreamManager();
+        const stream = `${namespace.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}_${context.toUpperCase()}`;
+        await eventually(async () => {
+          const info = await jsm.consumers.info(stream, durable);
+          return info.num_pending === 0 && info.num_ack_pending === 0;
+        });
+      } finally {
+        await nc.close();
+      }
+    },
+    async close() {
+      await a.stop();
+      await b.stop();
+      await signer.close();
+      await bus.close();
+      await deleteNamespaceStreams(natsUrl, namespace);
+      mailer.close();
+      await database.close();
+      await testDb.drop();
+    },
+  };
+}
+
+export function snapshot(over: Partial<UserSnapshot> & { userId: string; username: string }): UserSnapshot {
+  return {
+    name: over.username,
+    email: `${over.username}@example.com`,
+    bio: '',
+    avatarUrl: '/images/user-image.png',
+    brandColorMain: '#1A140F',
+    brandColorLight: '#FAF6F2',
+    archiveProfile: false,
+    ...over,
+  };
+}
+
+/** Registers a user through identity's event and waits until the questions service knows them. */
+export async function registerUser(
+  h: Harness,
+  over: Partial<UserSnapshot> & { username: string },
+): Promise<{ id: string; username: string; email: string; name: string; token: string }> {
+  const userId = over.userId ?? randomUUID();
+  const snap = snapshot({ ...over, userId });
+  await h.publishIdentity('UserRegistered', snap, 1);
+  await eventually(() => h.a.extra.recipients.byId(userId));
+  return {
+    id: userId,
+    username: snap.username,
+    email: snap.email,
+    name: snap.name,
+    token: h.token({ id: userId, username: snap.username }),
+  };
+}

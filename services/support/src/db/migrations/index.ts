@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_support.js';
+
+/** Explicit, ordered; frozen once merged. */
+export const supportMigrations: Record<string, Migration> = {
+  '2026_11_21_0001_support': m0001,
+};

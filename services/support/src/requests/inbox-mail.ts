@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import { erasedValue, type JobHandler, type Mailer, type MailMessage, type ServiceContext } from '@ques/kit';
+import { supportRequestDecider } from './domain/decide.js';
+import {
+  supportRequestStreamId,
+  type SupportRequestEvent,
+  type SupportRequestState,
+} from './domain/support-request.js';
+
+/** The scheduler job that mails one request to the support inbox; scheduled in the request's own transaction. */
+export const INBOX_MAIL_JOB = 'support.inbox-mail';
+export const inboxMailJobKey = (requestId: string) => `support-inbox-mail:${requestId}`;
+
+/** `messageId` is stable per request, so a resend after a crash between sending and committing can be recognised. */
+export type InboxMessage = MailMessage & { messageId: string };
+
+const oneLine = (value: string) => value.replace(/[\r\n\t]+/g, ' ').trim();
+
+/** Pure: the e-mail the support inbox receives for a request. */
+export function composeInboxMail(
+  state: Extract<SupportRequestState, { status: 'requested' }>,
+  to: string,
+): InboxMessage {
+  const sender = state.requester
+    ? `${state.requester.username} (user id ${state.requester.userId}, signed in)`
+    : 'a guest (not signed in)';
+  const text = [
+    `Category: ${state.category}`,
+    `From: ${sender}`,
+    `Request id: ${state.requestId}`,
+    `Received: ${state.requestedAt}`,
+    '',
+    'Title:',
+    state.title,
+    '',
+    'Description:',
+    state.description,
+    '',
+  ].join('\n');
+  return {
+    to,
+    subject: oneLine(`[Support] ${state.category}: ${state.title}`).slice(0, 250),
+    text,
+    messageId: `<support-request-${state.requestId}@ques.support>`,
+  };
+}
+
+export interface InboxMailDeps {
+  ctx: ServiceContext;
+  mailer: Pick<Mailer, 'send'>;
+  inbox: string;
+}
+
+/**
+ * Sends the mail, then records `SupportInboxMailed` in the job's transaction. The job row commits together with the
+ * request, so an accepted request is mailed even if the process dies right after answering; a failed send is retried
+ * with backoff by the scheduler. Delivery is at-least-once: a crash between the SMTP hand-off and the commit sends
+ * again, with the same Message-ID.
+ */
+export function inboxMailJob(deps: InboxMailDeps): JobHandler {
+  const { ctx, mailer, inbox } = deps;
+  return async (trx: Kysely<any>, job) => {
+    const { requestId } = job.payload as { requestId: string };
+    const streamId = supportRequestStreamId(requestId);
+    const events = await ctx.store.readStream(streamId, trx);
+    const first = events[0];
+    if (!first) throw new Error(`support request ${requestId} has no events`);
+    const state = events.reduce(
+      (s, e) => supportRequestDecider.evolve(s, { type: e.type, data: e.data } as SupportRequestEvent),
+      supportRequestDecider.initialState(),
+    );
+    if (state.status !== 'requested' || state.mailedAt) return;
+    if (state.requester && state.requester.username === erasedValue(state.requester.userId)) {
+      // The sender deleted their account before the mail went out: their words are gone, so is the mail.
+      ctx.log.info({ requestId }, 'support request not mailed: the sender was deleted');
+      return;
+    }
+    const message = composeInboxMail(state, inbox);
+    await mailer.send(message);
+    await ctx.store.appendWithin(trx, {
+      streamId,
+      expectedVersion: events[events.length - 1]!.streamVersion,
+      events: supportRequestDecider.decide(
+        { type: 'RecordInboxMail', data: { to: inbox, messageId: message.messageId, now: ctx.clock() } },
+        state,
+      ),
+      metadata: { correlationId: first.metadata.correlationId, causationId: first.eventId, actor: null },
+    });
+    ctx.log.info(
+      { requestId, correlationId: first.metadata.correlationId },
+      'support request mailed to the inbox',
+    );
+  };
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { ZSupportSendRequest, type CaptchaChallenge, type SupportSendResponse } from '@ques/contracts';
+import {
+  metadataFrom,
+  optionalUser,
+  parseWith,
+  scheduleJob,
+  unauthorized,
+  type ServiceContext,
+} from '@ques/kit';
+import type { ProofOfWorkCaptcha } from '../captcha/captcha.js';
+import { spendCaptcha } from '../captcha/used-captchas.js';
+import { supportRequestDecider } from './domain/decide.js';
+import { supportRequestStreamId } from './domain/support-request.js';
+import { INBOX_MAIL_JOB, inboxMailJobKey } from './inbox-mail.js';
+
+export interface SupportRoutesDeps {
+  ctx: ServiceContext;
+  captcha: ProofOfWorkCaptcha;
+  /** Per client per minute, for sending. */
+  sendLimitPerMinute: number;
+  /** Per client per minute, for fetching challenges (cheap, but not free to sign). */
+  challengeLimitPerMinute: number;
+}
+
+async function isForgotten(ctx: ServiceContext, userId: string): Promise<boolean> {
+  const row = await ctx.database.db
+    .selectFrom('personal_data_keys')
+    .select('key')
+    .where('subject', '=', userId)
+    .executeTakeFirst();
+  return !!row && row.key === null;
+}
+
+export async function registerSupportRoutes(app: FastifyInstance, deps: SupportRoutesDeps): Promise<void> {
+  const { ctx, captcha } = deps;
+  const { store, clock } = ctx;
+
+  app.get(
+    '/api/support/captcha',
+    {
+      config: {
+        rateLimit: { max: deps.challengeLimitPerMinute, timeWindow: '1 minute', groupId: ':captcha' },
+      },
+    },
+    async (_request, reply): Promise<CaptchaChallenge> => {
+      void reply.header('cache-control', 'no-store');
+      return (await captcha.challenge()) as CaptchaChallenge;
+    },
+  );
+
+  app.post(
+    '/api/support/send',
+    { config: { rateLimit: { max: deps.sendLimitPerMinute, timeWindow: '1 minute', groupId: ':send' } } },
+    async (request): Promise<SupportSendResponse> => {
+      // The sender is whoever the token says (or a guest); the body's userId is never trusted.
+      const claims = await optionalUser(request);
+      // An access token outlives its account by up to 15 minutes; a deleted person's data is not recorded again.
+      if (claims && (await isForgotten(ctx, claims.sub))) throw unauthorized('Not authorized, token failed');
+      // Fields first, so a form mistake does not burn a solved captcha.
+      const body = parseWith(ZSupportSendRequest, request.body);
+      const verified = await captcha.verify(body.captchaToken);
+      const requestId = randomUUID();
+      const now = clock();
+      await store.handle(
+        supportRequestStreamId(requestId),
+        supportRequestDecider,
+        {
+          type: 'RequestSupport',
+          data: {
+            requestId,
+            category: body.category,
+            title: body.title,
+            description: body.description,
+            requester: claims ? { userId: claims.sub, username: claims.username } : null,
+            now,
+          },
+        },
+        metadataFrom(request, claims?.sub ?? null),
+        async (trx) => {
+          await spendCaptcha(trx, verified, now);
+          await scheduleJob(trx, {
+            kind: INBOX_MAIL_JOB,
+            key: inboxMailJobKey(requestId),
+            dueAt: now,
+            payload: { requestId },
+          });
+        },
+      );
+      request.log.info(
+        { requestId, category: body.category, signedIn: !!claims },
+        'support request accepted',
+      );
+      return { success: true };
+    },
+  );
+}
