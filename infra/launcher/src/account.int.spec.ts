@@ -215,6 +215,24 @@ describe('account: avatars, password reset, deletion — through the BFF on the 
     expect((await upload(base, me.token, { name: 'g.png', type: 'image/png', bytes: photo })).status).toBe(200);
     const avatarUrl = (await call(base, 'GET', '/api/users/profile', undefined, me.token)).body.avatarUrl as string;
 
+    // Grace answers a guest in public, and asks the other person a question while signed in.
+    const guestQuestion = await call(base, 'POST', '/api/questions', {
+      question: 'Will my answers outlive me?',
+      detail: '',
+      tip: 0,
+      toUsername: me.username,
+      toUserId: me.id,
+      askedName: 'Gus Guest',
+      askedEmail: 'gus.guest@example.com',
+      agreedToTerms: true,
+    });
+    expect(guestQuestion.status).toBe(201);
+    const guestQuestionId = (guestQuestion.body._id ?? guestQuestion.body.id) as string;
+    expect((await call(base, 'PUT', `/api/questions/${guestQuestionId}/answer`, { answer: 'Not after deletion.' }, me.token)).status).toBe(200);
+    await expect.poll(async () => (await call(base, 'GET', `/api/questions?username=${me.username}&role=receiver`)).body.length).toBe(1);
+    const asked = await call(base, 'POST', '/api/questions', { question: 'What do you keep about me?', detail: '', tip: 0, toUsername: other.username, toUserId: other.id }, me.token);
+    expect(asked.status).toBe(201);
+
     expect((await call(base, 'DELETE', `/api/users/profile/${me.id}`)).status).toBe(401);
     const forbidden = await call(base, 'DELETE', `/api/users/profile/${me.id}`, undefined, other.token);
     expect(forbidden.status).toBe(403);
@@ -227,14 +245,24 @@ describe('account: avatars, password reset, deletion — through the BFF on the 
     expect((await call(base, 'POST', '/api/users/refresh-token', { refreshToken: me.refreshToken })).status).toBe(401);
     expect((await fetch(`${base}${avatarUrl}`)).status).toBe(404);
 
-    // Identity's tables, including its event store, hold neither the name nor the e-mail in readable form.
-    const db = product.services.identity!.ctx.database.db;
-    for (const table of ['users', 'events', 'outbox', 'password_resets', 'avatars']) {
-      const rows = await db.selectFrom(table).selectAll().execute();
-      const dump = JSON.stringify(rows);
-      expect(dump, table).not.toContain('grace.deleted@example.com');
-      expect(dump, table).not.toContain('Grace Deleted');
-    }
+    // Their public answers are gone; the question they asked no longer names them.
+    await expect.poll(async () => (await call(base, 'GET', `/api/questions?username=${me.username}&role=receiver`)).body.length).toBe(0);
+    await expect
+      .poll(async () => JSON.stringify((await call(base, 'GET', '/api/questions?role=receiver', undefined, other.token)).body))
+      .toContain('Deleted user');
+
+    // Identity's tables, including its event store, hold neither the name nor the e-mail in readable form; nor does
+    // any read model of the other services.
+    const readable = async (service: string, tables: string[]) => {
+      const db = product.services[service]!.ctx.database.db;
+      for (const table of tables) {
+        const dump = JSON.stringify(await db.selectFrom(table).selectAll().execute());
+        expect(dump, `${service}.${table}`).not.toContain('grace.deleted@example.com');
+        expect(dump, `${service}.${table}`).not.toContain('Grace Deleted');
+      }
+    };
+    await readable('identity', ['users', 'events', 'outbox', 'password_resets', 'avatars']);
+    await readable('questions', ['questions', 'recipients']);
     // The other account is untouched.
     expect((await call(base, 'GET', '/api/users/profile', undefined, other.token)).status).toBe(200);
   });

@@ -11,7 +11,7 @@ import { QuestionCommands } from './questions/commands.js';
 import { questionsIntegration } from './questions/integration.js';
 import { questionsProjection, QuestionsReadModel } from './questions/read-models/questions.js';
 import { registerQuestionRoutes } from './questions/routes.js';
-import { recipientsConsumer, RecipientsReadModel } from './recipients/recipients.js';
+import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from './recipients/recipients.js';
 
 export interface QuestionsExtra {
   commands: QuestionCommands;
@@ -40,7 +40,8 @@ export function createQuestionsService(options: QuestionsOptions): ServiceDefini
     name: 'questions',
     context: 'questions',
     migrations: questionsMigrations,
-    projections: [questionsProjection],
+    // Order matters: the erasure of deleted people runs on the row the questions projection just wrote.
+    projections: [questionsProjection, deletedUsersProjection],
     toIntegration: questionsIntegration,
     consumes: ['identity', 'payments'],
     consumers: (ctx) => [recipientsConsumer(), tipsConsumer(commandsOf(ctx))],

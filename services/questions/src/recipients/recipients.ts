@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { IdentityEvents, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
-import type { ConsumerDefinition } from '@ques/kit';
+import type { ConsumerDefinition, Projection, RecordedEvent } from '@ques/kit';
 
 export interface RecipientRow {
   user_id: string;
@@ -65,7 +65,38 @@ async function applyDeleted(trx: Kysely<any>, envelope: EventEnvelope<{ userId: 
     .values({ user_id: envelope.data.userId, ...tombstone })
     .onConflict((oc) => oc.column('user_id').doUpdateSet(tombstone))
     .execute();
+  await eraseDeletedUser(trx, envelope.data.userId);
 }
+
+/**
+ * What a deleted account leaves behind here: the questions addressed to them disappear (their public page and
+ * answers are gone), and on the questions they asked, their name and e-mail are erased.
+ */
+export async function eraseDeletedUser(trx: Kysely<any>, userId: string): Promise<void> {
+  await trx.deleteFrom('questions').where('to_user_id', '=', userId).execute();
+  await trx
+    .updateTable('questions')
+    .set({ asked_name: 'Deleted user', asked_email: null, from_username: 'guest', asker_user_id: null })
+    .where('asker_user_id', '=', userId)
+    .execute();
+}
+
+/**
+ * Runs after the questions projection: a question recorded for (or by) someone already deleted — a late tipped
+ * question, or any question during a projection rebuild — is erased as soon as its row is written.
+ */
+export const deletedUsersProjection: Projection = {
+  name: 'deleted-users',
+  tables: [],
+  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+    if (!['QuestionAsked', 'QuestionCurated', 'TippedQuestionSubmitted'].includes(recorded.type)) return;
+    const data = recorded.data as { recipient?: { userId?: string }; asker?: { userId?: string | null } };
+    const ids = [data.recipient?.userId, data.asker?.userId].filter((id): id is string => typeof id === 'string');
+    if (ids.length === 0) return;
+    const deleted = await trx.selectFrom('recipients').select('user_id').where('user_id', 'in', ids).where('deleted', '=', true).execute();
+    for (const row of deleted) await eraseDeletedUser(trx, row.user_id as string);
+  },
+};
 
 /** `questions--recipients`: identity's user events → the local `recipients` table. */
 export function recipientsConsumer(): ConsumerDefinition {
