@@ -23,12 +23,15 @@ export interface HttpAppOptions {
 
 const SAFE_ID = /^[\w.:-]{1,100}$/;
 
+/** The caller's correlation id when it is a safe token, otherwise the request's own id. */
+const correlationIdOf = (given: string | string[] | undefined, fallback: string) =>
+  typeof given === 'string' && SAFE_ID.test(given) ? given : fallback;
+
 /** The Fastify app every service and the BFF start from: ids, logging, one error handler, health and readiness. */
 export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   const app = Fastify({
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- pins the logger generic so the app is a plain FastifyInstance
     loggerInstance: opts.log as FastifyBaseLogger,
-    disableRequestLogging: false,
     bodyLimit: opts.bodyLimit ?? 256 * 1024,
     trustProxy: opts.trustProxy ?? false,
     requestIdHeader: 'x-request-id',
@@ -37,14 +40,19 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
       return typeof given === 'string' && SAFE_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    // One child logger per request carrying both ids (rather than a second child made in a hook).
+    childLoggerFactory(logger, bindings, childOpts, rawRequest) {
+      const correlationId = correlationIdOf(rawRequest.headers['x-correlation-id'], String(bindings.reqId));
+      (rawRequest as { correlationId?: string }).correlationId = correlationId;
+      return logger.child({ ...bindings, correlationId }, childOpts);
+    },
   });
 
   app.decorateRequest('correlationId', '');
-  app.addHook('onRequest', async (request, reply) => {
-    const given = request.headers['x-correlation-id'];
-    request.correlationId = typeof given === 'string' && SAFE_ID.test(given) ? given : String(request.id);
-    request.log = request.log.child({ correlationId: request.correlationId });
+  app.addHook('onRequest', (request, reply, done) => {
+    request.correlationId = (request.raw as { correlationId?: string }).correlationId ?? String(request.id);
     void reply.header('x-correlation-id', request.correlationId);
+    done();
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -66,8 +74,9 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
 
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' }));
 
-  app.get('/health', async () => ({ status: 'ok', service: opts.name }));
-  app.get('/ready', async (_request, reply) => {
+  // Probes poll these constantly: only problems are worth a log line.
+  app.get('/health', { logLevel: 'warn' }, async () => ({ status: 'ok', service: opts.name }));
+  app.get('/ready', { logLevel: 'warn' }, async (_request, reply) => {
     try {
       await opts.ready?.();
       return { status: 'ready', service: opts.name };

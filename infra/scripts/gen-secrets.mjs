@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Prints JWT_PRIVATE_KEY / JWT_PUBLIC_KEY lines (Ed25519, PEM with \n escapes) for a .env file.
-import { generateKeyPairSync } from 'node:crypto';
+// Prints the secrets the distributed topology needs, as .env lines: JWT keys (Ed25519, PEM with \n escapes) and
+// the support captcha's HMAC key. `node infra/scripts/gen-secrets.mjs > .env`
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
   privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
@@ -9,3 +10,4 @@ const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
 const oneLine = (pem) => pem.trim().replace(/\n/g, '\\n');
 console.log(`JWT_PRIVATE_KEY="${oneLine(privateKey)}"`);
 console.log(`JWT_PUBLIC_KEY="${oneLine(publicKey)}"`);
+console.log(`CAPTCHA_HMAC_KEY=${randomBytes(32).toString('hex')}`);

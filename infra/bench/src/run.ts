@@ -1,0 +1,85 @@
+/**
+ * `npm run bench`: the quality bars of ../shared/design/quality-bars.md that are ratios of one server to a baseline
+ * measured in the same run. Servers run in a child process (src/targets.ts); autocannon runs here, no pipelining,
+ * warm-up first, median of several runs; any non-2xx response fails the run. Results also go to
+ * test-artifacts/bench/results.json.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+
+interface Measured {
+  url: string;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  runs: number[];
+}
+
+async function once(url: string, duration: number): Promise<autocannon.Result> {
+  const result = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  return result;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function measure(url: string): Promise<Measured> {
+  await once(url, 2); // warm-up
+  const results: autocannon.Result[] = [];
+  for (let i = 0; i < RUNS; i += 1) results.push(await once(url, DURATION_S));
+  return {
+    url,
+    reqPerSec: median(results.map((r) => r.requests.average)),
+    p50: median(results.map((r) => r.latency.p50)),
+    p99: median(results.map((r) => r.latency.p99)),
+    runs: results.map((r) => Math.round(r.requests.average)),
+  };
+}
+
+const child = spawn(process.execPath, [fileURLToPath(new URL('./targets.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+const targets = await new Promise<Record<string, string | number>>((resolve, reject) => {
+  const lines = createInterface({ input: child.stdout });
+  lines.once('line', (line) => resolve(JSON.parse(line) as Record<string, string | number>));
+  child.once('exit', (code) => reject(new Error(`bench targets exited with ${code}`)));
+});
+
+const list = `/api/questions?username=${targets.owner}&role=receiver&limit=${targets.page}`;
+const comparisons = [
+  { name: 'Service GET /health (full plugin stack) vs bare node:http', target: `${targets.identityUrl}/health`, baseline: `${targets.bareHttp}/`, bar: { ratio: 0.85 } },
+  { name: 'Questions public list (Fastify + kysely + pg) vs bare Fastify + raw pg', target: `${targets.questionsUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.85, p99: 1.2 } },
+  { name: 'BFF public list (one hop) vs the bare route', target: `${targets.bffUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.5, p99: 2 } },
+];
+
+const report: unknown[] = [];
+let failed = false;
+try {
+  console.log(`Ques benchmarks: ${RUNS} runs × ${DURATION_S} s, ${CONNECTIONS} connections, no pipelining, median\n`);
+  for (const c of comparisons) {
+    const baseline = await measure(c.baseline);
+    const target = await measure(c.target);
+    const ratio = target.reqPerSec / baseline.reqPerSec;
+    const p99Ratio = baseline.p99 > 0 ? target.p99 / baseline.p99 : 1;
+    const ok = ratio >= c.bar.ratio && (c.bar.p99 === undefined || p99Ratio <= c.bar.p99);
+    console.log(`${ok ? 'PASS' : 'MISS'}  ${c.name}`);
+    console.log(`      target   ${Math.round(target.reqPerSec)} req/s  p50 ${target.p50} ms  p99 ${target.p99} ms  runs ${target.runs.join('/')}`);
+    console.log(`      baseline ${Math.round(baseline.reqPerSec)} req/s  p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  runs ${baseline.runs.join('/')}`);
+    console.log(`      ratio ${(ratio * 100).toFixed(1)} % (bar ≥ ${c.bar.ratio * 100} %)${c.bar.p99 ? `, p99 ×${p99Ratio.toFixed(2)} (bar ≤ ×${c.bar.p99})` : ''}\n`);
+    report.push({ ...c, target, baseline, ratio, p99Ratio, ok });
+  }
+  const dir = fileURLToPath(new URL('../../../test-artifacts/bench/', import.meta.url));
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}results.json`, JSON.stringify({ at: new Date().toISOString(), runs: RUNS, durationS: DURATION_S, connections: CONNECTIONS, report }, null, 2));
+} catch (error) {
+  failed = true;
+  console.error(error);
+} finally {
+  child.kill('SIGTERM');
+}
+process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,82 @@
+/**
+ * The servers the benchmarks compare, started in this child process (the load generator runs in the parent, so the
+ * two never share an event loop). Prints one JSON line with their URLs, then serves until killed.
+ */
+import { createServer } from 'node:http';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { buildBff } from '@ques/bff';
+import { startIdentityService } from '@ques/identity';
+import { startQuestionsService } from '@ques/questions';
+import { connectPostgres, createLogger, generateJwtKeys, InProcessEventBus } from '@ques/kit';
+import { createTestDatabase } from '@ques/kit/testing';
+
+export const OWNER = 'bench-owner';
+/** Page size of the public list (the route's default). */
+const PAGE = 20;
+
+const log = createLogger('bench', 'silent');
+const listen = async (server: ReturnType<typeof createServer>) =>
+  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as { port: number }).port}`)));
+
+const testDb = await createTestDatabase();
+const jwt = { ...generateJwtKeys(), issuer: 'ques-identity', audience: 'ques' };
+const bus = new InProcessEventBus({ log });
+
+// 1. Bare node:http hello world: the floor for /health.
+const bareHttp = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')));
+
+// 2. A service with the full plugin stack (identity: JWT, multipart, error handler, request ids, logging).
+const identity = await startIdentityService(
+  { database: connectPostgres({ connectionString: testDb.url, schema: 'identity' }), bus, log, jwt },
+  { publicOrigin: 'http://localhost:3000', sendMail: () => Promise.resolve() },
+);
+const identityUrl = await identity.listen(0);
+
+// 3. The questions service on a seeded read model: 2,000 public answers for the owner among 20,000 questions.
+const questionsDb = connectPostgres({ connectionString: testDb.url, schema: 'questions' });
+const questions = await startQuestionsService({ database: questionsDb, bus, log, jwt, mailer: null, publicOrigin: 'http://localhost:3000' });
+const questionsUrl = await questions.listen(0);
+const seed = new pg.Client({ connectionString: testDb.url });
+await seed.connect();
+await seed.query(`
+  INSERT INTO questions.questions (id, lifecycle, question, detail, answer, tags, to_user_id, to_username, recipient_name, to_user_email,
+                                   from_username, asked_name, created_at, updated_at, answered_at, version)
+  SELECT gen_random_uuid(), 'answered', 'Question number ' || n || ' about pricing and delivery?', 'Some detail', 'An answer of a useful length, ' || n,
+         '["pricing","delivery"]'::jsonb, gen_random_uuid(), CASE WHEN n % 10 = 0 THEN '${OWNER}' ELSE 'someone-' || (n % 97) END,
+         'Bench Owner', 'owner@example.com', 'guest', 'Gus', now() - n * interval '1 minute', now(), now(), 2
+  FROM generate_series(1, 20000) AS n`);
+await seed.query('ANALYZE questions.questions');
+
+// 4. The baseline for the read route: bare Fastify + raw pg, the same SQL as the service's public list.
+const pool = new pg.Pool({ connectionString: testDb.url, max: 10 });
+const bare = Fastify();
+bare.get<{ Querystring: { username: string } }>('/api/questions', async (request) => {
+  const { rows } = await pool.query(
+    `SELECT * FROM questions.questions WHERE to_username = $1 AND lifecycle = 'answered' AND display_on_profile AND NOT deleted_by_receiver
+     ORDER BY created_at DESC, id DESC LIMIT ${PAGE + 1}`,
+    [request.query.username],
+  );
+  return rows.slice(0, PAGE);
+});
+const bareFastify = await bare.listen({ port: 0, host: '127.0.0.1' });
+
+// 5. The BFF in front of the services (one hop).
+const bff = await buildBff({ log, upstreams: { identity: identityUrl, questions: questionsUrl }, jwt, publicOrigin: 'http://localhost:3000' });
+const bffUrl = await bff.listen({ port: 0, host: '127.0.0.1' });
+
+process.stdout.write(`${JSON.stringify({ bareHttp, identityUrl, questionsUrl, bareFastify, bffUrl, owner: OWNER, page: PAGE })}\n`);
+
+const shutdown = async () => {
+  await bff.close();
+  await bare.close();
+  await questions.stop();
+  await identity.stop();
+  await pool.end();
+  await seed.end();
+  await questionsDb.close();
+  await testDb.drop();
+  process.exit(0);
+};
+process.on('SIGTERM', () => void shutdown());
+process.on('SIGINT', () => void shutdown());
