@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createHttpApp, registerJwt, requireUser } from '@ques/kit';
 import { API_ROUTES, type ApiRoute } from './routes.js';
+import { SeoRenderer } from './seo/renderer.js';
 import { Upstreams, type ServiceName } from './upstreams.js';
 
 export interface BffOptions {
@@ -94,10 +95,14 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
         res.setHeader('cache-control', path.includes(`${join(webDist, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
+    const seo = new SeoRenderer({ upstreams, indexHtmlPath: join(webDist, 'index.html'), publicOrigin: opts.publicOrigin, log: app.log });
     app.get('/*', async (request, reply) => {
       const file = request.url.split('?')[0]!;
       if (file.startsWith('/api/')) return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
       if (file !== '/' && existsSync(join(webDist, file)) && !file.includes('..')) return reply.sendFile(file.slice(1));
+      // Public profiles and answer pages carry their own title and share tags, for crawlers that run no JavaScript.
+      const page = await seo.render(file, request.correlationId);
+      if (page) return reply.status(page.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
       // Client-side routes get the app shell.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     });
