@@ -4,7 +4,7 @@ import helmet from '@fastify/helmet';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { createHttpApp, registerJwt, requireUser } from '@ques/kit';
 import { API_ROUTES, type ApiRoute } from './routes.js';
@@ -71,14 +71,24 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
 
   const authLimit = { max: opts.authRateLimitPerMinute ?? 30, timeWindow: '1 minute' };
   for (const route of opts.routes ?? API_ROUTES) {
-    app.route({
+    const options = {
       method: route.method,
       url: route.url,
       config: route.rateLimit === 'auth' ? { rateLimit: authLimit } : {},
-      // Never reached for streamed uploads (no parser reads them); kept small for everything else.
-      ...(route.upload ? {} : { bodyLimit: 64 * 1024 }),
-      preHandler: route.auth ? async (request) => void (await requireUser(request)) : undefined,
-      handler: (request, reply) => upstreams.forward(route.service, request, reply),
+      // Streamed uploads are never parsed here (no limit applies); raw bodies may be a little larger than JSON.
+      ...(route.upload ? {} : { bodyLimit: route.raw ? 1024 * 1024 : 64 * 1024 }),
+      preHandler: route.auth ? async (request: FastifyRequest) => void (await requireUser(request)) : undefined,
+      handler: (request: FastifyRequest, reply: FastifyReply) => upstreams.forward(route.service, request, reply),
+    };
+    if (!route.raw) {
+      app.route(options);
+      continue;
+    }
+    // Byte for byte, whatever the content type: a webhook's signature covers the exact body; forms post urlencoded.
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+      scope.route(options);
     });
   }
 

@@ -10,6 +10,8 @@ export interface ApiRoute {
   rateLimit?: 'auth';
   /** A multipart upload: streamed through to the service unparsed (the service enforces its own size limit). */
   upload?: boolean;
+  /** Forwarded byte for byte with its content type, unparsed (webhook signatures, HTML form posts). */
+  raw?: boolean;
 }
 
 /** The /api of spec §7, route by route: which service answers it. Services serve the same paths. */
@@ -36,4 +38,21 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'PUT', url: '/api/questions/:id/answer', service: 'questions', auth: true },
   { method: 'PATCH', url: '/api/questions/:id', service: 'questions', auth: true },
   { method: 'DELETE', url: '/api/questions/:id', service: 'questions', auth: true },
+  { method: 'GET', url: '/api/payments/tipOptions', service: 'payments' },
+  { method: 'PUT', url: '/api/payments/tipOptions', service: 'payments', auth: true },
+  { method: 'POST', url: '/api/payments/connect', service: 'payments', auth: true },
+  { method: 'GET', url: '/api/payments/account-status', service: 'payments', auth: true },
+  { method: 'GET', url: '/api/payments/earnings', service: 'payments', auth: true },
+  { method: 'POST', url: '/api/payments/process/:id/finalize-payment', service: 'payments', auth: true },
+  { method: 'POST', url: '/api/payments/process/:id/cancel-payment', service: 'payments', auth: true },
+  // Guests check out without a token: limited like the credential routes.
+  { method: 'POST', url: '/api/checkout/create-checkout-session', service: 'payments', rateLimit: 'auth' },
+  // Stripe's signature covers the exact bytes.
+  { method: 'POST', url: '/api/payments/webhook', service: 'payments', raw: true },
+  // Test-mode hosted pages, served by payments (plain HTML forms posting to the same origin).
+  { method: 'GET', url: '/pay/test/checkout/:id', service: 'payments' },
+  { method: 'POST', url: '/pay/test/checkout/:id/pay', service: 'payments', raw: true },
+  { method: 'POST', url: '/pay/test/checkout/:id/cancel', service: 'payments', raw: true },
+  { method: 'GET', url: '/pay/test/onboarding/:accountId', service: 'payments' },
+  { method: 'POST', url: '/pay/test/onboarding/:accountId/complete', service: 'payments', raw: true },
 ];

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildBff } from '@ques/bff';
 import { startIdentityService } from '@ques/identity';
+import { HttpQuestionsClient, startPaymentsService } from '@ques/payments';
 import { startQuestionsService } from '@ques/questions';
 import { loadOrCreateCaptchaKey, startSupportService } from '@ques/support';
 import {
@@ -66,6 +67,25 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const questions = await startQuestionsService({ database: connectEmbedded(pg, 'questions'), bus, log, clock: opts.clock, jwt, mailer, publicOrigin });
   const questionsUrl = await questions.listen(0);
 
+  // Payments reads identity's and questions' events too. Test-mode payment pages live on the BFF's origin, known
+  // once it listens (port 0 in tests).
+  let pagesBase = publicOrigin;
+  const stripe =
+    process.env.STRIPE_SECRET_KEY && process.env.STRIPE_WEBHOOK_SECRET
+      ? { secretKey: process.env.STRIPE_SECRET_KEY, webhookSecret: process.env.STRIPE_WEBHOOK_SECRET }
+      : null;
+  const payments = await startPaymentsService({
+    database: connectEmbedded(pg, 'payments'),
+    bus,
+    log,
+    clock: opts.clock,
+    jwt,
+    provider: stripe ? { kind: 'stripe', options: stripe } : { kind: 'test', pagesBaseUrl: () => pagesBase },
+    questions: new HttpQuestionsClient({ baseUrl: questionsUrl }),
+    publicOrigin,
+  });
+  const paymentsUrl = await payments.listen(0);
+
   const identity = await startIdentityService({
     database: connectEmbedded(pg, 'identity'),
     bus,
@@ -76,7 +96,8 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const identityUrl = await identity.listen(0);
   // A data folder from before questions existed: replay identity's events once to fill its recipients.
   const seen = await questions.ctx.database.db.selectFrom('processed_events').select('event_id').where('consumer', '=', 'questions--recipients').limit(1).executeTakeFirst();
-  if (!seen) await republishEvents(identity.ctx.store, bus, { from: 0 }, log);
+  const paymentsSeen = await payments.ctx.database.db.selectFrom('processed_events').select('event_id').where('consumer', '=', 'payments--users').limit(1).executeTakeFirst();
+  if (!seen || !paymentsSeen) await republishEvents(identity.ctx.store, bus, { from: 0 }, log);
   const support = await startSupportService({
     database: connectEmbedded(pg, 'support'),
     bus,
@@ -94,7 +115,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
 
   const bff = await buildBff({
     log,
-    upstreams: { identity: identityUrl, questions: questionsUrl, support: supportUrl },
+    upstreams: { identity: identityUrl, questions: questionsUrl, payments: paymentsUrl, support: supportUrl },
     jwt,
     publicOrigin,
     webDist: opts.webDist ?? fileURLToPath(new URL('../../../web/dist', import.meta.url)),
@@ -102,17 +123,19 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   });
   const address = await bff.listen({ port, host: opts.host ?? '127.0.0.1' });
   const url = port === 0 ? address : publicOrigin;
+  pagesBase = url;
 
   return {
     url,
     bff,
-    services: { identity, questions, support },
+    services: { identity, questions, payments, support },
     bus,
     mailDir,
     async stop() {
       await bff.close();
       await identity.stop();
       await questions.stop();
+      await payments.stop();
       await support.stop();
       await bus.close();
       mailer.close();

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Navigate, Outlet, Route, Routes, useLocation } from '../lib/router';
+import { Link, Navigate, Outlet, Route, Routes, useLocation } from '../lib/router';
 import { LoadingText } from '../components/Banner';
 import { themeVars } from '../lib/color';
 import { AuthProvider, useAuth } from '../features/auth/auth-context';
@@ -75,12 +75,25 @@ function Shell() {
           <Outlet />
         </Suspense>
       </main>
+      {pathname === '/login' ? null : <SiteFooter />}
       {supportOpen ? (
         <Suspense fallback={null}>
           <SupportModal onClose={() => setSupportOpen(false)} />
         </Suspense>
       ) : null}
     </>
+  );
+}
+
+function SiteFooter() {
+  return (
+    <footer className="site-footer">
+      <p>© {new Date().getFullYear()} Ques · Q&amp;A for professionals and businesses</p>
+      <nav aria-label="Legal">
+        <Link to="/terms-of-use">Terms of Use</Link>
+        <Link to="/privacy-policy">Privacy Policy</Link>
+      </nav>
+    </footer>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { MODAL_CLOSE_MS, MODAL_OPEN_DELAY_MS, prefersReducedMotion } from '../lib/constants';
 
@@ -14,6 +14,8 @@ interface ModalProps {
   /** Element to focus first (defaults to the first field or button in the body). */
   initialFocusSelector?: string;
   className?: string;
+  /** Extra style on the backdrop, e.g. an owner's theme variables (the modal renders outside their page). */
+  style?: CSSProperties;
 }
 
 /**
@@ -21,7 +23,7 @@ interface ModalProps {
  * icon close it. It fades in after 10 ms and out over 600 ms (spec §2, §9); with reduced motion it opens
  * and closes at once.
  */
-export function Modal({ title, onClose, children, initialFocusSelector, className }: ModalProps) {
+export function Modal({ title, onClose, children, initialFocusSelector, className, style }: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
@@ -105,6 +107,7 @@ export function Modal({ title, onClose, children, initialFocusSelector, classNam
   return createPortal(
     <div
       className={`modal-backdrop${open ? ' is-open' : ''}`}
+      style={style}
       data-testid="modal-backdrop"
       onMouseDown={(e) => {
         if (e.target === e.currentTarget) requestClose();

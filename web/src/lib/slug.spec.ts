@@ -19,6 +19,11 @@ describe('slugify (spec §2: lowercased, punctuation removed, spaces to hyphens)
     expect(slugify('Café au lait in 2025?')).toBe('café-au-lait-in-2025');
   });
 
+  it('keeps hyphens of hyphenated words and caps the slug at 120 characters (same rule as the server)', () => {
+    expect(slugify('Is a well-known brand worth it?')).toBe('is-a-well-known-brand-worth-it');
+    expect(slugify('word '.repeat(60))).toHaveLength(120);
+  });
+
   it('gives an empty slug for punctuation-only text', () => {
     expect(slugify('?!…')).toBe('');
   });

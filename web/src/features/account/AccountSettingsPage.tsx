@@ -83,6 +83,9 @@ export default function AccountSettingsPage() {
         name: fields.name.trim(),
         email: fields.email.trim(),
         bio: fields.bio.trim(),
+        // Colour pickers report lowercase; stored colours keep the #RRGGBB form of the defaults.
+        brandColorMain: normalizeHex(fields.brandColorMain, DEFAULT_BRAND_COLOR_MAIN),
+        brandColorLight: normalizeHex(fields.brandColorLight, DEFAULT_BRAND_COLOR_LIGHT),
       });
       updateUser({ ...user, ...updated });
       showSuccess('Profile updated successfully!');

@@ -1,6 +1,7 @@
-import { useEffect, useId, useState } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
+import { LoadingText } from '../../components/Banner';
 import { useAuth } from '../auth/auth-context';
 
 interface NavItem {
@@ -33,13 +34,31 @@ export function AdminLayout() {
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
   const menuId = useId();
+  const asideRef = useRef<HTMLElement>(null);
   useEffect(() => setOpen(false), [pathname]);
+
+  // The mobile dropdown closes on Escape and on a click elsewhere.
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    const onPointer = (e: PointerEvent) => {
+      if (!asideRef.current?.contains(e.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('pointerdown', onPointer);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('pointerdown', onPointer);
+    };
+  }, [open]);
 
   const current = GROUPS.flatMap((g) => g.items).find((i) => (i.end ? pathname === i.to || pathname === `${i.to}/` : pathname.startsWith(i.to)));
 
   return (
     <div className="admin">
-      <aside className="admin__aside">
+      <aside className="admin__aside" ref={asideRef}>
         <button
           type="button"
           className="admin__menu-toggle"
@@ -74,7 +93,10 @@ export function AdminLayout() {
         </nav>
       </aside>
       <div className="admin__content">
-        <Outlet />
+        {/* The navigation stays while a screen's chunk loads. */}
+        <Suspense fallback={<LoadingText>Loading…</LoadingText>}>
+          <Outlet />
+        </Suspense>
       </div>
     </div>
   );

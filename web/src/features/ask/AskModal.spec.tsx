@@ -207,6 +207,8 @@ describe('ask modal — posting', () => {
       askedEmail: 'guest@example.com',
       yourName: 'Guest Person',
       yourEmail: 'guest@example.com',
+      // The questions service refuses a guest's question without it.
+      agreedToTerms: true,
     });
     expect(mock.calls.some((c) => c.url.includes('checkout'))).toBe(false);
   });

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Modal } from '../../components/Modal';
 import { errorText } from '../../lib/api';
 import { leaveTo } from '../../lib/browser';
+import { themeVars } from '../../lib/color';
 import type { PublicProfile, TipOptionsResponse } from '../../lib/api';
 import { useAuth } from '../auth/auth-context';
 import { createCheckoutSession, fetchTipOptions, postQuestion, type QuestionPayload } from './api';
@@ -22,7 +23,12 @@ const SENT_CLOSE_DELAY_MS = 1500;
 /** Ask-question modal (spec §2 "Ask-question modal", §4 "Asking", §5 rules 1–7, §8 errors). */
 export default function AskModal({ recipient, onClose, onPosted }: AskModalProps) {
   return (
-    <Modal title={`Ask ${recipient.name} a question`} onClose={onClose} className="ask-modal">
+    <Modal
+      title={`Ask ${recipient.name} a question`}
+      onClose={onClose}
+      className="ask-modal"
+      style={themeVars(recipient.brandColorMain, recipient.brandColorLight)}
+    >
       {(requestClose) => <AskForm recipient={recipient} requestClose={requestClose} onPosted={onPosted} />}
     </Modal>
   );
@@ -121,6 +127,7 @@ function AskForm({
       yourName: askerName,
       yourEmail: askerEmail,
       toUserEmail: recipient.email,
+      ...(isGuest ? { agreedToTerms: agreed } : {}),
     };
 
     if (amount > 0) {

@@ -38,6 +38,8 @@ export interface QuestionPayload {
   yourName: string;
   yourEmail: string;
   toUserEmail?: string | undefined;
+  /** A guest ticked the terms box (the server checks it again; signed-in askers agreed when signing up). */
+  agreedToTerms?: boolean;
 }
 
 export const postQuestion = (payload: QuestionPayload) =>

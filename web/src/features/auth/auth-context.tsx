@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { TOKEN_REFRESHED_EVENT } from '../../lib/api';
+import { leaveTo } from '../../lib/browser';
 import type { User } from '../../lib/api';
 import { fetchMyProfile, logoutOnServer } from './api';
 import { session, withUsername } from './session';
@@ -84,7 +85,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     session.clearForLogout();
     setUser(null);
-    window.location.assign('/login');
+    leaveTo('/login');
   }, []);
 
   const value = useMemo<AuthState>(

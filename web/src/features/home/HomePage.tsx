@@ -146,13 +146,6 @@ export default function HomePage() {
         </Link>
       </section>
 
-      <footer className="site-footer">
-        <p>© {new Date().getFullYear()} Ques</p>
-        <nav aria-label="Legal">
-          <Link to="/terms-of-use">Terms of Use</Link>
-          <Link to="/privacy-policy">Privacy Policy</Link>
-        </nav>
-      </footer>
     </div>
   );
 }

@@ -16,11 +16,13 @@ import './question.css';
 
 type Loaded = { question: Question; profile: PublicProfile };
 
+/** The same tags the BFF renders into the HTML for crawlers (bff/src/seo/meta.ts). */
 function headFor({ question, profile }: Loaded): HeadTags {
+  const canonical = questionPath(profile.username, question._id, question.question);
   return {
     title: `${question.question} — ${profile.name} on Ques`,
     description: excerpt(question.answer),
-    canonical: questionPath(profile.username, question._id, question.question),
+    canonical,
     image: isDefaultAvatar(profile.avatarUrl) ? undefined : profile.avatarUrl,
     jsonLd: {
       '@context': 'https://schema.org',
@@ -34,8 +36,9 @@ function headFor({ question, profile }: Loaded): HeadTags {
         acceptedAnswer: {
           '@type': 'Answer',
           text: question.answer,
-          dateCreated: question.updatedAt ?? question.createdAt,
-          author: { '@type': 'Person', name: profile.name },
+          dateCreated: question.answeredAt ?? question.updatedAt ?? question.createdAt,
+          url: new URL(canonical, window.location.origin).href,
+          author: { '@type': 'Person', name: profile.name, url: new URL(`/ask/${encodeURIComponent(profile.username)}`, window.location.origin).href },
         },
       },
     },

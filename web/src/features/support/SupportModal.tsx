@@ -1,17 +1,185 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Modal } from '../../components/Modal';
+import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { ApiError } from '../../lib/api';
+import { useAuth } from '../auth/auth-context';
+import { fetchCaptchaChallenge, sendSupportRequest, SUPPORT_CATEGORIES, type SupportCategory } from './api';
+import { encodeCaptchaToken, solveChallenge } from './captcha';
+import './support.css';
 
-/** Placeholder: the support form (category, title, description, captcha) arrives in part 2. */
+export const SUPPORT_MESSAGES = {
+  required: 'Please fill in all required fields.',
+  sent: 'Your support request has been sent.',
+  failed: 'There was an error sending your request. Please try again later.',
+  network: 'Error sending support request.',
+  captchaFailed: 'The captcha could not be completed. Please press Send to try again.',
+} as const;
+
+type CaptchaState = 'hidden' | 'solving' | 'solved' | 'failed';
+
+/**
+ * Support form (spec §2 "Support modal", §5, §8): category, title, description, Send. The proof-of-work captcha
+ * appears on Send when it is not solved yet, solves itself, and sending resumes once it is.
+ */
 export default function SupportModal({ onClose }: { onClose: () => void }) {
+  const { user } = useAuth();
+  const ids = { category: useId(), title: useId(), description: useId(), error: useId() };
+  const [category, setCategory] = useState<SupportCategory>(SUPPORT_CATEGORIES[0]);
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [error, setError] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [captcha, setCaptcha] = useState<CaptchaState>('hidden');
+  const [success, showSuccess] = useSuccessMessage();
+  // A solved token is good for one request; kept until it is spent.
+  const token = useRef<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
+
+  useEffect(() => () => abort.current?.abort(), []);
+
+  /** The solved token, solving a fresh challenge first when there is none. Null when the captcha failed. */
+  const ensureCaptcha = async (): Promise<string | null> => {
+    if (token.current) return token.current;
+    setCaptcha('solving');
+    const controller = new AbortController();
+    abort.current = controller;
+    try {
+      const challenge = await fetchCaptchaChallenge(controller.signal);
+      const solution = await solveChallenge(challenge, { signal: controller.signal });
+      if (controller.signal.aborted) return null;
+      if (!solution) throw new Error('captcha not solved in time');
+      token.current = encodeCaptchaToken(challenge, solution);
+      setCaptcha('solved');
+      return token.current;
+    } catch (err) {
+      if (controller.signal.aborted) return null;
+      console.warn('Captcha failed', err);
+      setCaptcha('failed');
+      return null;
+    }
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setError('');
+    if (!title.trim() || !description.trim()) {
+      setInvalid(true);
+      setError(SUPPORT_MESSAGES.required);
+      return;
+    }
+    setInvalid(false);
+    setBusy(true);
+    const captchaToken = await ensureCaptcha();
+    if (!captchaToken) {
+      if (!abort.current?.signal.aborted) {
+        setError(SUPPORT_MESSAGES.captchaFailed);
+        setBusy(false);
+      }
+      return;
+    }
+    try {
+      const result = await sendSupportRequest({
+        category,
+        title: title.trim(),
+        description: description.trim(),
+        captchaToken,
+        userId: user ? user.id || user._id : undefined,
+      });
+      if (result?.success === false) throw new ApiError(200, undefined, result);
+      setTitle('');
+      setDescription('');
+      setCategory(SUPPORT_CATEGORIES[0]);
+      showSuccess(SUPPORT_MESSAGES.sent);
+    } catch (err) {
+      setError(err instanceof ApiError ? SUPPORT_MESSAGES.failed : SUPPORT_MESSAGES.network);
+    } finally {
+      // Spent (or possibly spent) either way: the next request solves a fresh challenge.
+      token.current = null;
+      setCaptcha('hidden');
+      setBusy(false);
+    }
+  };
+
   return (
-    <Modal title="Support" onClose={onClose}>
-      {(requestClose) => (
-        <div className="support-placeholder">
-          <p>The support form is coming soon. Thanks for your patience.</p>
-          <button type="button" className="button button--primary" onClick={requestClose}>
-            Close
+    <Modal title="Support" onClose={onClose} className="support-modal">
+      <form className="support-form" noValidate onSubmit={(e) => void submit(e)}>
+        <p className="support-form__intro">Tell us what happened and we will get back to you by e-mail.</p>
+        <div className="field">
+          <label htmlFor={ids.category} className="field__label">
+            Category
+          </label>
+          <select
+            id={ids.category}
+            className="input select"
+            value={category}
+            onChange={(e) => setCategory(e.target.value as SupportCategory)}
+          >
+            {SUPPORT_CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={ids.title} className="field__label">
+            Title <span className="field__required">(required)</span>
+          </label>
+          <input
+            id={ids.title}
+            className="input"
+            type="text"
+            maxLength={200}
+            value={title}
+            aria-invalid={invalid && !title.trim() ? true : undefined}
+            aria-describedby={error ? ids.error : undefined}
+            onChange={(e) => setTitle(e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={ids.description} className="field__label">
+            Description <span className="field__required">(required)</span>
+          </label>
+          <textarea
+            id={ids.description}
+            className="input input--area"
+            rows={5}
+            maxLength={5000}
+            value={description}
+            aria-invalid={invalid && !description.trim() ? true : undefined}
+            aria-describedby={error ? ids.error : undefined}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+        </div>
+
+        {captcha === 'hidden' ? null : <CaptchaStatus state={captcha} />}
+        <ErrorBanner id={ids.error}>{error}</ErrorBanner>
+        <SuccessBanner message={success} />
+
+        <div className="support-form__footer">
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {captcha === 'solving' ? 'Verifying…' : busy ? 'Sending…' : 'Send'}
           </button>
         </div>
-      )}
+      </form>
     </Modal>
+  );
+}
+
+function CaptchaStatus({ state }: { state: Exclude<CaptchaState, 'hidden'> }) {
+  const text =
+    state === 'solving' ? 'Verifying you are human…' : state === 'solved' ? 'Verified — you are human' : 'Verification failed';
+  return (
+    <div className={`captcha captcha--${state}`} role="status" aria-live="polite" data-testid="captcha">
+      <span className="captcha__box" aria-hidden="true">
+        {state === 'solving' ? <span className="captcha__spinner" /> : state === 'solved' ? '✓' : '!'}
+      </span>
+      <span className="captcha__text">
+        <strong>{text}</strong>
+        <small>A short proof-of-work check in your browser. No tracking.</small>
+      </span>
+    </div>
   );
 }

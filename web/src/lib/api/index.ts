@@ -1,3 +1,4 @@
+import { leaveTo } from '../browser';
 import { ApiError, createApiClient } from './client';
 import { safeStorage, TOKEN_REFRESHED_EVENT } from './storage';
 
@@ -15,7 +16,7 @@ const withLock =
 export const api = createApiClient({
   fetch: (input, init) => window.fetch(input, init),
   storage: safeStorage,
-  redirectToLogin: () => window.location.assign('/login'),
+  redirectToLogin: () => leaveTo('/login'),
   onTokenRefreshed: () => window.dispatchEvent(new Event(TOKEN_REFRESHED_EVENT)),
   withLock,
 });

@@ -41,6 +41,7 @@ export interface Question {
   recipientName?: string;
   createdAt: string;
   updatedAt?: string;
+  answeredAt?: string | null;
   tip?: number;
   status?: string;
   displayOnProfile?: boolean;

@@ -1,0 +1,212 @@
+// Functions passed to page.evaluate run in the browser.
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { isCI } from '@ques/kit/testing';
+import { startEmbedded, type EmbeddedProduct } from '../embedded.js';
+
+/*
+ * What the browser journeys need: the system's Chromium driven by playwright-core (never a downloaded browser),
+ * the built web app served by the BFF of the embedded default, and a place for screenshots.
+ */
+
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+export const WEB_DIST = join(REPO_ROOT, 'web', 'dist');
+export const SCREENSHOT_DIR = join(REPO_ROOT, 'test-artifacts', 'screenshots');
+
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+function executable(path: string | undefined): string | null {
+  if (!path) return null;
+  try {
+    accessSync(path, constants.X_OK);
+    return path;
+  } catch {
+    return null;
+  }
+}
+
+/** CHROMIUM_PATH when set (and then only it), else Debian's /usr/bin/chromium; null when it is not there. */
+export const chromiumPath = (): string | null => executable(process.env.CHROMIUM_PATH || '/usr/bin/chromium');
+
+/**
+ * Whether the browser suite runs: without Chromium it is skipped with a message, except under CI=true where a
+ * missing browser fails the run (the policy of `infraGate` in @ques/kit/testing). A missing web build always
+ * fails: it is a step forgotten, not infrastructure.
+ */
+export function browserGate(): boolean {
+  if (!existsSync(join(WEB_DIST, 'index.html'))) {
+    throw new Error(
+      `The web app is not built (${WEB_DIST}/index.html is missing): run \`npx turbo run build\` first.`,
+    );
+  }
+  if (chromiumPath()) return true;
+  const message = `Chromium was not found at ${process.env.CHROMIUM_PATH || '/usr/bin/chromium'} (set CHROMIUM_PATH, or install Debian's chromium package): the browser end-to-end tests need it`;
+  if (isCI()) throw new Error(message);
+  console.warn(`[skipped] ${message}`);
+  return false;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const executablePath = chromiumPath();
+  if (!executablePath) throw new Error('Chromium is not available');
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
+}
+
+/** A free loopback port, so the product's public origin (canonical URLs, profile links) is its real address. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/** A clock the journeys can move forward (the services read time from it). */
+export function controllableClock() {
+  let offsetMs = 0;
+  return {
+    now: () => new Date(Date.now() + offsetMs),
+    advance(ms: number) {
+      offsetMs += ms;
+    },
+  };
+}
+
+/** The embedded default (in-memory PGlite, throwaway keys) serving the built web app. */
+export async function startProduct(clock?: () => Date): Promise<EmbeddedProduct> {
+  const port = await freePort();
+  return startEmbedded({
+    port,
+    publicOrigin: `http://127.0.0.1:${port}`,
+    dataDir: null,
+    logLevel: 'silent',
+    authRateLimitPerMinute: 1000,
+    webDist: WEB_DIST,
+    clock,
+  });
+}
+
+/** A fresh browser profile (no storage) at a viewport, reduced motion on so screenshots never catch a transition. */
+export async function newContext(
+  browser: Browser,
+  viewport: ViewportName,
+  baseURL: string,
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL,
+    viewport: VIEWPORTS[viewport],
+    deviceScaleFactor: 1,
+    reducedMotion: 'reduce',
+    locale: 'en-US',
+    timezoneId: 'UTC',
+    hasTouch: viewport === 'phone',
+    isMobile: false,
+  });
+  context.setDefaultTimeout(10_000);
+  context.setDefaultNavigationTimeout(15_000);
+  return context;
+}
+
+/** Collects uncaught page errors and failed console errors, so a journey can assert the page stayed healthy. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  return errors;
+}
+
+/** A full-page screenshot under test-artifacts/screenshots/{name}-{viewport}.png, once fonts and images settled. */
+export async function screenshot(page: Page, name: string, viewport: ViewportName): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}-${VIEWPORTS[viewport].width}.png`);
+  await page.evaluate(async () => {
+    // The page as a visitor first sees it: no focus ring from the test's last click, scrolled to the top.
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+    // A full-page capture shows what is below the fold too: load those images now.
+    for (const img of document.images) img.loading = 'eager';
+    const settled = (img: HTMLImageElement) =>
+      new Promise((resolve) => {
+        img.addEventListener('load', resolve, { once: true });
+        img.addEventListener('error', resolve, { once: true });
+      });
+    const pending = [...document.images].filter((img) => !img.complete).map(settled);
+    await Promise.race([
+      Promise.all([document.fonts.ready, ...pending]),
+      new Promise((r) => setTimeout(r, 5_000)),
+    ]);
+  });
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  return path;
+}
+
+/** Fails when the page scrolls sideways: content wider than the viewport (the usual phone-layout defect). */
+export async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+}
+
+/** Raw HTTP as a crawler that runs no JavaScript sees it. */
+export async function fetchAsCrawler(
+  url: string,
+  userAgent = 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+) {
+  const res = await fetch(url, { headers: { 'user-agent': userAgent, accept: 'text/html' } });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  return {
+    status: res.status,
+    html: bytes.toString('utf8'),
+    first4k: bytes.subarray(0, 4096).toString('utf8'),
+  };
+}
+
+/** `content` of a meta tag (or `href` of the canonical link) in an HTML string, entities decoded. */
+export function headValue(
+  html: string,
+  selector: 'title' | 'canonical' | `meta[${'name' | 'property'}=${string}]`,
+): string | undefined {
+  const decode = (s: string) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  let match: RegExpExecArray | null;
+  if (selector === 'title') match = /<title>([^<]*)<\/title>/.exec(html);
+  else if (selector === 'canonical') match = /<link rel="canonical" href="([^"]*)"/.exec(html);
+  else {
+    const [, attr, key] = /^meta\[(name|property)=(.+)\]$/.exec(selector)!;
+    match = new RegExp(
+      `<meta ${attr}="${key!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" content="([^"]*)"`,
+    ).exec(html);
+  }
+  return match ? decode(match[1]!) : undefined;
+}
+
+export function jsonLdOf(html: string): any {
+  const match = /<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/.exec(html);
+  return match ? JSON.parse(match[1]!) : null;
+}

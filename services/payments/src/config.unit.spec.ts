@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { loadPaymentsConfig } from './config.js';
+
+const base = { DATABASE_URL: 'postgres://x/y', NATS_URL: 'nats://x:4222', JWT_PUBLIC_KEY: 'key' };
+
+describe('payments config', () => {
+  it('runs the local test mode without Stripe keys, with the defaults', () => {
+    const config = loadPaymentsConfig(base);
+    expect(config).toMatchObject({
+      PORT: 4003,
+      PAYMENTS_CURRENCY: 'usd',
+      CHECKOUT_TTL_MINUTES: 31,
+      QUESTIONS_URL: 'http://127.0.0.1:4002',
+    });
+    expect(config.STRIPE_SECRET_KEY).toBeUndefined();
+  });
+
+  it('needs both Stripe keys or neither', () => {
+    expect(() => loadPaymentsConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1' })).toThrow(
+      /STRIPE_WEBHOOK_SECRET/,
+    );
+    expect(() => loadPaymentsConfig({ ...base, STRIPE_WEBHOOK_SECRET: 'whsec_1' })).toThrow(
+      /STRIPE_WEBHOOK_SECRET/,
+    );
+    expect(
+      loadPaymentsConfig({ ...base, STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1' })
+        .STRIPE_SECRET_KEY,
+    ).toBe('sk_test_1');
+  });
+
+  it('refuses the test mode in production unless it is asked for explicitly', () => {
+    expect(() => loadPaymentsConfig({ ...base, NODE_ENV: 'production' })).toThrow(
+      /production needs STRIPE_SECRET_KEY/,
+    );
+    expect(
+      loadPaymentsConfig({ ...base, NODE_ENV: 'production', PAYMENTS_TEST_MODE: 'true' }).PAYMENTS_TEST_MODE,
+    ).toBe('true');
+  });
+});

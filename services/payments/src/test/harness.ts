@@ -1,0 +1,358 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import pino from 'pino';
+import Stripe from 'stripe';
+import { subjectFor, type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
+import {
+  connectPostgres,
+  fileMailer,
+  generateJwtKeys,
+  NatsEventBus,
+  registerJwt,
+  signAccessToken,
+  type Database,
+  type ServiceRuntime,
+} from '@ques/kit';
+import {
+  createTestDatabase,
+  deleteNamespaceStreams,
+  eventually,
+  uniqueNamespace,
+  type TestDatabase,
+} from '@ques/kit/testing';
+import { startQuestionsService, type QuestionsExtra } from '@ques/questions';
+import { startPaymentsService, type PaymentsExtra, type ProviderChoice } from '../service.js';
+import { HttpQuestionsClient } from '../tips/questions-client.js';
+import { StripeDouble } from './stripe-double.js';
+
+export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+const JWT = { issuer: 'ques-identity', audience: 'ques' };
+const INTERNAL_TOKEN = 'payments-test-internal-token';
+export const WEBHOOK_SECRET = 'whsec_test_payments_harness_secret';
+/** A second endpoint's secret (Connect events), accepted too in Stripe mode. */
+export const CONNECT_WEBHOOK_SECRET = 'whsec_test_payments_connect_endpoint';
+export const PUBLIC_ORIGIN = 'https://ques.test';
+
+export interface User {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+  token: string;
+}
+
+export interface Response {
+  status: number;
+  body: any;
+  text: string;
+  headers: Record<string, unknown>;
+}
+
+export interface Harness {
+  testDb: TestDatabase;
+  database: Database;
+  bus: NatsEventBus;
+  /** Two payments instances on one database and bus (a scaled-out deployment). */
+  a: ServiceRuntime<PaymentsExtra>;
+  b: ServiceRuntime<PaymentsExtra>;
+  /** The real questions service beside them (same database server, its own schema). */
+  questions: ServiceRuntime<QuestionsExtra>;
+  /** Set in `stripe` mode: the SDK of the providers points at it. */
+  double: StripeDouble | null;
+  /** An SDK instance for signing webhooks the way Stripe does. */
+  stripe: Stripe;
+  advance(ms: number): void;
+  now(): Date;
+  token(user: { id: string; username: string }): string;
+  api(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    token?: string,
+    instance?: 'a' | 'b',
+  ): Promise<Response>;
+  questionsApi(
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<Response>;
+  /** Publishes an event the way another service's relay would. */
+  publish(
+    context: Context,
+    type: string,
+    data: unknown,
+    streamId: string,
+    streamVersion?: number,
+  ): Promise<EventEnvelope>;
+  registerUser(over: Partial<UserSnapshot> & { username: string }): Promise<User>;
+  /** Signs and posts a webhook payload (raw string) to instance `a`. */
+  postWebhook(payload: string, signature?: string | null, instance?: 'a' | 'b'): Promise<Response>;
+  signature(payload: string, timestamp?: number): string;
+  close(): Promise<void>;
+}
+
+export async function startHarness(
+  natsUrl: string,
+  opts: { provider: 'stripe' | 'test'; finalizeWaitMs?: number },
+): Promise<Harness> {
+  const testDb = await createTestDatabase();
+  const database = connectPostgres({ connectionString: testDb.url, schema: 'payments', max: 30 });
+  const questionsDb = connectPostgres({ connectionString: testDb.url, schema: 'questions', max: 10 });
+  const namespace = uniqueNamespace('payments');
+  const bus = await NatsEventBus.connect({ servers: natsUrl, name: 'payments-test', namespace, log });
+  const keys = generateJwtKeys();
+  let offset = 0;
+  const clock = () => new Date(Date.now() + offset);
+  const jwt = { publicKey: keys.publicKey, ...JWT };
+
+  const questions = await startQuestionsService({
+    database: questionsDb,
+    bus,
+    log,
+    clock,
+    pollIntervalMs: 50,
+    jwt,
+    mailer: fileMailer(
+      join(mkdtempSync(join(tmpdir(), 'ques-payments-')), 'mail'),
+      'Ques <no-reply@ques.test>',
+      log,
+    ),
+    publicOrigin: PUBLIC_ORIGIN,
+    internalToken: INTERNAL_TOKEN,
+  });
+  const questionsUrl = await questions.listen(0);
+
+  let double: StripeDouble | null = null;
+  let provider: ProviderChoice;
+  if (opts.provider === 'stripe') {
+    double = new StripeDouble();
+    await double.start();
+    provider = {
+      kind: 'stripe',
+      options: {
+        secretKey: 'sk_test_double',
+        webhookSecret: `${WEBHOOK_SECRET}, ${CONNECT_WEBHOOK_SECRET}`,
+        ...double.sdkOptions,
+        maxNetworkRetries: 0,
+      },
+    };
+  } else {
+    provider = { kind: 'test', pagesBaseUrl: PUBLIC_ORIGIN, webhookSecret: WEBHOOK_SECRET };
+  }
+  const deps = {
+    database,
+    bus,
+    log,
+    clock,
+    pollIntervalMs: 50,
+    jwt,
+    provider,
+    questions: new HttpQuestionsClient({ baseUrl: questionsUrl, internalToken: INTERNAL_TOKEN }),
+    publicOrigin: PUBLIC_ORIGIN,
+    finalizeWaitMs: opts.finalizeWaitMs ?? 5_000,
+  };
+  const a = await startPaymentsService(deps);
+  const b = await startPaymentsService(deps);
+
+  const signer = Fastify();
+  await registerJwt(signer, { ...keys, ...JWT });
+  await signer.ready();
+  const stripe = new Stripe('sk_test_signing_only');
+
+  const inject = async (
+    app: ServiceRuntime<unknown>['app'],
+    method: string,
+    url: string,
+    body?: unknown,
+    token?: string,
+  ): Promise<Response> => {
+    const res = await app.inject({
+      method: method as never,
+      url,
+      payload: body as never,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
+    let json: unknown = null;
+    try {
+      json = res.body ? res.json() : null;
+    } catch {
+      json = null;
+    }
+    return { status: res.statusCode, body: json, text: res.body, headers: res.headers };
+  };
+
+  const publish = async (
+    context: Context,
+    type: string,
+    data: unknown,
+    streamId: string,
+    streamVersion = 1,
+  ) => {
+    const eventId = randomUUID();
+    const envelope: EventEnvelope = {
+      id: eventId,
+      type,
+      version: 1,
+      streamId,
+      streamVersion,
+      occurredAt: clock().toISOString(),
+      correlationId: `test-${eventId}`,
+      causationId: null,
+      data,
+    };
+    await bus.publish([{ subject: subjectFor(context, type), envelope, msgId: eventId }]);
+    return envelope;
+  };
+
+  const token = (user: { id: string; username: string }) =>
+    signAccessToken(signer, { sub: user.id, username: user.username, sid: randomUUID(), typ: 'access' });
+  const signature = (payload: string, timestamp = Math.floor(clock().getTime() / 1000)) =>
+    stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp });
+
+  return {
+    testDb,
+    database,
+    bus,
+    a,
+    b,
+    questions,
+    double,
+    stripe,
+    advance: (ms) => void (offset += ms),
+    now: clock,
+    token,
+    api: (method, url, body, tok, instance = 'a') =>
+      inject((instance === 'a' ? a : b).app, method, url, body, tok),
+    questionsApi: (method, url, body, tok) => inject(questions.app, method, url, body, tok),
+    publish,
+    async registerUser(over) {
+      const userId = over.userId ?? randomUUID();
+      const snap: UserSnapshot = {
+        name: over.username,
+        email: `${over.username}@example.com`,
+        bio: '',
+        avatarUrl: '/images/user-image.png',
+        brandColorMain: '#1A140F',
+        brandColorLight: '#FAF6F2',
+        archiveProfile: false,
+        ...over,
+        userId,
+      };
+      await publish('identity', 'UserRegistered', snap, `user-${userId}`, 1);
+      await eventually(
+        async () => (await a.extra.users.byId(userId)) && (await questions.extra.recipients.byId(userId)),
+      );
+      return {
+        id: userId,
+        username: snap.username,
+        name: snap.name,
+        email: snap.email,
+        token: token({ id: userId, username: snap.username }),
+      };
+    },
+    async postWebhook(payload, sig, instance = 'a') {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const value = sig === undefined ? signature(payload) : sig;
+      if (value !== null) headers['stripe-signature'] = value;
+      const res = await (instance === 'a' ? a : b).app.inject({
+        method: 'POST',
+        url: '/api/payments/webhook',
+        payload,
+        headers,
+      });
+      return {
+        status: res.statusCode,
+        body: res.body ? res.json() : null,
+        text: res.body,
+        headers: res.headers,
+      };
+    },
+    signature,
+    async close() {
+      await a.stop();
+      await b.stop();
+      await questions.stop();
+      await signer.close();
+      await double?.stop();
+      await bus.close();
+      await deleteNamespaceStreams(natsUrl, namespace);
+      await database.close();
+      await questionsDb.close();
+      await testDb.drop();
+    },
+  };
+}
+
+/** Tip stream events of a question, in order. */
+export async function tipEventTypes(h: Harness, questionId: string): Promise<string[]> {
+  const rows = await h.database.db
+    .selectFrom('events')
+    .select('type')
+    .where('stream_id', '=', `tip-${questionId}`)
+    .orderBy('stream_version')
+    .execute();
+  return rows.map((r) => r.type as string);
+}
+
+/** An owner with a completed payout account and tipping on (through the API and the provider's own flow). */
+export async function tippingOwner(
+  h: Harness,
+  username: string,
+  options: string[] = ['$0', '$5', '$25', 'Custom'],
+): Promise<User> {
+  const owner = await h.registerUser({
+    username,
+    name: `${username[0]!.toUpperCase()}${username.slice(1)} Owner`,
+  });
+  const connected = await h.api(
+    'POST',
+    '/api/payments/connect',
+    { userId: owner.id, country: 'CA' },
+    owner.token,
+  );
+  if (connected.status !== 200) throw new Error(`connect failed: ${connected.text}`);
+  const accountId = connected.body.stripeAccountId as string;
+  if (h.double) {
+    h.double.setAccount(accountId, { charges_enabled: true, payouts_enabled: true, details_submitted: true });
+    const event = h.double.event('account.updated', h.double.accounts.get(accountId)!);
+    await h.postWebhook(JSON.stringify(event));
+  } else {
+    const done = await h.a.app.inject({
+      method: 'POST',
+      url: `/pay/test/onboarding/${accountId}/complete`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    if (done.statusCode !== 303) throw new Error(`onboarding failed: ${done.body}`);
+  }
+  await eventually(async () => (await h.a.extra.accounts.byUser(owner.id))?.status === 'completed');
+  const saved = await h.api(
+    'PUT',
+    '/api/payments/tipOptions',
+    { userId: owner.id, tipOptions: options.map((value) => ({ value })), tippingEnabled: true },
+    owner.token,
+  );
+  if (saved.status !== 200) throw new Error(`tip options failed: ${saved.text}`);
+  return owner;
+}
+
+export const guestQuestion = (to: User, question: string, over: Record<string, unknown> = {}) => ({
+  question,
+  detail: '',
+  tip: 5,
+  isCurated: false,
+  toUserId: to.id,
+  toUsername: to.username,
+  recipientName: to.name,
+  fromUsername: 'guest',
+  askedName: 'Grace Guest',
+  askedEmail: 'grace@example.com',
+  yourName: 'Grace Guest',
+  yourEmail: 'grace@example.com',
+  agreedToTerms: true,
+  ...over,
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { PAYMENT_MESSAGES, type PayoutAccountStatus } from '@ques/contracts';
+import { AppError } from '@ques/kit/errors';
+import { decideTipOptions, tipOptionsDecider } from './decide.js';
+import type { TipOptionsEvent, TipOptionsState } from './tip-options.js';
+
+const now = new Date('2026-11-22T10:00:00.000Z');
+const userId = '6f1c1c8e-3a0b-4a9e-9d1e-1c7c8f1f0a01';
+const save = (
+  tipOptions: unknown[],
+  tippingEnabled: boolean,
+  accountStatus: PayoutAccountStatus | null = 'completed',
+) => ({ type: 'SaveTipOptions', data: { userId, tipOptions, tippingEnabled, accountStatus, now } }) as const;
+const given = (...events: TipOptionsEvent[]): TipOptionsState =>
+  events.reduce(tipOptionsDecider.evolve, tipOptionsDecider.initialState());
+function errorOf(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (e) {
+    return e as AppError;
+  }
+  throw new Error('expected the command to be rejected');
+}
+
+describe('tip options decider', () => {
+  it('starts from the spec defaults with tipping off', () => {
+    expect(given()).toEqual({
+      saved: false,
+      tipOptions: ['$0', '$5', '$25', '$50', 'Custom'],
+      tippingEnabled: false,
+    });
+  });
+
+  it('saves options given as the spec objects or bare values, keeping their order', () => {
+    const events = decideTipOptions(
+      save([{ id: 1, value: '$0', removable: false }, { value: '$10' }, '$1000', 'Custom'], true),
+      given(),
+    );
+    expect(events).toEqual([
+      {
+        type: 'TipOptionsSaved',
+        data: {
+          userId,
+          tipOptions: ['$0', '$10', '$1000', 'Custom'],
+          tippingEnabled: true,
+          savedAt: now.toISOString(),
+        },
+      },
+    ]);
+  });
+
+  it('ignores a save that changes nothing, but records the first save of the defaults', () => {
+    const defaults = ['$0', '$5', '$25', '$50', 'Custom'];
+    const first = decideTipOptions(save(defaults, false, null), given());
+    expect(first).toHaveLength(1);
+    expect(decideTipOptions(save(defaults, false, null), given(first[0]!))).toEqual([]);
+    expect(decideTipOptions(save(defaults, true), given(first[0]!))).toHaveLength(1);
+  });
+
+  it('enforces spec §5: at most 5, allowed values only, no duplicates, $0 always there', () => {
+    const cases: [unknown[], string][] = [
+      [['$0', '$1', '$5', '$10', '$25', '$50'], PAYMENT_MESSAGES.tooManyOptions],
+      [['$0', '$7'], PAYMENT_MESSAGES.invalidOption],
+      [['$0', 5], PAYMENT_MESSAGES.invalidOption],
+      [['$0', { value: null }], PAYMENT_MESSAGES.invalidOption],
+      [['$0', '$5', '$5'], PAYMENT_MESSAGES.duplicateOption],
+      [['$5', 'Custom'], PAYMENT_MESSAGES.zeroRequired],
+      [[], PAYMENT_MESSAGES.zeroRequired],
+    ];
+    for (const [options, message] of cases) {
+      expect(errorOf(() => decideTipOptions(save(options, false), given()))).toMatchObject({
+        status: 400,
+        message,
+      });
+    }
+  });
+
+  it('enables tipping only with a completed payout account (spec §4, §8 messages)', () => {
+    expect(errorOf(() => decideTipOptions(save(['$0', '$5'], true, null), given()))).toMatchObject({
+      status: 422,
+      message: PAYMENT_MESSAGES.setUpFirst,
+    });
+    expect(errorOf(() => decideTipOptions(save(['$0', '$5'], true, 'pending'), given()))).toMatchObject({
+      status: 422,
+      message: PAYMENT_MESSAGES.completeFirst,
+    });
+    expect(errorOf(() => decideTipOptions(save(['$0', '$5'], true, 'restricted'), given()))).toMatchObject({
+      status: 422,
+      message: PAYMENT_MESSAGES.completeFirst,
+    });
+    expect(decideTipOptions(save(['$0', '$5'], true, 'completed'), given())).toHaveLength(1);
+    // Turning it off, or saving options with it off, needs no account.
+    expect(decideTipOptions(save(['$0', '$5'], false, null), given())).toHaveLength(1);
+  });
+});

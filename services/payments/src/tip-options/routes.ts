@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  DEFAULT_TIP_OPTIONS,
+  PAYMENT_MESSAGES,
+  toTipOption,
+  ZSaveTipOptionsRequest,
+  type SaveTipOptionsResponse,
+  type TipOptionsResponse,
+} from '@ques/contracts';
+import { metadataFrom, parseWith, requireUser, type ServiceContext } from '@ques/kit';
+import type { PayoutAccountsReadModel } from '../accounts/read-models/payout-accounts.js';
+import { handleWithRetry } from '../es.js';
+import { assertOwnUserId, userIdParam } from '../http.js';
+import type { UsersReadModel } from '../users/users.js';
+import { tipOptionsDecider } from './domain/decide.js';
+import { tipOptionsStreamId } from './domain/tip-options.js';
+import type { TipOptionsReadModel } from './read-models/tip-options.js';
+
+export interface TipOptionsRoutesDeps {
+  ctx: ServiceContext;
+  tipOptions: TipOptionsReadModel;
+  accounts: PayoutAccountsReadModel;
+  users: UsersReadModel;
+}
+
+export async function registerTipOptionsRoutes(
+  app: FastifyInstance,
+  deps: TipOptionsRoutesDeps,
+): Promise<void> {
+  const { ctx, tipOptions, accounts, users } = deps;
+
+  // Public: the ask modal shows the selector only when tipping is on (spec §2). "On" here means the owner turned it
+  // on *and* can still be paid (account completed, profile not an archive), so nobody is sent to a checkout that fails.
+  app.get('/api/payments/tipOptions', async (request): Promise<TipOptionsResponse> => {
+    const userId = userIdParam((request.query as { userId?: unknown }).userId);
+    const [saved, account, user] = await Promise.all([
+      tipOptions.byUser(userId),
+      accounts.byUser(userId),
+      users.byId(userId),
+    ]);
+    const deleted = !user && (await users.isDeleted(userId));
+    return {
+      tipOptions: saved && !deleted ? saved.tip_options.map(toTipOption) : DEFAULT_TIP_OPTIONS,
+      tippingEnabled:
+        !!saved?.tipping_enabled && account?.status === 'completed' && !deleted && !user?.archive_profile,
+    };
+  });
+
+  app.put('/api/payments/tipOptions', async (request): Promise<SaveTipOptionsResponse> => {
+    const claims = await requireUser(request);
+    const body = parseWith(ZSaveTipOptionsRequest, request.body);
+    assertOwnUserId(body.userId, claims);
+    const account = await accounts.byUser(claims.sub);
+    const { state } = await handleWithRetry(
+      ctx.store,
+      tipOptionsStreamId(claims.sub),
+      tipOptionsDecider,
+      {
+        type: 'SaveTipOptions',
+        data: {
+          userId: claims.sub,
+          tipOptions: body.tipOptions,
+          tippingEnabled: body.tippingEnabled,
+          accountStatus: account?.status ?? null,
+          now: ctx.clock(),
+        },
+      },
+      metadataFrom(request, claims.sub),
+    );
+    request.log.info({ userId: claims.sub, tippingEnabled: state.tippingEnabled }, 'tip options saved');
+    return {
+      message: PAYMENT_MESSAGES.saved,
+      tipOptions: state.tipOptions.map(toTipOption),
+      tippingEnabled: state.tippingEnabled,
+    };
+  });
+}

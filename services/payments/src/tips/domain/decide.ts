@@ -1,0 +1,208 @@
+import { applicationFeeCents, PAYMENT_MESSAGES, type TipReleaseReason } from '@ques/contracts';
+import { conflict, notFound } from '@ques/kit/errors';
+import {
+  evolveTip,
+  initialTipState,
+  netOf,
+  type TipEvent,
+  type TipFacts,
+  type TipStage,
+  type TipState,
+} from './tip.js';
+
+export type TipCommand =
+  | {
+      type: 'StartCheckout';
+      data: {
+        questionId: string;
+        recipientUserId: string;
+        askerUserId: string | null;
+        accountId: string;
+        paymentRef: string;
+        amount: number;
+        currency: string;
+        now: Date;
+        expiresAt: Date;
+      };
+    }
+  /** The provider says the card is authorized (held) for this checkout. */
+  | { type: 'RecordAuthorization'; data: { paymentIntentId: string; now: Date } }
+  /** The question was answered (questions' `AnswerPosted`). */
+  | { type: 'RequestCapture'; data: { now: Date } }
+  | { type: 'RequestRelease'; data: { reason: TipReleaseReason; now: Date } }
+  /** The provider captured the payment. */
+  | { type: 'RecordCapture'; data: { now: Date } }
+  /**
+   * The provider holds nothing any more: the PaymentIntent was cancelled or the checkout expired unpaid. After a
+   * release request the requested reason stands; otherwise (the provider acted on its own) `reason` applies.
+   */
+  | { type: 'RecordRelease'; data: { reason: TipReleaseReason; now: Date } };
+
+export const TIP_MESSAGES = {
+  exists: 'A checkout already exists for this question.',
+  captureNotRequested: 'This tip has no capture in progress.',
+} as const;
+
+type Existing = { status: TipStage } & TipFacts;
+
+function existing(state: TipState): Existing {
+  if (state.status === 'none') throw notFound(PAYMENT_MESSAGES.paymentNotFound);
+  return state;
+}
+
+const refunded = (s: Existing, reason: TipReleaseReason, now: Date): TipEvent => ({
+  type: 'TipRefunded',
+  data: {
+    questionId: s.questionId,
+    recipientUserId: s.recipientUserId,
+    paymentRef: s.paymentRef,
+    paymentIntentId: s.paymentIntentId,
+    amount: s.amount,
+    currency: s.currency,
+    reason,
+    refundedAt: now.toISOString(),
+  },
+});
+
+export function decideTip(command: TipCommand, state: TipState): TipEvent[] {
+  switch (command.type) {
+    case 'StartCheckout': {
+      if (state.status !== 'none') throw conflict(TIP_MESSAGES.exists);
+      const d = command.data;
+      return [
+        {
+          type: 'CheckoutStarted',
+          data: {
+            questionId: d.questionId,
+            recipientUserId: d.recipientUserId,
+            askerUserId: d.askerUserId,
+            accountId: d.accountId,
+            paymentRef: d.paymentRef,
+            amount: d.amount,
+            applicationFee: applicationFeeCents(d.amount),
+            currency: d.currency,
+            startedAt: d.now.toISOString(),
+            expiresAt: d.expiresAt.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'RecordAuthorization': {
+      const s = existing(state);
+      // Repeated or late (already moving on, or released before the card went through: the release cancels it).
+      if (s.status !== 'started') return [];
+      return [
+        {
+          type: 'TipAuthorized',
+          data: {
+            questionId: s.questionId,
+            recipientUserId: s.recipientUserId,
+            paymentRef: s.paymentRef,
+            paymentIntentId: command.data.paymentIntentId,
+            amount: s.amount,
+            currency: s.currency,
+            authorizedAt: command.data.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'RequestCapture': {
+      const s = existing(state);
+      switch (s.status) {
+        case 'started':
+          throw conflict(PAYMENT_MESSAGES.notPaidYet);
+        case 'authorized':
+          return [
+            {
+              type: 'TipCaptureRequested',
+              data: { questionId: s.questionId, requestedAt: command.data.now.toISOString() },
+            },
+          ];
+        case 'capturing':
+        case 'captured':
+          return [];
+        case 'releasing':
+        case 'released':
+          throw conflict(PAYMENT_MESSAGES.released);
+        default: {
+          const unknown: never = s.status;
+          return unknown;
+        }
+      }
+    }
+    case 'RequestRelease': {
+      const s = existing(state);
+      switch (s.status) {
+        case 'started':
+        case 'authorized':
+          return [
+            {
+              type: 'TipReleaseRequested',
+              data: {
+                questionId: s.questionId,
+                reason: command.data.reason,
+                requestedAt: command.data.now.toISOString(),
+              },
+            },
+          ];
+        case 'releasing':
+        case 'released':
+          return [];
+        case 'capturing':
+        case 'captured':
+          throw conflict(PAYMENT_MESSAGES.alreadyCaptured);
+        default: {
+          const unknown: never = s.status;
+          return unknown;
+        }
+      }
+    }
+    case 'RecordCapture': {
+      const s = existing(state);
+      if (s.status === 'captured') return [];
+      if (s.status !== 'capturing' || !s.paymentIntentId) throw conflict(TIP_MESSAGES.captureNotRequested);
+      return [
+        {
+          type: 'TipCaptured',
+          data: {
+            questionId: s.questionId,
+            recipientUserId: s.recipientUserId,
+            paymentRef: s.paymentRef,
+            paymentIntentId: s.paymentIntentId,
+            amount: s.amount,
+            applicationFee: s.applicationFee,
+            net: netOf(s),
+            currency: s.currency,
+            capturedAt: command.data.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'RecordRelease': {
+      const s = existing(state);
+      switch (s.status) {
+        case 'released':
+          return [];
+        case 'captured':
+          throw conflict(PAYMENT_MESSAGES.alreadyCaptured);
+        case 'releasing':
+          return [refunded(s, s.releaseReason ?? command.data.reason, command.data.now)];
+        case 'started':
+        case 'authorized':
+        case 'capturing':
+          // The provider let go on its own (checkout expired unpaid, authorization cancelled or lapsed).
+          return [refunded(s, command.data.reason, command.data.now)];
+        default: {
+          const unknown: never = s.status;
+          return unknown;
+        }
+      }
+    }
+    default: {
+      const unknown: never = command;
+      return unknown;
+    }
+  }
+}
+
+export const tipDecider = { initialState: initialTipState, evolve: evolveTip, decide: decideTip };

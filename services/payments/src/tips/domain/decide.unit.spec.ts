@@ -1,0 +1,285 @@
+import { describe, expect, it } from 'vitest';
+import { PAYMENT_MESSAGES, type TipReleaseReason } from '@ques/contracts';
+import { AppError } from '@ques/kit/errors';
+import { decideTip, TIP_MESSAGES, tipDecider, type TipCommand } from './decide.js';
+import type { TipEvent, TipStage, TipState } from './tip.js';
+
+const now = new Date('2026-11-22T10:00:00.000Z');
+const later = new Date('2026-11-22T11:00:00.000Z');
+const questionId = '0b9f5c1e-6a59-4c3f-9a57-3c0a7d0f1a11';
+const recipientUserId = '6f1c1c8e-3a0b-4a9e-9d1e-1c7c8f1f0a01';
+const askerUserId = '7a2d2d9f-4b1c-4b0f-8e2f-2d8d9a2b1b02';
+
+const start: TipCommand = {
+  type: 'StartCheckout',
+  data: {
+    questionId,
+    recipientUserId,
+    askerUserId,
+    accountId: 'acct_1',
+    paymentRef: 'cs_1',
+    amount: 500,
+    currency: 'usd',
+    now,
+    expiresAt: new Date(now.getTime() + 30 * 60_000),
+  },
+};
+
+/** given events → state, when command → events (or error) */
+const given = (...events: TipEvent[]): TipState =>
+  events.reduce(tipDecider.evolve, tipDecider.initialState());
+function errorOf(fn: () => unknown): AppError {
+  try {
+    fn();
+  } catch (e) {
+    return e as AppError;
+  }
+  throw new Error('expected the command to be rejected');
+}
+const when = (state: TipState, command: TipCommand) => decideTip(command, state);
+
+const started = when(given(), start)[0]!;
+const authorized = when(given(started), {
+  type: 'RecordAuthorization',
+  data: { paymentIntentId: 'pi_1', now },
+})[0]!;
+const captureRequested = when(given(started, authorized), {
+  type: 'RequestCapture',
+  data: { now: later },
+})[0]!;
+const captured = when(given(started, authorized, captureRequested), {
+  type: 'RecordCapture',
+  data: { now: later },
+})[0]!;
+const releaseRequested = (reason: TipReleaseReason, ...before: TipEvent[]) =>
+  when(given(started, ...before), { type: 'RequestRelease', data: { reason, now: later } })[0]!;
+const refunded = when(given(started, authorized, releaseRequested('withdrawn', authorized)), {
+  type: 'RecordRelease',
+  data: { reason: 'cancelled', now: later },
+})[0]!;
+
+/** Every reachable state, by its stage. */
+const STATES: Record<TipStage, TipEvent[]> = {
+  started: [started],
+  authorized: [started, authorized],
+  capturing: [started, authorized, captureRequested],
+  captured: [started, authorized, captureRequested, captured],
+  releasing: [started, authorized, releaseRequested('withdrawn', authorized)],
+  released: [started, authorized, releaseRequested('withdrawn', authorized), refunded],
+};
+const stateAt = (stage: TipStage) => given(...STATES[stage]);
+
+describe('tip decider', () => {
+  it('starts a checkout with the platform fee at 10 %, rounded to the cent', () => {
+    expect(started).toEqual({
+      type: 'CheckoutStarted',
+      data: {
+        questionId,
+        recipientUserId,
+        askerUserId,
+        accountId: 'acct_1',
+        paymentRef: 'cs_1',
+        amount: 500,
+        applicationFee: 50,
+        currency: 'usd',
+        startedAt: now.toISOString(),
+        expiresAt: '2026-11-22T10:30:00.000Z',
+      },
+    });
+    const fee = (amount: number) => when(given(), { ...start, data: { ...start.data, amount } })[0]!;
+    expect((fee(105).data as { applicationFee: number }).applicationFee).toBe(11); // 10.5 → 11
+    expect((fee(1234).data as { applicationFee: number }).applicationFee).toBe(123); // 123.4 → 123
+    expect((fee(100_000).data as { applicationFee: number }).applicationFee).toBe(10_000);
+  });
+
+  it('refuses a second checkout for the same question (409)', () => {
+    for (const stage of Object.keys(STATES) as TipStage[]) {
+      const error = errorOf(() => when(stateAt(stage), start));
+      expect(error.status).toBe(409);
+      expect(error.message).toBe(TIP_MESSAGES.exists);
+    }
+  });
+
+  it('rejects every command but StartCheckout on an unknown tip with 404', () => {
+    const commands: TipCommand[] = [
+      { type: 'RecordAuthorization', data: { paymentIntentId: 'pi_1', now } },
+      { type: 'RequestCapture', data: { now } },
+      { type: 'RequestRelease', data: { reason: 'withdrawn', now } },
+      { type: 'RecordCapture', data: { now } },
+      { type: 'RecordRelease', data: { reason: 'abandoned', now } },
+    ];
+    for (const command of commands) {
+      const error = errorOf(() => when(given(), command));
+      expect(error.status).toBe(404);
+      expect(error.message).toBe(PAYMENT_MESSAGES.paymentNotFound);
+    }
+  });
+
+  it('authorizes a started checkout once; later authorizations are no-ops in every state', () => {
+    expect(authorized).toEqual({
+      type: 'TipAuthorized',
+      data: {
+        questionId,
+        recipientUserId,
+        paymentRef: 'cs_1',
+        paymentIntentId: 'pi_1',
+        amount: 500,
+        currency: 'usd',
+        authorizedAt: now.toISOString(),
+      },
+    });
+    for (const stage of ['authorized', 'capturing', 'captured', 'releasing', 'released'] as TipStage[]) {
+      expect(
+        when(stateAt(stage), { type: 'RecordAuthorization', data: { paymentIntentId: 'pi_other', now } }),
+      ).toEqual([]);
+    }
+  });
+
+  it('requests a capture only for an authorized tip; repeats are no-ops; unpaid or released ones are refused', () => {
+    expect(captureRequested).toEqual({
+      type: 'TipCaptureRequested',
+      data: { questionId, requestedAt: later.toISOString() },
+    });
+    const capture: TipCommand = { type: 'RequestCapture', data: { now } };
+    expect(when(stateAt('capturing'), capture)).toEqual([]);
+    expect(when(stateAt('captured'), capture)).toEqual([]);
+    expect(errorOf(() => when(stateAt('started'), capture))).toMatchObject({
+      status: 409,
+      message: PAYMENT_MESSAGES.notPaidYet,
+    });
+    expect(errorOf(() => when(stateAt('releasing'), capture))).toMatchObject({
+      status: 409,
+      message: PAYMENT_MESSAGES.released,
+    });
+    expect(errorOf(() => when(stateAt('released'), capture))).toMatchObject({
+      status: 409,
+      message: PAYMENT_MESSAGES.released,
+    });
+  });
+
+  it('requests a release of a started or authorized tip with its reason; repeats are no-ops; captures are refused', () => {
+    for (const reason of [
+      'withdrawn',
+      'deleted',
+      'expired',
+      'account_deleted',
+      'cancelled',
+      'abandoned',
+    ] as TipReleaseReason[]) {
+      expect(releaseRequested(reason)).toEqual({
+        type: 'TipReleaseRequested',
+        data: { questionId, reason, requestedAt: later.toISOString() },
+      });
+      expect(releaseRequested(reason, authorized).type).toBe('TipReleaseRequested');
+    }
+    const release: TipCommand = { type: 'RequestRelease', data: { reason: 'expired', now } };
+    expect(when(stateAt('releasing'), release)).toEqual([]);
+    expect(when(stateAt('released'), release)).toEqual([]);
+    expect(errorOf(() => when(stateAt('capturing'), release))).toMatchObject({
+      status: 409,
+      message: PAYMENT_MESSAGES.alreadyCaptured,
+    });
+    expect(errorOf(() => when(stateAt('captured'), release))).toMatchObject({
+      status: 409,
+      message: PAYMENT_MESSAGES.alreadyCaptured,
+    });
+  });
+
+  it('records a requested capture with amount, fee and net for the ledger; once', () => {
+    expect(captured).toEqual({
+      type: 'TipCaptured',
+      data: {
+        questionId,
+        recipientUserId,
+        paymentRef: 'cs_1',
+        paymentIntentId: 'pi_1',
+        amount: 500,
+        applicationFee: 50,
+        net: 450,
+        currency: 'usd',
+        capturedAt: later.toISOString(),
+      },
+    });
+    expect(when(stateAt('captured'), { type: 'RecordCapture', data: { now } })).toEqual([]);
+    for (const stage of ['started', 'authorized', 'releasing', 'released'] as TipStage[]) {
+      expect(errorOf(() => when(stateAt(stage), { type: 'RecordCapture', data: { now } }))).toMatchObject({
+        status: 409,
+        message: TIP_MESSAGES.captureNotRequested,
+      });
+    }
+  });
+
+  it('records a release with the requested reason, or the observed one when the provider let go on its own', () => {
+    expect(refunded).toEqual({
+      type: 'TipRefunded',
+      data: {
+        questionId,
+        recipientUserId,
+        paymentRef: 'cs_1',
+        paymentIntentId: 'pi_1',
+        amount: 500,
+        currency: 'usd',
+        reason: 'withdrawn',
+        refundedAt: later.toISOString(),
+      },
+    });
+    const observed = (stage: TipStage, reason: TipReleaseReason) =>
+      when(stateAt(stage), { type: 'RecordRelease', data: { reason, now } })[0]!;
+    expect(observed('started', 'abandoned')).toMatchObject({
+      type: 'TipRefunded',
+      data: { reason: 'abandoned', paymentIntentId: null },
+    });
+    expect(observed('authorized', 'cancelled')).toMatchObject({
+      type: 'TipRefunded',
+      data: { reason: 'cancelled', paymentIntentId: 'pi_1' },
+    });
+    expect(observed('capturing', 'cancelled')).toMatchObject({
+      type: 'TipRefunded',
+      data: { reason: 'cancelled' },
+    });
+    expect(when(stateAt('released'), { type: 'RecordRelease', data: { reason: 'cancelled', now } })).toEqual(
+      [],
+    );
+    expect(
+      errorOf(() => when(stateAt('captured'), { type: 'RecordRelease', data: { reason: 'cancelled', now } })),
+    ).toMatchObject({
+      status: 409,
+      message: PAYMENT_MESSAGES.alreadyCaptured,
+    });
+  });
+
+  it('never lets a tip be both captured and released, whatever order the commands come in', () => {
+    const commands: TipCommand[] = [
+      { type: 'RecordAuthorization', data: { paymentIntentId: 'pi_1', now } },
+      { type: 'RequestCapture', data: { now } },
+      { type: 'RequestRelease', data: { reason: 'withdrawn', now } },
+      { type: 'RecordCapture', data: { now } },
+      { type: 'RecordRelease', data: { reason: 'cancelled', now } },
+      { type: 'RequestRelease', data: { reason: 'expired', now } },
+      { type: 'RequestCapture', data: { now } },
+    ];
+    // Every permutation of the commands (5,040), each from a freshly started checkout.
+    const permutations = (items: TipCommand[]): TipCommand[][] =>
+      items.length <= 1
+        ? [items]
+        : items.flatMap((item, i) =>
+            permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+          );
+    for (const order of permutations(commands)) {
+      let state = given(started);
+      const history: string[] = [];
+      for (const command of order) {
+        try {
+          const events = decideTip(command, state);
+          state = events.reduce(tipDecider.evolve, state);
+          history.push(...events.map((e) => e.type));
+        } catch (err) {
+          expect((err as AppError).status).toBe(409);
+        }
+      }
+      expect(history.includes('TipCaptured') && history.includes('TipRefunded')).toBe(false);
+      expect(history.filter((t) => t === 'TipCaptured').length).toBeLessThanOrEqual(1);
+      expect(history.filter((t) => t === 'TipRefunded').length).toBeLessThanOrEqual(1);
+    }
+  });
+});

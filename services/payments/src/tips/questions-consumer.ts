@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { QuestionsEvents, type EventEnvelope, type TipReleaseReason } from '@ques/contracts';
+import { AppError, ConcurrencyError, type ConsumerDefinition, type EventMetadata } from '@ques/kit';
+import type { TipCommands } from './commands.js';
+import type { TipCommand } from './domain/decide.js';
+
+type Data<K extends keyof typeof QuestionsEvents> = z.infer<(typeof QuestionsEvents)[K]['schema']>;
+
+const causedBy = (envelope: EventEnvelope): EventMetadata => ({
+  correlationId: envelope.correlationId,
+  causationId: envelope.id,
+  actor: null,
+});
+
+/**
+ * `payments--questions`: what happens to a tipped question decides what happens to its tip. An answer captures;
+ * withdrawal, deletion and the 5-day deadline release. Each effect only records the decision (and its settle job)
+ * in the consumer's idempotency transaction; the provider call follows in the job.
+ *
+ * A decision that lost a race (an answer arriving after cancel-payment released the tip, say) is not an error to
+ * retry: the tip already went the other way, and questions learns it from `TipCaptured` / `TipRefunded`.
+ */
+export function questionsConsumer(deps: { commands: TipCommands; log: Logger }): ConsumerDefinition {
+  const decide = async (
+    trx: Kysely<any>,
+    envelope: EventEnvelope,
+    questionId: string,
+    command: TipCommand,
+  ) => {
+    try {
+      const { events } = await deps.commands.run(questionId, command, causedBy(envelope), trx);
+      deps.log.info(
+        { questionId, type: envelope.type, decided: events.map((e) => e.type) },
+        'tip decision from questions',
+      );
+    } catch (err) {
+      if (
+        !(err instanceof AppError) ||
+        err instanceof ConcurrencyError ||
+        (err.status !== 409 && err.status !== 404)
+      )
+        throw err;
+      deps.log.warn(
+        { questionId, type: envelope.type, reason: err.message },
+        'tip decision from questions not applied',
+      );
+    }
+  };
+  const release =
+    (reason: TipReleaseReason) =>
+    async (trx: Kysely<any>, envelope: EventEnvelope<{ questionId: string; tipToRelease: unknown }>) => {
+      if (!envelope.data.tipToRelease) return;
+      await decide(trx, envelope, envelope.data.questionId, {
+        type: 'RequestRelease',
+        data: { reason, now: new Date(envelope.occurredAt) },
+      });
+    };
+  return {
+    durable: 'payments--questions',
+    context: 'questions',
+    handlers: {
+      AnswerPosted: {
+        schema: QuestionsEvents.AnswerPosted.schema,
+        effect: async (trx: Kysely<any>, envelope: EventEnvelope<Data<'AnswerPosted'>>) => {
+          if (!envelope.data.tipToCapture) return;
+          await decide(trx, envelope, envelope.data.questionId, {
+            type: 'RequestCapture',
+            data: { now: new Date(envelope.data.answeredAt) },
+          });
+        },
+      },
+      QuestionWithdrawn: { schema: QuestionsEvents.QuestionWithdrawn.schema, effect: release('withdrawn') },
+      QuestionDeletedByReceiver: {
+        schema: QuestionsEvents.QuestionDeletedByReceiver.schema,
+        effect: release('deleted'),
+      },
+      AnswerWindowExpired: { schema: QuestionsEvents.AnswerWindowExpired.schema, effect: release('expired') },
+    },
+  };
+}

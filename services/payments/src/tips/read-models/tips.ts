@@ -1,0 +1,229 @@
+import { sql, type Kysely } from 'kysely';
+import type { LedgerEntry, TipReleaseReason } from '@ques/contracts';
+import { badRequest, type Projection, type RecordedEvent } from '@ques/kit';
+import type { TipEvent, TipStage } from '../domain/tip.js';
+
+export interface TipRow {
+  question_id: string;
+  recipient_user_id: string;
+  asker_user_id: string | null;
+  account_id: string;
+  payment_ref: string;
+  payment_intent_id: string | null;
+  amount: number;
+  application_fee: number;
+  currency: string;
+  status: TipStage;
+  release_reason: TipReleaseReason | null;
+  expires_at: Date;
+  created_at: Date;
+  updated_at: Date;
+  version: number;
+}
+
+const STATUS_AFTER: Record<Exclude<TipEvent['type'], 'CheckoutStarted'>, TipStage> = {
+  TipAuthorized: 'authorized',
+  TipCaptureRequested: 'capturing',
+  TipCaptured: 'captured',
+  TipReleaseRequested: 'releasing',
+  TipRefunded: 'released',
+};
+
+const TIP_EVENT_TYPES = new Set<string>(['CheckoutStarted', ...Object.keys(STATUS_AFTER)]);
+
+function atOf(e: TipEvent): string {
+  switch (e.type) {
+    case 'CheckoutStarted':
+      return e.data.startedAt;
+    case 'TipAuthorized':
+      return e.data.authorizedAt;
+    case 'TipCaptureRequested':
+    case 'TipReleaseRequested':
+      return e.data.requestedAt;
+    case 'TipCaptured':
+      return e.data.capturedAt;
+    case 'TipRefunded':
+      return e.data.refundedAt;
+    default: {
+      const unknown: never = e;
+      return unknown;
+    }
+  }
+}
+
+/** Inline projection `tips`: where each tip stands (insert once, then only events newer than the row). */
+export const tipsProjection: Projection = {
+  name: 'tips',
+  tables: ['tips'],
+  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+    if (!TIP_EVENT_TYPES.has(recorded.type)) return;
+    const e = { type: recorded.type, data: recorded.data } as TipEvent;
+    const version = recorded.streamVersion;
+    const at = atOf(e);
+    if (e.type === 'CheckoutStarted') {
+      const d = e.data;
+      await trx
+        .insertInto('tips')
+        .values({
+          question_id: d.questionId,
+          recipient_user_id: d.recipientUserId,
+          asker_user_id: d.askerUserId,
+          account_id: d.accountId,
+          payment_ref: d.paymentRef,
+          payment_intent_id: null,
+          amount: d.amount,
+          application_fee: d.applicationFee,
+          currency: d.currency,
+          status: 'started',
+          release_reason: null,
+          expires_at: d.expiresAt,
+          created_at: at,
+          updated_at: at,
+          version,
+        })
+        .onConflict((oc) => oc.column('question_id').doNothing())
+        .execute();
+      return;
+    }
+    const set: Record<string, unknown> = { status: STATUS_AFTER[e.type], updated_at: at, version };
+    if (e.type === 'TipAuthorized') set.payment_intent_id = e.data.paymentIntentId;
+    if (e.type === 'TipReleaseRequested' || e.type === 'TipRefunded') set.release_reason = e.data.reason;
+    await trx
+      .updateTable('tips')
+      .set(set)
+      .where('question_id', '=', e.data.questionId)
+      .where('version', '<', version)
+      .execute();
+  },
+};
+
+/** Inline projection `ledger`: amount, platform fee and owner net of every captured tip (one row each, idempotent). */
+export const ledgerProjection: Projection = {
+  name: 'ledger',
+  tables: ['ledger'],
+  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+    if (recorded.type !== 'TipCaptured') return;
+    const d = recorded.data as Extract<TipEvent, { type: 'TipCaptured' }>['data'];
+    await trx
+      .insertInto('ledger')
+      .values({
+        question_id: d.questionId,
+        recipient_user_id: d.recipientUserId,
+        payment_ref: d.paymentRef,
+        payment_intent_id: d.paymentIntentId,
+        amount: d.amount,
+        application_fee: d.applicationFee,
+        net: d.net,
+        currency: d.currency,
+        captured_at: d.capturedAt,
+      })
+      .onConflict((oc) => oc.column('question_id').doNothing())
+      .execute();
+  },
+};
+
+export interface LedgerPage {
+  entries: LedgerEntry[];
+  nextCursor: string | null;
+}
+
+const encodeCursor = (at: Date, id: string) => Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
+function decodeCursor(cursor: string): { at: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const date = new Date(at ?? '');
+  if (!id || Number.isNaN(date.getTime())) throw badRequest('Invalid cursor');
+  return { at: date, id };
+}
+
+export class TipsReadModel {
+  constructor(private readonly db: Kysely<any>) {}
+
+  async byQuestion(questionId: string, executor: Kysely<any> = this.db): Promise<TipRow | undefined> {
+    return (await executor
+      .selectFrom('tips')
+      .selectAll()
+      .where('question_id', '=', questionId)
+      .executeTakeFirst()) as TipRow | undefined;
+  }
+
+  async byPaymentRef(paymentRef: string, executor: Kysely<any> = this.db): Promise<TipRow | undefined> {
+    return (await executor
+      .selectFrom('tips')
+      .selectAll()
+      .where('payment_ref', '=', paymentRef)
+      .executeTakeFirst()) as TipRow | undefined;
+  }
+
+  async byPaymentIntent(
+    paymentIntentId: string,
+    executor: Kysely<any> = this.db,
+  ): Promise<TipRow | undefined> {
+    return (await executor
+      .selectFrom('tips')
+      .selectAll()
+      .where('payment_intent_id', '=', paymentIntentId)
+      .executeTakeFirst()) as TipRow | undefined;
+  }
+
+  /** Tips still held (or being paid) for an owner: what their account deletion releases. */
+  async openForRecipient(userId: string, executor: Kysely<any> = this.db): Promise<string[]> {
+    const rows = await executor
+      .selectFrom('tips')
+      .select('question_id')
+      .where('recipient_user_id', '=', userId)
+      .where('status', 'in', ['started', 'authorized'])
+      .orderBy('question_id')
+      .execute();
+    return rows.map((r) => r.question_id as string);
+  }
+
+  async ledgerPage(userId: string, limit: number, cursor?: string): Promise<LedgerPage> {
+    let query = this.db
+      .selectFrom('ledger')
+      .selectAll()
+      .where('recipient_user_id', '=', userId)
+      .orderBy('captured_at', 'desc')
+      .orderBy('question_id', 'desc')
+      .limit(limit + 1);
+    if (cursor) {
+      const { at, id } = decodeCursor(cursor);
+      query = query.where(sql<boolean>`(captured_at, question_id) < (${at}, ${id}::uuid)`);
+    }
+    const rows = await query.execute();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      entries: page.map((r) => ({
+        questionId: r.question_id,
+        amount: Number(r.amount),
+        applicationFee: Number(r.application_fee),
+        net: Number(r.net),
+        currency: r.currency,
+        capturedAt: new Date(r.captured_at).toISOString(),
+      })),
+      nextCursor:
+        rows.length > limit && last ? encodeCursor(new Date(last.captured_at), last.question_id) : null,
+    };
+  }
+
+  async ledgerTotals(
+    userId: string,
+  ): Promise<{ count: number; amount: number; applicationFee: number; net: number }> {
+    const row = await this.db
+      .selectFrom('ledger')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('count'),
+        eb.fn.coalesce(eb.fn.sum<number>('amount'), sql<number>`0`).as('amount'),
+        eb.fn.coalesce(eb.fn.sum<number>('application_fee'), sql<number>`0`).as('application_fee'),
+        eb.fn.coalesce(eb.fn.sum<number>('net'), sql<number>`0`).as('net'),
+      ])
+      .where('recipient_user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return {
+      count: Number(row.count),
+      amount: Number(row.amount),
+      applicationFee: Number(row.application_fee),
+      net: Number(row.net),
+    };
+  }
+}

@@ -1,0 +1,128 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { IdentityEvents, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
+import { AppError, ConcurrencyError, type ConsumerDefinition } from '@ques/kit';
+import type { TipCommands } from '../tips/commands.js';
+import type { TipsReadModel } from '../tips/read-models/tips.js';
+
+export interface UserRow {
+  user_id: string;
+  username: string;
+  name: string;
+  has_email: boolean;
+  archive_profile: boolean;
+  deleted: boolean;
+  version: number;
+}
+
+/** Upserts a snapshot unless the row already reflects a newer identity event (late deliveries change nothing). */
+async function applySnapshot(trx: Kysely<any>, envelope: EventEnvelope<UserSnapshot>): Promise<void> {
+  const d = envelope.data;
+  await trx
+    .insertInto('users')
+    .values({
+      user_id: d.userId,
+      username: d.username,
+      name: d.name,
+      has_email: d.email.trim().length > 0,
+      archive_profile: d.archiveProfile,
+      deleted: false,
+      version: envelope.streamVersion,
+      updated_at: envelope.occurredAt,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('user_id')
+        .doUpdateSet((eb) => ({
+          username: eb.ref('excluded.username'),
+          name: eb.ref('excluded.name'),
+          has_email: eb.ref('excluded.has_email'),
+          archive_profile: eb.ref('excluded.archive_profile'),
+          version: eb.ref('excluded.version'),
+          updated_at: eb.ref('excluded.updated_at'),
+        }))
+        .where('users.version', '<', envelope.streamVersion)
+        .where('users.deleted', '=', false),
+    )
+    .execute();
+}
+
+/**
+ * `payments--users`: identity's users → the local `users` table. `UserDeleted` erases the name (a tombstone stays
+ * so a late snapshot cannot revive it) and releases every tip still held for that owner ("account deleted").
+ */
+export function usersConsumer(deps: {
+  commands: TipCommands;
+  tips: TipsReadModel;
+  log: Logger;
+}): ConsumerDefinition {
+  return {
+    durable: 'payments--users',
+    context: 'identity',
+    handlers: {
+      UserRegistered: { schema: IdentityEvents.UserRegistered.schema, effect: applySnapshot },
+      ProfileUpdated: { schema: IdentityEvents.ProfileUpdated.schema, effect: applySnapshot },
+      UserDeleted: {
+        schema: IdentityEvents.UserDeleted.schema,
+        effect: async (trx: Kysely<any>, envelope: EventEnvelope<{ userId: string; deletedAt: string }>) => {
+          const { userId } = envelope.data;
+          const tombstone = {
+            username: '',
+            name: '',
+            has_email: false,
+            archive_profile: false,
+            deleted: true,
+            version: envelope.streamVersion,
+            updated_at: envelope.occurredAt,
+          };
+          await trx
+            .insertInto('users')
+            .values({ user_id: userId, ...tombstone })
+            .onConflict((oc) => oc.column('user_id').doUpdateSet(tombstone))
+            .execute();
+          const metadata = { correlationId: envelope.correlationId, causationId: envelope.id, actor: null };
+          const now = new Date(envelope.data.deletedAt);
+          // Locked one by one in question-id order: nothing else locks several tips, so this cannot deadlock.
+          for (const questionId of await deps.tips.openForRecipient(userId, trx)) {
+            try {
+              await deps.commands.run(
+                questionId,
+                { type: 'RequestRelease', data: { reason: 'account_deleted', now } },
+                metadata,
+                trx,
+              );
+            } catch (err) {
+              // Answered (capturing) in the meantime: the owner earned it; nothing to release.
+              if (!(err instanceof AppError) || err instanceof ConcurrencyError || err.status !== 409)
+                throw err;
+            }
+          }
+          deps.log.info({ userId }, 'deleted account: held tips released');
+        },
+      },
+    },
+  };
+}
+
+export class UsersReadModel {
+  constructor(private readonly db: Kysely<any>) {}
+
+  /** An active user (deleted accounts are not found). */
+  async byId(userId: string): Promise<UserRow | undefined> {
+    const row = (await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst()) as UserRow | undefined;
+    return row && !row.deleted ? row : undefined;
+  }
+
+  async isDeleted(userId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('users')
+      .select('deleted')
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row?.deleted === true;
+  }
+}

@@ -1,0 +1,148 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { scheduleJob, type Clock, type Database, type JobHandler, type Scheduler } from '@ques/kit';
+import type { AccountSync } from '../accounts/account-sync.js';
+import type { ProviderEvent } from '../providers/provider.js';
+import type { TipCommands } from '../tips/commands.js';
+import type { TipsReadModel } from '../tips/read-models/tips.js';
+
+export const WEBHOOK_JOB = 'payments.webhook';
+export const webhookJobKey = (eventId: string) => `webhook:${eventId}`;
+
+export interface WebhookInboxDeps {
+  database: Database;
+  log: Logger;
+  clock: Clock;
+  commands: TipCommands;
+  accounts: AccountSync;
+  tips: TipsReadModel;
+}
+
+/** The checkout and PaymentIntent events that mean "look at this tip again". */
+const CHECKOUT_EVENTS = new Set([
+  'checkout.session.completed',
+  'checkout.session.expired',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+]);
+const PAYMENT_INTENT_EVENTS = new Set([
+  'payment_intent.amount_capturable_updated',
+  'payment_intent.succeeded',
+  'payment_intent.canceled',
+  'payment_intent.payment_failed',
+]);
+
+/**
+ * Provider events in, exactly once each. `accept` stores the event under its provider id (a redelivery finds the
+ * id taken and stops there) together with a job that processes it, and returns: the webhook answers in
+ * milliseconds. The job treats the event as a pointer only — it re-reads the checkout or account from the provider
+ * and moves the aggregate forward to match — so deliveries in any order, repeated or late, converge on one state.
+ */
+export class WebhookInbox {
+  private kicking: Promise<void> | null = null;
+  private again = false;
+  private scheduler: Scheduler | null = null;
+
+  constructor(private readonly deps: WebhookInboxDeps) {}
+
+  /** The service's scheduler, which runs the processing jobs (it exists only once the service is set up). */
+  useScheduler(scheduler: Scheduler | null): void {
+    this.scheduler = scheduler;
+  }
+
+  /** Records the event and its processing job in `trx` (or a transaction of its own). */
+  async accept(event: ProviderEvent, trx?: Kysely<any>): Promise<{ duplicate: boolean }> {
+    const work = async (t: Kysely<any>) => {
+      const inserted = await t
+        .insertInto('webhook_events')
+        .values({
+          event_id: event.id,
+          type: event.type,
+          object_id: event.objectId,
+          question_id: event.questionId,
+          payload: JSON.stringify(event.payload),
+          received_at: this.deps.clock(),
+        })
+        .onConflict((oc) =>
+          oc
+            .column('event_id')
+            .doUpdateSet((eb) => ({ deliveries: eb(eb.ref('webhook_events.deliveries'), '+', 1) })),
+        )
+        .returning(['deliveries'])
+        .executeTakeFirstOrThrow();
+      const duplicate = Number(inserted.deliveries) > 1;
+      if (!duplicate) {
+        await scheduleJob(t, {
+          kind: WEBHOOK_JOB,
+          key: webhookJobKey(event.id),
+          dueAt: this.deps.clock(),
+          payload: { eventId: event.id },
+        });
+      }
+      return { duplicate };
+    };
+    return trx ? work(trx) : this.deps.database.db.transaction().execute(work);
+  }
+
+  /** Processes due jobs now instead of at the next poll (several calls while one runs coalesce into one more run). */
+  kick(): void {
+    const scheduler = this.scheduler;
+    if (!scheduler) return;
+    if (this.kicking) {
+      this.again = true;
+      return;
+    }
+    this.kicking = (async () => {
+      do {
+        this.again = false;
+        await scheduler
+          .runDue()
+          .catch((err) => this.deps.log.warn({ err }, 'webhook processing failed; the scheduler retries'));
+      } while (this.again);
+    })().finally(() => (this.kicking = null));
+  }
+
+  /** Resolves when a kick in progress is done (tests and shutdown). */
+  async settled(): Promise<void> {
+    await this.kicking;
+  }
+
+  job(): JobHandler {
+    return async (trx, job) => {
+      const { eventId } = job.payload as { eventId: string };
+      const row = await trx
+        .selectFrom('webhook_events')
+        .selectAll()
+        .where('event_id', '=', eventId)
+        .executeTakeFirst();
+      if (!row) return;
+      const metadata = { correlationId: `webhook-${eventId}`, causationId: null, actor: null };
+      const type = row.type as string;
+      if (CHECKOUT_EVENTS.has(type) || PAYMENT_INTENT_EVENTS.has(type)) {
+        const tip = CHECKOUT_EVENTS.has(type)
+          ? await this.deps.tips.byPaymentRef(row.object_id as string, trx)
+          : await this.deps.tips.byPaymentIntent(row.object_id as string, trx);
+        const questionId = tip?.question_id ?? (row.question_id as string | null);
+        if (questionId && (tip || (await this.deps.tips.byQuestion(questionId, trx)))) {
+          await this.deps.commands.sync(trx, questionId, metadata);
+        } else if (questionId) {
+          // Ours (our metadata), but the checkout's own transaction has not committed yet: try again shortly.
+          throw new Error(
+            `webhook ${eventId} (${type}) is for question ${questionId}, which has no checkout yet`,
+          );
+        } else {
+          this.deps.log.info({ eventId, type }, 'webhook for an object that is not ours: ignored');
+        }
+      } else if (type === 'account.updated') {
+        await this.deps.accounts.syncByAccountId(row.object_id as string, metadata, trx);
+      } else {
+        this.deps.log.debug({ eventId, type }, 'webhook type not used: ignored');
+      }
+      await trx
+        .updateTable('webhook_events')
+        .set({ processed_at: this.deps.clock() })
+        .where('event_id', '=', eventId)
+        .execute();
+    };
+  }
+}

@@ -1,0 +1,109 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../../app/App';
+import { MemoryRouter } from '../../lib/router';
+import { json, mockFetch } from '../../test/fetch-mock';
+import { DELETE_CONFIRM_TEXT } from './AccountSettingsPage';
+
+vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
+
+const me = {
+  _id: 'u1',
+  id: 'u1',
+  username: 'ada',
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  bio: 'Engines.',
+  avatarUrl: '/images/user-image.png',
+  brandColorMain: '#2F4A3A',
+  brandColorLight: '#F4F1EA',
+};
+
+let restore: (() => void) | undefined;
+afterEach(() => restore?.());
+
+async function openSettings(routes: Parameters<typeof mockFetch>[0] = {}) {
+  localStorage.setItem('accessToken', 'A1');
+  const mock = mockFetch({ 'GET /api/users/profile': () => json(me), ...routes });
+  restore = mock.restore;
+  render(
+    <MemoryRouter initialEntries={['/admin/account-settings']}>
+      <App />
+    </MemoryRouter>,
+  );
+  await screen.findByRole('heading', { name: 'Account Settings' });
+  await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Ada Lovelace'));
+  return { mock, user: userEvent.setup() };
+}
+
+const file = (bytes: number, type = 'image/png') => new File([new Uint8Array(bytes)], 'a.png', { type });
+
+describe('account settings (spec §2, §8)', () => {
+  it('shows the profile link and the form filled in', async () => {
+    await openSettings();
+    expect(screen.getByLabelText('Email Address')).toHaveValue('ada@example.com');
+    expect(screen.getByLabelText('Bio')).toHaveValue('Engines.');
+    expect(screen.getByLabelText('Profile Link')).toHaveValue(`${window.location.origin}/ask/ada`);
+    expect(screen.getByLabelText('Profile Link')).toHaveAttribute('readonly');
+  });
+
+  it('saves the profile and says so', async () => {
+    const { mock, user } = await openSettings({
+      'PUT /api/users/profile': (call) => json({ ...me, ...(call.body as object) }),
+    });
+    await user.clear(screen.getByLabelText('Bio'));
+    await user.type(screen.getByLabelText('Bio'), 'New bio');
+    await user.click(screen.getByRole('button', { name: 'Save Account Settings' }));
+    expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
+    expect(mock.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ bio: 'New bio', name: 'Ada Lovelace' });
+  });
+
+  it('resets the colours to the defaults', async () => {
+    const { user } = await openSettings();
+    await user.click(screen.getByRole('button', { name: 'Reset Colors to Default' }));
+    expect(screen.getByLabelText('Main colour')).toHaveValue('#1a140f');
+    expect(screen.getByLabelText('Light colour')).toHaveValue('#faf6f2');
+  });
+
+  it('asks for a new password before changing it', async () => {
+    const { mock, user } = await openSettings({ 'PUT /api/users/profile': () => json(me) });
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(screen.getByText('Please enter a new password.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('New Password'), 'another long one');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Your password has been successfully updated.')).toBeInTheDocument();
+    expect(mock.calls.find((c) => c.method === 'PUT')?.body).toEqual({ newPassword: 'another long one' });
+  });
+
+  it('refuses an avatar of 2 MB or more before sending it', async () => {
+    const { mock, user } = await openSettings();
+    const input = document.querySelector<HTMLInputElement>('input[type="file"]')!;
+    await user.upload(input, file(2_097_152));
+    expect(
+      screen.getByText('Sorry, your avatar must be smaller than 2 MB. Please choose a smaller image.'),
+    ).toBeInTheDocument();
+    expect(mock.calls.some((c) => c.url === '/api/users/avatar')).toBe(false);
+  });
+
+  it('explains a 413 from the server', async () => {
+    const { user } = await openSettings({ 'POST /api/users/avatar': () => json({}, { status: 413 }) });
+    await user.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, file(1000));
+    expect(await screen.findByText('Image too large. Please pick one under 2 MB.')).toBeInTheDocument();
+  });
+
+  it('explains other upload failures', async () => {
+    const { user } = await openSettings({ 'POST /api/users/avatar': () => json({}, { status: 500 }) });
+    await user.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, file(1000));
+    expect(await screen.findByText('Failed to upload avatar. Try again or use a smaller image.')).toBeInTheDocument();
+  });
+
+  it('confirms before deleting the account', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const { mock, user } = await openSettings();
+    await user.click(screen.getByRole('button', { name: 'Delete Account' }));
+    expect(confirm).toHaveBeenCalledWith(DELETE_CONFIRM_TEXT);
+    expect(DELETE_CONFIRM_TEXT).toBe('Are you sure you want to delete your account? This action cannot be undone.');
+    expect(mock.calls.some((c) => c.method === 'DELETE')).toBe(false);
+  });
+});

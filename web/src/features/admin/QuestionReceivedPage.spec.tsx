@@ -1,0 +1,311 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { json } from '../../test/fetch-mock';
+import { bodyRows, DAY, deferred, narrowViewport, question, renderAdmin, rowOf } from './test-helpers';
+
+vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
+
+const HOUR = 60 * 60 * 1000;
+// Created "now": the deadline is 2 days 3½ hours away.
+const held = question({
+  _id: 'q1',
+  question: 'How do you price consulting?',
+  fromUsername: 'grace',
+  askedName: 'Grace Hopper',
+  createdAt: '2025-03-14T10:00:00.000Z',
+  tip: 5,
+  tipAmount: 500,
+  tipStatus: 'held',
+  answerDeadline: new Date(Date.now() + 2 * DAY + 3.5 * HOUR).toISOString(),
+});
+const captured = question({
+  _id: 'q2',
+  question: 'Favourite engine?',
+  askedName: 'Charles Babbage',
+  createdAt: '2025-02-01T10:00:00.000Z',
+  status: 'Answered',
+  answer: 'The analytical one.',
+  tip: 25,
+  tipStatus: 'captured',
+});
+const free = question({
+  _id: 'q3',
+  question: 'What is a loop?',
+  fromUsername: 'alan',
+  askedName: 'Alan Turing',
+  createdAt: '2025-01-20T10:00:00.000Z',
+  status: 'Answered',
+  answer: 'A repeat.',
+  displayOnProfile: false,
+});
+const released = question({
+  _id: 'q4',
+  question: 'Can you review my notes?',
+  askedName: 'Mary Somerville',
+  createdAt: '2025-01-10T10:00:00.000Z',
+  tip: 10,
+  tipStatus: 'released',
+  answerWindowExpired: true,
+});
+const inbox = [held, captured, free, released];
+
+let cleanups: Array<() => void> = [];
+beforeEach(() => {
+  // Failed calls are logged on purpose; keep the test output readable.
+  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  for (const c of cleanups) c();
+  cleanups = [];
+});
+
+async function openInbox(routes: Parameters<typeof renderAdmin>[1] = {}, items = inbox) {
+  const result = renderAdmin('/admin', { 'GET /api/questions': () => json(items), ...routes });
+  cleanups.push(result.mock.restore);
+  await screen.findByRole('heading', { name: 'Question Received' });
+  if (items.length) await screen.findByRole('table');
+  return result;
+}
+
+const questionsShown = () => bodyRows().map((r) => within(r).getAllByRole('cell')[0]!.textContent);
+const listCalls = (calls: { method: string; url: string }[]) => calls.filter((c) => c.method === 'GET' && c.url.startsWith('/api/questions'));
+
+describe('Question Received (spec §2 inbox)', () => {
+  it('asks for the inbox and shows the spec columns, newest first', async () => {
+    const { mock } = await openInbox();
+    expect(listCalls(mock.calls)[0]?.url).toContain('role=receiver');
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['Question', 'Asked By', 'Date', 'Tip', 'Tag', 'Display on Profile', 'Actions']);
+    expect(questionsShown()).toEqual([held.question, captured.question, free.question, released.question]);
+  });
+
+  it('shows where each tip stands: held with the time left, captured, released', async () => {
+    await openInbox();
+    expect(within(rowOf(held.question)).getByText('Held')).toBeInTheDocument();
+    expect(within(rowOf(held.question)).getByText('Releases in 2d 3h')).toBeInTheDocument();
+    expect(within(rowOf(captured.question)).getByText('$25')).toBeInTheDocument();
+    expect(within(rowOf(captured.question)).getByText('Captured')).toBeInTheDocument();
+    expect(within(rowOf(released.question)).getByText('Released')).toBeInTheDocument();
+    expect(within(rowOf(free.question)).getByText('No tip')).toBeInTheDocument();
+  });
+
+  it('filters by question text, date, and the asker’s name or username, ignoring case', async () => {
+    const { user } = await openInbox();
+    const search = screen.getByRole('searchbox', { name: 'Search' });
+    await user.type(search, 'GRACE');
+    expect(questionsShown()).toEqual([held.question]);
+    await user.clear(search);
+    await user.type(search, 'alan');
+    expect(questionsShown()).toEqual([free.question]);
+    await user.clear(search);
+    await user.type(search, 'babbage');
+    expect(questionsShown()).toEqual([captured.question]);
+    await user.clear(search);
+    await user.type(search, 'Jan 10, 2025');
+    expect(questionsShown()).toEqual([released.question]);
+    await user.clear(search);
+    await user.type(search, 'PRICE');
+    expect(questionsShown()).toEqual([held.question]);
+    await user.clear(search);
+    await user.type(search, 'nothing like this');
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.getByText('No questions match “nothing like this”.')).toBeInTheDocument();
+  });
+
+  it('on a phone shows cards and toggles between pending only and all', async () => {
+    cleanups.push(narrowViewport());
+    const result = renderAdmin('/admin', { 'GET /api/questions': () => json(inbox) });
+    cleanups.push(result.mock.restore);
+    const cards = await screen.findByRole('list', { name: 'Questions received' });
+    const shownCards = () => within(cards).getAllByRole('listitem').map((li) => li.querySelector('.q-card__question')?.textContent);
+    expect(shownCards()).toHaveLength(4);
+    await result.user.click(screen.getByRole('button', { name: 'Show Pending Only' }));
+    expect(shownCards()).toEqual([held.question, released.question]);
+    await result.user.click(screen.getByRole('button', { name: 'Show All' }));
+    expect(shownCards()).toHaveLength(4);
+  });
+
+  it('hides an answer from the profile at once and reloads the list when the server refuses', async () => {
+    const patch = deferred();
+    const { mock, user } = await openInbox({ 'PATCH /api/questions/q2': () => patch.promise });
+    await user.click(within(rowOf(captured.question)).getByRole('button', { name: /More actions/ }));
+    await user.click(screen.getByRole('button', { name: 'Hide from profile' }));
+    // Optimistic: "No" before the server answered.
+    expect(within(rowOf(captured.question)).getByText('No')).toBeInTheDocument();
+    expect(mock.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ displayOnProfile: false });
+    expect(listCalls(mock.calls)).toHaveLength(1);
+
+    patch.resolve(json({ message: 'boom' }, { status: 500 }));
+    await waitFor(() => expect(listCalls(mock.calls)).toHaveLength(2));
+    await waitFor(() => expect(within(rowOf(captured.question)).getByText('Yes')).toBeInTheDocument());
+    expect(screen.getByRole('alert')).toHaveTextContent('The list was reloaded');
+  });
+
+  it('shows a hidden answer on the profile again without reloading when the server agrees', async () => {
+    const { mock, user } = await openInbox({ 'PATCH /api/questions/q3': () => json({ ...free, displayOnProfile: true }) });
+    await user.click(within(rowOf(free.question)).getByRole('button', { name: /More actions/ }));
+    await user.click(screen.getByRole('button', { name: 'Show on profile' }));
+    expect(within(rowOf(free.question)).getByText('Yes')).toBeInTheDocument();
+    await waitFor(() => expect(mock.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ displayOnProfile: true }));
+    expect(listCalls(mock.calls)).toHaveLength(1);
+  });
+
+  it('asks "Are you sure?" before deleting, and "No" keeps the question', async () => {
+    const { mock, user } = await openInbox();
+    await user.click(within(rowOf(free.question)).getByRole('button', { name: /More actions/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    expect(screen.getByText('Are you sure?')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'No' }));
+    expect(rowOf(free.question)).toBeInTheDocument();
+    expect(mock.calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
+  it('deletes an answered question optimistically and reloads when the delete fails', async () => {
+    const { mock, user } = await openInbox({
+      'PATCH /api/questions/q3': () => json({ message: 'nope' }, { status: 500 }),
+    });
+    await user.click(within(rowOf(free.question)).getByRole('button', { name: /More actions/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, delete' }));
+    expect(mock.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ deletedByReceiver: true });
+    await waitFor(() => expect(listCalls(mock.calls)).toHaveLength(2));
+    expect(await screen.findByText(free.question)).toBeInTheDocument();
+  });
+
+  it('cancels the payment of a pending tipped question before deleting it', async () => {
+    const { mock, user } = await openInbox({
+      'POST /api/payments/process/q1/cancel-payment': () => json({ message: 'Payment cancelled', status: 'released' }),
+      'PATCH /api/questions/q1': () => json({ ...held, deletedByReceiver: true }),
+    });
+    await user.click(within(rowOf(held.question)).getByRole('button', { name: /More actions/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(screen.queryByText(held.question)).not.toBeInTheDocument());
+    const writes = mock.calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.url}`);
+    expect(writes).toEqual(['POST /api/payments/process/q1/cancel-payment', 'PATCH /api/questions/q1']);
+    expect(mock.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ deletedByReceiver: true });
+  });
+
+  it('keeps the question when cancelling its payment fails', async () => {
+    const { mock, user } = await openInbox({
+      'POST /api/payments/process/q1/cancel-payment': () =>
+        json({ message: 'This tip was already captured and can no longer be cancelled.' }, { status: 409 }),
+    });
+    await user.click(within(rowOf(held.question)).getByRole('button', { name: /More actions/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, delete' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'This tip was already captured and can no longer be cancelled. The question was not deleted.',
+    );
+    expect(rowOf(held.question)).toBeInTheDocument();
+    expect(mock.calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+
+  it('does not cancel a payment for a tip that was already released', async () => {
+    const { mock, user } = await openInbox({ 'PATCH /api/questions/q4': () => json({}) });
+    await user.click(within(rowOf(released.question)).getByRole('button', { name: /More actions/ }));
+    await user.click(screen.getByRole('button', { name: 'Delete' }));
+    await user.click(screen.getByRole('button', { name: 'Yes, delete' }));
+    await waitFor(() => expect(mock.calls.some((c) => c.method === 'PATCH')).toBe(true));
+    expect(mock.calls.some((c) => c.url.includes('cancel-payment'))).toBe(false);
+  });
+
+  it('answers a tipped question, finalizes its payment, and keeps the answer when finalizing fails', async () => {
+    const { mock, user } = await openInbox({
+      'PUT /api/questions/q1/answer': (call) =>
+        json({ ...held, ...(call.body as object), status: 'Answered', tipStatus: 'capturing' }),
+      'POST /api/payments/process/q1/finalize-payment': () =>
+        json({ message: 'The payment provider is unavailable.' }, { status: 503 }),
+    });
+    await user.click(within(rowOf(held.question)).getByRole('button', { name: 'Reply' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Answer question' });
+    expect(within(dialog).getByRole('checkbox', { name: 'Show on profile' })).toBeChecked();
+    await user.type(within(dialog).getByLabelText(/Your answer/), 'By the outcome.');
+    await user.type(within(dialog).getByLabelText('Tags'), 'Pricing{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
+
+    expect(await screen.findByText('The payment provider is unavailable.')).toBeInTheDocument();
+    const writes = mock.calls.filter((c) => c.method !== 'GET');
+    expect(writes.map((c) => `${c.method} ${c.url}`)).toEqual([
+      'PUT /api/questions/q1/answer',
+      'POST /api/payments/process/q1/finalize-payment',
+    ]);
+    expect(writes[0]?.body).toEqual({ answer: 'By the outcome.', displayOnProfile: true, replierName: 'Ada Lovelace', tags: ['pricing'] });
+    // The answer stays: the row is answered and offers the answer to view.
+    expect(within(rowOf(held.question)).getByText('Answered')).toBeInTheDocument();
+    expect(within(rowOf(held.question)).getByRole('button', { name: 'View answer' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+  });
+
+  it('shows the tip captured after a successful finalize', async () => {
+    const { user } = await openInbox({
+      'PUT /api/questions/q1/answer': (call) => json({ ...held, ...(call.body as object), status: 'Answered', tipStatus: 'capturing' }),
+      'POST /api/payments/process/q1/finalize-payment': () => json({ message: 'Payment captured.', status: 'captured' }),
+    });
+    await user.click(within(rowOf(held.question)).getByRole('button', { name: 'Reply' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Answer question' });
+    await user.type(within(dialog).getByLabelText(/Your answer/), 'By the outcome.');
+    await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
+    await waitFor(() => expect(within(rowOf(held.question)).getByText('Captured')).toBeInTheDocument());
+  });
+
+  it('requires an answer and does not finalize a question without a tip', async () => {
+    const pending = question({ _id: 'q5', question: 'Free one?', askedName: 'Free Asker' });
+    const { mock, user } = await openInbox(
+      { 'PUT /api/questions/q5/answer': (call) => json({ ...pending, ...(call.body as object), status: 'Answered' }) },
+      [pending],
+    );
+    await user.click(within(rowOf(pending.question)).getByRole('button', { name: 'Reply' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Answer question' });
+    await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent('Answer is required');
+    await user.type(within(dialog).getByLabelText(/Your answer/), 'Yes.');
+    await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
+    await waitFor(() => expect(within(rowOf(pending.question)).getByText('Answered')).toBeInTheDocument());
+    expect(mock.calls.some((c) => c.url.includes('finalize-payment'))).toBe(false);
+  });
+
+  it('edits an answer, and Cancel restores the previous answer and tags', async () => {
+    const tagged = { ...captured, tags: ['engines'] };
+    const { mock, user } = await openInbox(
+      { 'PUT /api/questions/q2/answer': (call) => json({ ...tagged, ...(call.body as object) }) },
+      [tagged],
+    );
+    await user.click(within(rowOf(tagged.question)).getByRole('button', { name: 'View answer' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Answer' });
+    expect(within(dialog).getByText('The analytical one.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
+    const field = within(dialog).getByLabelText(/Your answer/);
+    await user.clear(field);
+    await user.type(field, 'Changed my mind.');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove tag engines' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(within(dialog).getByText('The analytical one.')).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Edit' }));
+    expect(within(dialog).getByLabelText(/Your answer/)).toHaveValue('The analytical one.');
+    expect(within(dialog).getByRole('button', { name: 'Remove tag engines' })).toBeInTheDocument();
+
+    await user.type(within(dialog).getByLabelText(/Your answer/), ' Truly.');
+    await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
+    expect(await within(dialog).findByText('The analytical one. Truly.')).toBeInTheDocument();
+    expect(mock.calls.find((c) => c.method === 'PUT')?.body).toEqual({
+      answer: 'The analytical one. Truly.',
+      tags: ['engines'],
+      skipNotify: true,
+    });
+  });
+
+  it('has loading, empty and error states', async () => {
+    const first = deferred();
+    let calls = 0;
+    const { mock, user } = renderAdmin('/admin', {
+      'GET /api/questions': () => (++calls === 1 ? first.promise : json([])),
+    });
+    cleanups.push(mock.restore);
+    expect(await screen.findByText('Loading questions...')).toBeInTheDocument();
+    first.resolve(json({ message: 'down' }, { status: 500 }));
+    expect(await screen.findByText('Failed to fetch questions')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText(/No questions yet/)).toBeInTheDocument();
+  });
+});

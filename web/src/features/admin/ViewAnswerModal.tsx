@@ -1,0 +1,134 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Modal } from '../../components/Modal';
+import { ErrorBanner } from '../../components/Banner';
+import { TagInput } from '../../components/TagInput';
+import { errorText } from '../../lib/api';
+import { editAnswer, type AdminQuestion } from './api';
+import { QuestionSummary } from './AnswerModal';
+import { questionId } from './lists';
+
+export const EDIT_MESSAGES = {
+  required: 'Answer is required',
+  invalidId: 'Invalid question ID',
+  failed: 'Failed to update answer',
+  network: 'Failed to update answer. Please try again.',
+} as const;
+
+interface ViewAnswerModalProps {
+  question: AdminQuestion;
+  meta?: string;
+  /** The recipient may edit their answer; the asker only reads it. */
+  editable: boolean;
+  onSaved?: (updated: AdminQuestion) => void;
+  onClose: () => void;
+}
+
+/** View an answer; Edit → Post Answer or Cancel, Cancel restoring the previous answer and tags (spec §2 modals). */
+export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: ViewAnswerModalProps) {
+  const ids = { answer: useId(), error: useId() };
+  // What is saved: shown in view mode, and what Cancel goes back to.
+  const [saved, setSaved] = useState({ answer: question.answer ?? '', tags: question.tags ?? [] });
+  const [editing, setEditing] = useState(false);
+  const [answer, setAnswer] = useState(saved.answer);
+  const [tags, setTags] = useState<string[]>(saved.tags);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const cancel = () => {
+    setAnswer(saved.answer);
+    setTags(saved.tags);
+    setError('');
+    setEditing(false);
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setError('');
+    if (!answer.trim()) {
+      setError(EDIT_MESSAGES.required);
+      return;
+    }
+    const id = questionId(question);
+    if (!id) {
+      setError(EDIT_MESSAGES.invalidId);
+      return;
+    }
+    setBusy(true);
+    try {
+      const updated = await editAnswer(id, answer.trim(), tags);
+      const next = { answer: updated?.answer ?? answer.trim(), tags: updated?.tags ?? tags };
+      setSaved(next);
+      setAnswer(next.answer);
+      setTags(next.tags);
+      setEditing(false);
+      onSaved?.({ ...question, ...(updated ?? {}), ...next });
+    } catch (err) {
+      setError(errorText(err, EDIT_MESSAGES.failed, EDIT_MESSAGES.network));
+    }
+    setBusy(false);
+  };
+
+  return (
+    <Modal title={editing ? 'Edit answer' : 'Answer'} onClose={onClose} className="qa-modal">
+      {(requestClose) =>
+        editing ? (
+          <form className="qa-form" noValidate onSubmit={(e) => void submit(e)}>
+            <QuestionSummary question={question} meta={meta} />
+            <div className="field">
+              <label htmlFor={ids.answer} className="field__label">
+                Your answer <span className="field__required">(required)</span>
+              </label>
+              <textarea
+                id={ids.answer}
+                className="input input--area qa-form__answer"
+                rows={7}
+                value={answer}
+                aria-invalid={error === EDIT_MESSAGES.required ? true : undefined}
+                aria-describedby={error ? ids.error : undefined}
+                onChange={(e) => setAnswer(e.target.value)}
+              />
+            </div>
+            <TagInput tags={tags} onChange={setTags} />
+            <ErrorBanner id={ids.error}>{error}</ErrorBanner>
+            <div className="qa-form__footer">
+              <button type="button" className="button button--ghost" onClick={cancel}>
+                Cancel
+              </button>
+              <button type="submit" className="button button--primary" disabled={busy}>
+                {busy ? 'Posting…' : 'Post Answer'}
+              </button>
+            </div>
+          </form>
+        ) : (
+          <div className="qa-form">
+            <QuestionSummary question={question} meta={meta} />
+            <div className="qa-answer">
+              <p className="qa-answer__text">{saved.answer}</p>
+              {question.source?.trim() ? <p className="qa-answer__source">Source: {question.source}</p> : null}
+              {saved.tags.length > 0 ? (
+                <ul className="qa-answer__tags" aria-label="Tags">
+                  {saved.tags.map((t) => (
+                    <li key={t} className="chip">
+                      {t}
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </div>
+            <div className="qa-form__footer">
+              <button type="button" className="button button--ghost" onClick={requestClose}>
+                Close
+              </button>
+              {editable ? (
+                <button type="button" className="button button--primary" onClick={() => setEditing(true)}>
+                  Edit
+                </button>
+              ) : null}
+            </div>
+          </div>
+        )
+      }
+    </Modal>
+  );
+}

@@ -1,0 +1,184 @@
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PublicProfile, Question } from '../../lib/api';
+import { MemoryRouter, Route, Routes } from '../../lib/router';
+import { json, mockFetch } from '../../test/fetch-mock';
+import { AuthProvider } from '../auth/auth-context';
+import ProfilePage from './ProfilePage';
+
+const profile: PublicProfile = {
+  _id: 'u1',
+  id: 'u1',
+  username: 'ada',
+  name: 'Ada Lovelace',
+  bio: 'I answer questions about engines.',
+  avatarUrl: '/uploads/ada.png',
+  brandColorMain: '#2F4A3A',
+  brandColorLight: '#F4F1EA',
+  archiveProfile: false,
+};
+
+const q = (id: string, extra: Partial<Question> = {}): Question => ({
+  _id: id,
+  question: `Question ${id}?`,
+  answer: `Answer ${id}`,
+  toUsername: 'ada',
+  createdAt: '2025-03-01T00:00:00.000Z',
+  displayOnProfile: true,
+  tags: [],
+  ...extra,
+});
+
+let restore: (() => void) | undefined;
+afterEach(() => restore?.());
+
+function open(
+  options: { profile?: Partial<PublicProfile>; pages?: Question[][]; signedInAs?: string; profileStatus?: number } = {},
+) {
+  const pages = options.pages ?? [[q('a')]];
+  const mock = mockFetch({
+    'GET /api/users/public/ada': () =>
+      options.profileStatus ? json({}, { status: options.profileStatus }) : json({ ...profile, ...options.profile }),
+    'GET /api/questions': (call) => {
+      const cursor = new URL(call.url, 'http://x').searchParams.get('cursor');
+      const index = cursor ? Number(cursor) : 0;
+      const next = index + 1 < pages.length ? { 'x-next-cursor': String(index + 1) } : undefined;
+      return json(pages[index] ?? [], { headers: next });
+    },
+    'GET /api/users/profile': () =>
+      json({ _id: 'me', id: 'me', username: options.signedInAs, name: 'Me', email: 'me@example.com' }),
+    'GET /api/payments/tipOptions': () => json({ tipOptions: [], tippingEnabled: false }),
+  });
+  restore = mock.restore;
+  if (options.signedInAs) window.localStorage.setItem('accessToken', 'token');
+  render(
+    <MemoryRouter initialEntries={['/ask/ada']}>
+      <AuthProvider>
+        <Routes>
+          <Route path="ask/:username" element={<ProfilePage />} />
+          <Route path="ask/:username/question/:id/:slug?" element={<h1>answer page</h1>} />
+        </Routes>
+      </AuthProvider>
+    </MemoryRouter>,
+  );
+  return mock;
+}
+
+describe('public profile /ask/:username', () => {
+  it('shows the loading text, then the owner, their answers and the ask button', async () => {
+    open();
+    expect(screen.getByText('Loading profile...')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.getByText('I answer questions about engines.')).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Ask Ada Lovelace a Question' })).toBeInTheDocument();
+    expect(document.title).toBe('Ada Lovelace — Ask Me Anything');
+    expect(document.querySelector('link[rel="canonical"]')?.getAttribute('href')).toMatch(/\/ask\/ada$/);
+  });
+
+  it('adds a cache-busting version to a custom avatar', async () => {
+    open();
+    const img = await screen.findByRole('img', { name: 'Ada Lovelace' });
+    expect(img.getAttribute('src')).toMatch(/^\/uploads\/ada\.png\?v=\w+/);
+    expect(img).toHaveAttribute('width', '80');
+  });
+
+  it('keeps the default avatar URL as it is', async () => {
+    open({ profile: { avatarUrl: '/images/user-image.png' } });
+    const img = await screen.findByRole('img', { name: 'Ada Lovelace' });
+    expect(img).toHaveAttribute('src', '/images/user-image.png');
+  });
+
+  it('lists only published answers addressed to the owner, newest first, linking with the slug', async () => {
+    open({
+      pages: [
+        [
+          q('old', { createdAt: '2025-01-01T00:00:00.000Z' }),
+          q('new', { createdAt: '2025-05-01T00:00:00.000Z', question: 'What’s new, Ada?' }),
+          q('pending', { answer: '' }),
+          q('hidden', { displayOnProfile: false }),
+          q('deleted', { deletedByReceiver: true }),
+          q('other', { toUsername: 'grace' }),
+        ],
+      ],
+    });
+    const list = await screen.findByRole('list', { name: 'Answers from Ada Lovelace' });
+    const fronts = within(list).getAllByRole('button', { name: /View Answer/ });
+    expect(fronts.map((b) => b.textContent)).toEqual(['What’s new, Ada?View Answer', 'Question old?View Answer']);
+    await userEvent.setup().click(fronts[0]!);
+    expect(screen.getAllByRole('link', { name: 'What’s new, Ada?' })[0]).toHaveAttribute(
+      'href',
+      '/ask/ada/question/new/whats-new-ada',
+    );
+  });
+
+  it('flips a card with a click and back with "Close"', async () => {
+    const user = userEvent.setup();
+    open();
+    await user.click(await screen.findByRole('button', { name: /View Answer/ }));
+    expect(screen.getByText('Answer a')).toBeVisible();
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    expect(screen.getByRole('button', { name: /View Answer/ })).toBeVisible();
+  });
+
+  it('opens a card on a left swipe over 50 px and closes it on a right swipe', async () => {
+    open();
+    const card = (await screen.findAllByTestId('flip-card'))[0]!;
+    const swipe = (from: number, to: number) => {
+      fireEvent.touchStart(card, { touches: [{ clientX: from, clientY: 100 }] });
+      fireEvent.touchEnd(card, { changedTouches: [{ clientX: to, clientY: 100 }] });
+    };
+    swipe(200, 170); // 30 px: not a swipe
+    expect(screen.getByText('Answer a')).not.toBeVisible();
+    swipe(200, 140);
+    expect(screen.getByText('Answer a')).toBeVisible();
+    swipe(100, 160);
+    expect(screen.getByText('Answer a')).not.toBeVisible();
+  });
+
+  it('filters by tag', async () => {
+    const user = userEvent.setup();
+    open({ pages: [[q('a', { tags: ['pricing'] }), q('b', { tags: ['career'] })]] });
+    await user.click(await screen.findByRole('button', { name: '#career' }));
+    expect(screen.getAllByRole('button', { name: /View Answer/ })).toHaveLength(1);
+    expect(screen.getByRole('button', { name: '#career' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(screen.getByRole('button', { name: 'All' }));
+    expect(screen.getAllByRole('button', { name: /View Answer/ })).toHaveLength(2);
+  });
+
+  it('loads the next page with the x-next-cursor header', async () => {
+    const user = userEvent.setup();
+    const mock = open({ pages: [[q('a')], [q('b', { createdAt: '2024-01-01T00:00:00.000Z' })]] });
+    await user.click(await screen.findByRole('button', { name: 'Load more answers' }));
+    await waitFor(() => expect(screen.getAllByRole('button', { name: /View Answer/ })).toHaveLength(2));
+    expect(mock.calls.some((c) => c.url.includes('cursor=1'))).toBe(true);
+    expect(screen.queryByRole('button', { name: 'Load more answers' })).not.toBeInTheDocument();
+  });
+
+  it('shows the archive banner and badge, and no ask button, on an archive profile', async () => {
+    open({ profile: { archiveProfile: true } });
+    expect(await screen.findByText('Non-affiliated profile')).toBeInTheDocument();
+    expect(screen.getByText(/curated archive/)).toBeInTheDocument();
+    expect(screen.getByText(/not affiliated with/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Ask / })).not.toBeInTheDocument();
+  });
+
+  it('shows the owner their banner and the curate button instead of the ask button', async () => {
+    open({ signedInAs: 'ada' });
+    expect(await screen.findByText('You are viewing your own public page')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Curate my own Q&As' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Ask / })).not.toBeInTheDocument();
+  });
+
+  it('reports a profile that fails to load', async () => {
+    open({ profileStatus: 404 });
+    expect(await screen.findByText('Error: Failed to fetch user profile (status: 404)')).toBeInTheDocument();
+  });
+
+  it('opens the ask modal', async () => {
+    const user = userEvent.setup();
+    open();
+    await user.click(await screen.findByRole('button', { name: 'Ask Ada Lovelace a Question' }));
+    expect(await screen.findByRole('dialog', { name: 'Ask Ada Lovelace a question' })).toBeInTheDocument();
+  });
+});
