@@ -178,7 +178,10 @@ export async function registerUserRoutes(app: FastifyInstance, deps: IdentityRou
   });
 
   app.get<{ Params: { username: string } }>('/api/users/public/:username', async (request) => {
-    const row = await users.byUsername(String(request.params.username).slice(0, 100));
+    const username = String(request.params.username);
+    // Only a well-formed username can exist (and a NUL byte must never reach Postgres).
+    if (!/^[\w-]{1,100}$/.test(username)) throw notFound('User not found');
+    const row = await users.byUsername(username);
     if (!row) throw notFound('User not found');
     return toPublicProfile(row);
   });

@@ -22,6 +22,8 @@ export interface HttpAppOptions {
 }
 
 const SAFE_ID = /^[\w.:-]{1,100}$/;
+/** Postgres: invalid byte sequence (NUL in text), untranslatable character, invalid text representation. */
+const POSTGRES_BAD_TEXT = new Set(['22021', '22P05', '22P02']);
 
 /** The caller's correlation id when it is a safe token, otherwise the request's own id. */
 const correlationIdOf = (given: string | string[] | undefined, fallback: string) =>
@@ -58,6 +60,10 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).send({ message: error.message, code: error.code });
+    }
+    // Text Postgres cannot store (a NUL byte, broken UTF-8) is the caller's mistake, not ours.
+    if (POSTGRES_BAD_TEXT.has((error as { code?: string }).code ?? '')) {
+      return reply.status(400).send({ message: 'The request contains characters that are not allowed.', code: 'BAD_REQUEST' });
     }
     if (error instanceof ZodError) {
       return reply.status(400).send({ message: error.issues[0]?.message ?? 'Invalid request', code: 'BAD_REQUEST' });
