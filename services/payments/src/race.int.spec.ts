@@ -62,7 +62,7 @@ describe.runIf(run)('capture vs cancel vs expiry races', () => {
           )
             return false;
         return true;
-      }, 20_000);
+      }, 60_000);
 
       // Everything at once: the deadline passes (questions' scheduler expires them) while both parties act.
       h.advance(ANSWER_WINDOW_MS + 1_000);
@@ -154,7 +154,7 @@ describe.runIf(run)('capture vs cancel vs expiry races', () => {
           if (q?.tipStatus !== tip.status) return false;
         }
         return true;
-      }, 30_000);
+      }, 60_000);
 
       for (const t of tips) {
         const events = await tipEventTypes(h, t.questionId);
