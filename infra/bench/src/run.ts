@@ -5,7 +5,9 @@
  * test-artifacts/bench/results.json.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -55,7 +57,32 @@ const comparisons = [
   { name: 'Service GET /health (full plugin stack) vs bare node:http', target: `${targets.identityUrl}/health`, baseline: `${targets.bareHttp}/`, bar: { ratio: 0.85 } },
   { name: 'Questions public list (Fastify + kysely + pg) vs bare Fastify + raw pg', target: `${targets.questionsUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.85, p99: 1.2 } },
   { name: 'BFF public list (one hop) vs the bare route', target: `${targets.bffUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.5, p99: 2 } },
+  { name: '/ask/{username} HTML with share tags (cached render) vs static index.html', target: `${targets.bffUrl}/ask/${targets.owner}`, baseline: `${targets.bffUrl}/index.html`, bar: { ratio: 0.7 } },
 ];
+
+/** Peak resident memory of the embedded product (`npm start`'s process) while it serves the public list. */
+async function embeddedMemory(): Promise<{ peakRssMb: number; reqPerSec: number }> {
+  const launcher = fileURLToPath(new URL('../../launcher/dist/main.js', import.meta.url));
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const proc = spawn(process.execPath, [launcher], {
+    env: { ...process.env, PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'ques-bench-')), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      proc.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Ques is running') && resolve());
+      proc.once('exit', (code) => reject(new Error(`embedded product exited with ${code}`)));
+    });
+    const url = `http://127.0.0.1:${port}`;
+    await fetch(`${url}/api/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Mem Owner', email: 'mem@example.com', password: 'a long enough password' }) });
+    const load = await once(`${url}/api/questions?username=mem-owner&role=receiver`, DURATION_S);
+    const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
+    const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return { peakRssMb: Math.round(peakKb / 1024), reqPerSec: Math.round(load.requests.average) };
+  } finally {
+    proc.kill('SIGTERM');
+  }
+}
 
 const report: unknown[] = [];
 let failed = false;
@@ -73,6 +100,10 @@ try {
     console.log(`      ratio ${(ratio * 100).toFixed(1)} % (bar ≥ ${c.bar.ratio * 100} %)${c.bar.p99 ? `, p99 ×${p99Ratio.toFixed(2)} (bar ≤ ×${c.bar.p99})` : ''}\n`);
     report.push({ ...c, target, baseline, ratio, p99Ratio, ok });
   }
+  const memory = await embeddedMemory();
+  const memoryOk = memory.peakRssMb <= 1024;
+  console.log(`${memoryOk ? 'PASS' : 'MISS'}  Embedded product (npm start) peak RSS under load: ${memory.peakRssMb} MB (bar ≤ 1024 MB; ${memory.reqPerSec} req/s)\n`);
+  report.push({ name: 'embedded peak RSS', ...memory, ok: memoryOk });
   const dir = fileURLToPath(new URL('../../../test-artifacts/bench/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${dir}results.json`, JSON.stringify({ at: new Date().toISOString(), runs: RUNS, durationS: DURATION_S, connections: CONNECTIONS, report }, null, 2));

@@ -3,6 +3,7 @@
  * two never share an event loop). Prints one JSON line with their URLs, then serves until killed.
  */
 import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { buildBff } from '@ques/bff';
@@ -32,6 +33,9 @@ const identity = await startIdentityService(
   { publicOrigin: 'http://localhost:3000', sendMail: () => Promise.resolve() },
 );
 const identityUrl = await identity.listen(0);
+// The owner whose public page the read-route and crawler benchmarks load.
+const owner = await identity.app.inject({ method: 'POST', url: '/api/users', payload: { name: 'Bench Owner', email: 'bench.owner@example.com', password: 'a long enough password' } });
+if (owner.statusCode !== 201) throw new Error(`could not create the bench owner: ${owner.body}`);
 
 // 3. The questions service on a seeded read model: 2,000 public answers for the owner among 20,000 questions.
 const questionsDb = connectPostgres({ connectionString: testDb.url, schema: 'questions' });
@@ -62,7 +66,13 @@ bare.get<{ Querystring: { username: string } }>('/api/questions', async (request
 const bareFastify = await bare.listen({ port: 0, host: '127.0.0.1' });
 
 // 5. The BFF in front of the services (one hop).
-const bff = await buildBff({ log, upstreams: { identity: identityUrl, questions: questionsUrl }, jwt, publicOrigin: 'http://localhost:3000' });
+const bff = await buildBff({
+  log,
+  upstreams: { identity: identityUrl, questions: questionsUrl },
+  jwt,
+  publicOrigin: 'http://localhost:3000',
+  webDist: fileURLToPath(new URL('../../../web/dist', import.meta.url)),
+});
 const bffUrl = await bff.listen({ port: 0, host: '127.0.0.1' });
 
 process.stdout.write(`${JSON.stringify({ bareHttp, identityUrl, questionsUrl, bareFastify, bffUrl, owner: OWNER, page: PAGE })}\n`);
