@@ -32,8 +32,8 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'POST', url: '/api/support/send', service: 'support' },
   // Public list (?username=X&role=receiver) or, with a token, the caller's own lists: the service decides.
   { method: 'GET', url: '/api/questions', service: 'questions' },
-  // Guests ask without a token.
-  { method: 'POST', url: '/api/questions', service: 'questions' },
+  // Guests ask without an account: limited per client like the credential routes.
+  { method: 'POST', url: '/api/questions', service: 'questions', rateLimit: 'auth' },
   { method: 'GET', url: '/api/questions/:id', service: 'questions' },
   { method: 'PUT', url: '/api/questions/:id/answer', service: 'questions', auth: true },
   { method: 'PATCH', url: '/api/questions/:id', service: 'questions', auth: true },
