@@ -262,7 +262,7 @@ describe('account: avatars, password reset, deletion — through the BFF on the 
       }
     };
     await readable('identity', ['users', 'events', 'outbox', 'password_resets', 'avatars']);
-    await readable('questions', ['questions', 'recipients']);
+    await readable('questions', ['questions', 'recipients', 'events', 'outbox']);
     await readable('payments', ['users', 'payout_accounts', 'tip_options', 'tips', 'ledger']);
     // The other account is untouched.
     expect((await call(base, 'GET', '/api/users/profile', undefined, other.token)).status).toBe(200);

@@ -11,6 +11,7 @@ import { QuestionCommands } from './questions/commands.js';
 import { questionsIntegration } from './questions/integration.js';
 import { questionsProjection, QuestionsReadModel } from './questions/read-models/questions.js';
 import { registerQuestionRoutes } from './questions/routes.js';
+import { questionsVault } from './questions/personal-data.js';
 import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from './recipients/recipients.js';
 
 export interface QuestionsExtra {
@@ -43,8 +44,9 @@ export function createQuestionsService(options: QuestionsOptions): ServiceDefini
     // Order matters: the erasure of deleted people runs on the row the questions projection just wrote.
     projections: [questionsProjection, deletedUsersProjection],
     toIntegration: questionsIntegration,
+    cipher: questionsVault,
     consumes: ['identity', 'payments'],
-    consumers: (ctx) => [recipientsConsumer(), tipsConsumer(commandsOf(ctx))],
+    consumers: (ctx) => [recipientsConsumer(questionsVault), tipsConsumer(commandsOf(ctx))],
     jobs: (ctx) => commandsOf(ctx).jobs(options.mailer),
     async setup(app, ctx) {
       const commands = commandsOf(ctx);

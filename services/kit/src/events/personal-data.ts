@@ -15,14 +15,27 @@ export interface EventCipher {
 }
 
 export interface PersonalDataPolicy {
-  /** Personal fields (top-level string fields of `data`) per event type; other types are stored as they are. */
-  fields: Record<string, readonly string[]>;
-  /** Whose personal data an event holds. */
-  subjectOf: (event: { streamId: string; type: string; data: Record<string, unknown> }) => string;
+  /** Personal fields (top-level fields of `data`) per event type, all belonging to `subjectOf`'s person. */
+  fields?: Record<string, readonly string[]>;
+  /** Whose personal data an event holds (with `fields`). */
+  subjectOf?: (event: { streamId: string; type: string; data: Record<string, unknown> }) => string;
+  /**
+   * Events that hold several people's data (an asker and a recipient): each group of fields — paths into `data` —
+   * is sealed under its own person's key. A group whose subject is null (a guest, say) is stored as it is.
+   */
+  groups?: (event: { streamId: string; type: string; data: Record<string, unknown> }) => PersonalDataGroup[];
+}
+
+export interface PersonalDataGroup {
+  subject: string | null;
+  /** Paths into the event's data, e.g. `['asker', 'email']`. */
+  paths: readonly (readonly string[])[];
 }
 
 interface Sealed {
   subject: string;
+  /** Where the sealed values go back (absent: the fields of the policy for this event type, top level). */
+  paths?: string[][];
   iv: string;
   tag: string;
   ct: string;
@@ -34,32 +47,56 @@ const ALGORITHM = 'aes-256-gcm';
 /** Placeholder for a forgotten person's field: unique per subject, so unique indexes survive a rebuild. */
 export const erasedValue = (subject: string) => `erased-${subject}`;
 
+const getAt = (data: Record<string, unknown>, path: readonly string[]): unknown =>
+  path.reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), data);
+
+/** Sets a value at a path of a (cloned) object; `undefined` deletes the leaf. */
+function setAt(data: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node: Record<string, unknown> = data;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (!next || typeof next !== 'object') return;
+    node = next as Record<string, unknown>;
+  }
+  const leaf = path[path.length - 1]!;
+  if (value === undefined) delete node[leaf];
+  else node[leaf] = value;
+}
+
 export class PersonalDataVault implements EventCipher {
   constructor(private readonly policy: PersonalDataPolicy) {}
 
+  private groupsOf(event: { streamId: string; type: string; data: Record<string, unknown> }): { subject: string; paths: string[][] }[] {
+    const groups = this.policy.groups
+      ? this.policy.groups(event)
+      : [{ subject: this.policy.subjectOf?.(event) ?? null, paths: (this.policy.fields?.[event.type] ?? []).map((f) => [f]) }];
+    return groups
+      .filter((g): g is PersonalDataGroup & { subject: string } => !!g.subject && g.paths.length > 0)
+      .map((g) => ({ subject: g.subject, paths: g.paths.map((p) => [...p]) }));
+  }
+
   async seal(trx: Kysely<any>, event: { streamId: string; type: string; data: unknown }): Promise<unknown> {
-    const fields = this.policy.fields[event.type];
-    if (!fields || fields.length === 0 || typeof event.data !== 'object' || event.data === null) return event.data;
-    const data = event.data as Record<string, unknown>;
-    const subject = this.policy.subjectOf({ streamId: event.streamId, type: event.type, data });
-    const key = await this.keyFor(trx, subject, true);
-    if (!key) throw new Error(`personal data of ${subject} was forgotten; nothing new may be recorded for them`);
-    const secret: Record<string, unknown> = {};
-    const rest: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(data)) (fields.includes(name) ? secret : rest)[name] = value;
-    const iv = randomBytes(12);
-    const cipher = createCipheriv(ALGORITHM, key, iv);
-    const ct = Buffer.concat([cipher.update(JSON.stringify(secret), 'utf8'), cipher.final()]);
-    const sealed: Sealed = { subject, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), ct: ct.toString('base64') };
-    return { ...rest, [SEALED]: sealed };
+    if (typeof event.data !== 'object' || event.data === null) return event.data;
+    const groups = this.groupsOf({ streamId: event.streamId, type: event.type, data: event.data as Record<string, unknown> });
+    if (groups.length === 0) return event.data;
+    const data = structuredClone(event.data) as Record<string, unknown>;
+    const sealed: Sealed[] = [];
+    for (const group of groups) {
+      const key = await this.keyFor(trx, group.subject);
+      if (!key) throw new Error(`personal data of ${group.subject} was forgotten; nothing new may be recorded for them`);
+      const values = group.paths.map((path) => getAt(data, path));
+      for (const path of group.paths) setAt(data, path, undefined);
+      const iv = randomBytes(12);
+      const cipher = createCipheriv(ALGORITHM, key, iv);
+      const ct = Buffer.concat([cipher.update(JSON.stringify(values), 'utf8'), cipher.final()]);
+      sealed.push({ subject: group.subject, paths: group.paths, iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), ct: ct.toString('base64') });
+    }
+    return { ...data, [SEALED]: sealed };
   }
 
   async open(executor: Kysely<any>, events: { type: string; data: unknown }[]): Promise<unknown[]> {
     const subjects = new Set<string>();
-    for (const e of events) {
-      const sealed = sealedOf(e.data);
-      if (sealed) subjects.add(sealed.subject);
-    }
+    for (const e of events) for (const sealed of sealedOf(e.data)) subjects.add(sealed.subject);
     const keys = new Map<string, Buffer>();
     if (subjects.size > 0) {
       const rows = await executor
@@ -70,19 +107,25 @@ export class PersonalDataVault implements EventCipher {
       for (const row of rows) if (row.key) keys.set(row.subject as string, Buffer.from(row.key as Uint8Array));
     }
     return events.map((e) => {
-      const sealed = sealedOf(e.data);
-      if (!sealed) return e.data;
+      const groups = sealedOf(e.data);
+      if (groups.length === 0) return e.data;
       const { [SEALED]: _omit, ...rest } = e.data as Record<string, unknown>;
-      const key = keys.get(sealed.subject);
-      if (!key) {
-        const erased: Record<string, unknown> = {};
-        for (const field of this.policy.fields[e.type] ?? []) erased[field] = erasedValue(sealed.subject);
-        return { ...rest, ...erased };
+      const data = structuredClone(rest);
+      for (const sealed of groups) {
+        // Older records sealed top-level fields only, without paths.
+        const paths = sealed.paths ?? (this.policy.fields?.[e.type] ?? []).map((f) => [f]);
+        const key = keys.get(sealed.subject);
+        if (!key) {
+          for (const path of paths) setAt(data, path, erasedValue(sealed.subject));
+          continue;
+        }
+        const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(sealed.iv, 'base64'));
+        decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+        const plain = JSON.parse(Buffer.concat([decipher.update(Buffer.from(sealed.ct, 'base64')), decipher.final()]).toString('utf8')) as unknown;
+        if (sealed.paths) (plain as unknown[]).forEach((value, i) => setAt(data, paths[i]!, value));
+        else Object.assign(data, plain as Record<string, unknown>);
       }
-      const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(sealed.iv, 'base64'));
-      decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
-      const plain = Buffer.concat([decipher.update(Buffer.from(sealed.ct, 'base64')), decipher.final()]).toString('utf8');
-      return { ...rest, ...(JSON.parse(plain) as Record<string, unknown>) };
+      return data;
     });
   }
 
@@ -95,22 +138,21 @@ export class PersonalDataVault implements EventCipher {
       .execute();
   }
 
-  private async keyFor(trx: Kysely<any>, subject: string, create: boolean): Promise<Buffer | null> {
-    if (create) {
-      await trx
-        .insertInto('personal_data_keys')
-        .values({ subject, key: randomBytes(32), forgotten_at: null })
-        .onConflict((oc) => oc.column('subject').doNothing())
-        .execute();
-    }
+  private async keyFor(trx: Kysely<any>, subject: string): Promise<Buffer | null> {
+    await trx
+      .insertInto('personal_data_keys')
+      .values({ subject, key: randomBytes(32), forgotten_at: null })
+      .onConflict((oc) => oc.column('subject').doNothing())
+      .execute();
     const row = await trx.selectFrom('personal_data_keys').select('key').where('subject', '=', subject).executeTakeFirst();
     return row?.key ? Buffer.from(row.key as Uint8Array) : null;
   }
 }
 
-function sealedOf(data: unknown): Sealed | null {
-  if (typeof data !== 'object' || data === null || !(SEALED in data)) return null;
-  return (data as Record<string, Sealed>)[SEALED] ?? null;
+function sealedOf(data: unknown): Sealed[] {
+  if (typeof data !== 'object' || data === null || !(SEALED in data)) return [];
+  const sealed = (data as Record<string, Sealed | Sealed[]>)[SEALED];
+  return Array.isArray(sealed) ? sealed : sealed ? [sealed] : [];
 }
 
 /** The vault's table; services that use a vault add this to their migrations. */

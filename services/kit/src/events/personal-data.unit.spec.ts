@@ -60,4 +60,37 @@ describe('personal data vault (crypto-shredding of event streams)', () => {
       }),
     ).rejects.toThrow(/forgotten/);
   });
+
+  it('seals each person of a two-person event under their own key, and forgetting one leaves the other readable', async () => {
+    const twoPeople = new PersonalDataVault({
+      groups: ({ data }) => {
+        const d = data as { asker: { userId: string | null }; recipient: { userId: string } };
+        return [
+          { subject: d.asker.userId, paths: [['asker', 'name'], ['asker', 'email']] },
+          { subject: d.recipient.userId, paths: [['recipient', 'name']] },
+        ];
+      },
+    });
+    const asked = new EventStore({ database, context: 'identity', projections: [], toIntegration: counterIntegration, cipher: twoPeople });
+    const data = (askerId: string | null) => ({
+      question: 'Why?',
+      asker: { userId: askerId, name: 'Asker Person', email: 'asker@example.com' },
+      recipient: { userId: 'owner-1', name: 'Owner Person' },
+    });
+    await asked.append({ streamId: 'q-1', expectedVersion: 0, events: [{ type: 'Asked', data: data('asker-1') }], metadata });
+    await asked.append({ streamId: 'q-2', expectedVersion: 0, events: [{ type: 'Asked', data: data(null) }], metadata });
+    const raw = JSON.stringify((await database.db.selectFrom('events').select('data').where('stream_id', '=', 'q-1').executeTakeFirstOrThrow()).data);
+    expect(raw).not.toContain('Asker Person');
+    expect(raw).not.toContain('Owner Person');
+    expect((await asked.readStream('q-1'))[0]!.data).toEqual(data('asker-1'));
+
+    await database.db.transaction().execute((trx) => twoPeople.forget(trx, 'asker-1'));
+    expect((await asked.readStream('q-1'))[0]!.data).toEqual({
+      question: 'Why?',
+      asker: { userId: 'asker-1', name: erasedValue('asker-1'), email: erasedValue('asker-1') },
+      recipient: { userId: 'owner-1', name: 'Owner Person' },
+    });
+    // A guest (no subject) keeps their typed-in name: nobody can ask to forget them through an account.
+    expect((await asked.readStream('q-2'))[0]!.data).toEqual(data(null));
+  });
 });

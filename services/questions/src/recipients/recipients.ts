@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { IdentityEvents, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
-import type { ConsumerDefinition, Projection, RecordedEvent } from '@ques/kit';
+import type { ConsumerDefinition, PersonalDataVault, Projection, RecordedEvent } from '@ques/kit';
 
 export interface RecipientRow {
   user_id: string;
@@ -50,7 +50,7 @@ async function applySnapshot(trx: Kysely<any>, envelope: EventEnvelope<UserSnaps
 }
 
 /** A deleted account keeps a tombstone (so a late ProfileUpdated cannot revive it) with its personal data erased. */
-async function applyDeleted(trx: Kysely<any>, envelope: EventEnvelope<{ userId: string }>): Promise<void> {
+async function applyDeleted(trx: Kysely<any>, envelope: EventEnvelope<{ userId: string }>, vault: PersonalDataVault): Promise<void> {
   const tombstone = {
     username: '',
     name: '',
@@ -66,6 +66,8 @@ async function applyDeleted(trx: Kysely<any>, envelope: EventEnvelope<{ userId: 
     .onConflict((oc) => oc.column('user_id').doUpdateSet(tombstone))
     .execute();
   await eraseDeletedUser(trx, envelope.data.userId);
+  // Their name and e-mail in this service's event stream become unreadable (ADR 0010).
+  await vault.forget(trx, envelope.data.userId);
 }
 
 /**
@@ -99,14 +101,14 @@ export const deletedUsersProjection: Projection = {
 };
 
 /** `questions--recipients`: identity's user events → the local `recipients` table. */
-export function recipientsConsumer(): ConsumerDefinition {
+export function recipientsConsumer(vault: PersonalDataVault): ConsumerDefinition {
   return {
     durable: 'questions--recipients',
     context: 'identity',
     handlers: {
       UserRegistered: { schema: IdentityEvents.UserRegistered.schema, effect: applySnapshot },
       ProfileUpdated: { schema: IdentityEvents.ProfileUpdated.schema, effect: applySnapshot },
-      UserDeleted: { schema: z.object({ userId: z.uuid() }), effect: applyDeleted },
+      UserDeleted: { schema: z.object({ userId: z.uuid() }), effect: (trx, envelope: EventEnvelope<{ userId: string }>) => applyDeleted(trx, envelope, vault) },
     },
   };
 }

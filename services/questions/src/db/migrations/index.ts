@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_questions.js';
+import * as m0002 from './0002_personal_data_keys.js';
 
 /** Explicit, ordered; frozen once merged. */
 export const questionsMigrations: Record<string, Migration> = {
   '2026_11_22_0001_questions': m0001,
+  '2026_11_22_0002_personal_data_keys': m0002,
 };
