@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { runPipeline } from './pipeline.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -104,6 +105,12 @@ try {
   const memoryOk = memory.peakRssMb <= 1024;
   console.log(`${memoryOk ? 'PASS' : 'MISS'}  Embedded product (npm start) peak RSS under load: ${memory.peakRssMb} MB (bar ≤ 1024 MB; ${memory.reqPerSec} req/s)\n`);
   report.push({ name: 'embedded peak RSS', ...memory, ok: memoryOk });
+  const pipeline = await runPipeline();
+  const rebuildOk = pipeline.rebuildPerSec >= 20_000;
+  console.log(`${rebuildOk ? 'PASS' : 'MISS'}  Projection rebuild: ${Math.round(pipeline.rebuildPerSec)} events/s over ${pipeline.events} events (bar ≥ 20,000/s); raw keyset read of the same events ${Math.round(pipeline.rawReadPerSec)}/s (ratio ${((pipeline.rebuildPerSec / pipeline.rawReadPerSec) * 100).toFixed(1)} %)`);
+  const relayOk = pipeline.relayPerSec !== null && pipeline.relayPerSec >= 10_000;
+  console.log(`${relayOk ? 'PASS' : 'MISS'}  Outbox → JetStream relay: ${pipeline.relayPerSec === null ? 'no NATS' : `${Math.round(pipeline.relayPerSec)} events/s over ${pipeline.outbox} rows`} (bar ≥ 10,000/s)\n`);
+  report.push({ name: 'pipeline', ...pipeline, rebuildOk, relayOk });
   const dir = fileURLToPath(new URL('../../../test-artifacts/bench/', import.meta.url));
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${dir}results.json`, JSON.stringify({ at: new Date().toISOString(), runs: RUNS, durationS: DURATION_S, connections: CONNECTIONS, report }, null, 2));
