@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { isCI } from '@ques/kit/testing';
 import { startEmbedded, type EmbeddedProduct } from '../embedded.js';
+import { markArchiveProfile as markArchive } from '@ques/identity';
 
 /*
  * What the browser journeys need: the system's Chromium driven by playwright-core (never a downloaded browser),
@@ -131,6 +132,38 @@ export async function newContext(
   return context;
 }
 
+/** A signed-in person's session as the web app keeps it in local storage (spec §3 keys). */
+export interface BrowserSession {
+  accessToken: string;
+  refreshToken: string;
+  user: { username: string } & Record<string, unknown>;
+}
+
+/**
+ * Signs the context in the way the web app would after a login, before any of its pages runs: the tokens and the
+ * user in local storage. Only the first page load seeds them; after that the app owns them (refresh, logout).
+ */
+export async function seedSession(context: BrowserContext, session: BrowserSession): Promise<void> {
+  await context.addInitScript((s: BrowserSession) => {
+    try {
+      if (localStorage.getItem('e2e-seeded')) return;
+      localStorage.setItem('e2e-seeded', '1');
+      localStorage.setItem('accessToken', s.accessToken);
+      localStorage.setItem('refreshToken', s.refreshToken);
+      localStorage.setItem('userData', JSON.stringify(s.user));
+      localStorage.setItem('username', s.user.username);
+    } catch {
+      // about:blank and other origins have no storage for us.
+    }
+  }, session);
+}
+
+/** Identity's admin `mark-archive` (the function its CLI runs against Postgres), on the embedded product's store. */
+export async function markArchiveProfile(product: EmbeddedProduct, username: string): Promise<string> {
+  const identity = product.services.identity!;
+  return markArchive(identity.ctx.store, identity.extra.users, username, true);
+}
+
 /** Collects uncaught page errors and failed console errors, so a journey can assert the page stayed healthy. */
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -138,14 +171,24 @@ export function watchErrors(page: Page): string[] {
   return errors;
 }
 
-/** A full-page screenshot under test-artifacts/screenshots/{name}-{viewport}.png, once fonts and images settled. */
-export async function screenshot(page: Page, name: string, viewport: ViewportName): Promise<string> {
+/**
+ * A full-page screenshot under test-artifacts/screenshots/{name}-{viewport}.png, once fonts and images settled.
+ * `fullPage: false` captures the viewport only: for an open modal, which is fixed to the viewport (a full-page
+ * capture would show the page below it uncovered).
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  viewport: ViewportName,
+  { fullPage = true }: { fullPage?: boolean } = {},
+): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}-${VIEWPORTS[viewport].width}.png`);
   await page.evaluate(async () => {
     // The page as a visitor first sees it: no focus ring from the test's last click, scrolled to the top.
     (document.activeElement as HTMLElement | null)?.blur();
     window.scrollTo(0, 0);
+    document.querySelector('.modal')?.scrollTo(0, 0);
     // A full-page capture shows what is below the fold too: load those images now.
     for (const img of document.images) img.loading = 'eager';
     const settled = (img: HTMLImageElement) =>
@@ -159,7 +202,7 @@ export async function screenshot(page: Page, name: string, viewport: ViewportNam
       new Promise((r) => setTimeout(r, 5_000)),
     ]);
   });
-  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  await page.screenshot({ path, fullPage, animations: 'disabled' });
   return path;
 }
 

@@ -184,6 +184,7 @@ describe('Question Received (spec §2 inbox)', () => {
     const writes = mock.calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.url}`);
     expect(writes).toEqual(['POST /api/payments/process/q1/cancel-payment', 'PATCH /api/questions/q1']);
     expect(mock.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ deletedByReceiver: true });
+    expect(await screen.findByText('Question deleted. The $5 tip was released: the asker is not charged.')).toBeInTheDocument();
   });
 
   it('keeps the question when cancelling its payment fails', async () => {

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { ErrorBanner } from '../../components/Banner';
+import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
 import { errorText } from '../../lib/api';
 import { useDocumentHead } from '../../lib/head';
 import { formatDate } from '../../lib/text';
@@ -19,7 +19,7 @@ import {
   type Column,
   type MenuAction,
 } from './list-parts';
-import { askerName, isPending, listFor, matchesSearch, needsCancelPayment, needsFinalize, questionId } from './lists';
+import { askerName, formatDollars, isPending, listFor, matchesSearch, needsCancelPayment, needsFinalize, questionId } from './lists';
 import { useNarrowScreen, useNow, useQuestionList } from './use-question-list';
 import { ViewAnswerModal } from './ViewAnswerModal';
 
@@ -29,6 +29,8 @@ export const INBOX_MESSAGES = {
   cancelFailed: 'Failed to cancel the payment.',
   notDeleted: 'The question was not deleted.',
   finalizeFailed: 'Failed to finalize payment',
+  deleted: 'Question deleted.',
+  tipReleased: (amount: string) => `Question deleted. The ${amount} tip was released: the asker is not charged.`,
 } as const;
 
 type Open = { kind: 'answer' | 'view'; id: string } | null;
@@ -45,6 +47,7 @@ export default function QuestionReceivedPage() {
   const [open, setOpen] = useState<Open>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set());
+  const [success, showSuccess] = useSuccessMessage();
 
   const username = user?.username ?? '';
   const email = user?.email ?? '';
@@ -80,7 +83,9 @@ export default function QuestionReceivedPage() {
   const remove = async (q: AdminQuestion) => {
     const id = questionId(q);
     setError('');
-    if (needsCancelPayment(q)) {
+    showSuccess('');
+    const tipped = needsCancelPayment(q);
+    if (tipped) {
       markBusy(id, true);
       try {
         await cancelPayment(id);
@@ -94,6 +99,7 @@ export default function QuestionReceivedPage() {
     list.remove(id);
     try {
       await deleteByReceiver(id);
+      showSuccess(tipped ? INBOX_MESSAGES.tipReleased(formatDollars(q.tip ?? 0)) : INBOX_MESSAGES.deleted);
     } catch (err) {
       console.warn('Deleting the question failed', err);
       setError(INBOX_MESSAGES.deleteFailed);
@@ -144,10 +150,11 @@ export default function QuestionReceivedPage() {
     { header: 'Question', className: 'q-table__question', cell: (q) => q.question },
     {
       header: 'Asked By',
+      className: 'q-table__party',
       cell: (q) => (
         <span className="party">
           <span className="party__name">{askerName(q)}</span>
-          {q.fromUsername && q.fromUsername !== 'guest' ? <span className="party__handle">@{q.fromUsername}</span> : <span className="party__handle">Guest</span>}
+          {q.fromUsername && q.fromUsername !== 'guest' ? <span className="party__handle" title={`@${q.fromUsername}`}>@{q.fromUsername}</span> : <span className="party__handle">Guest</span>}
         </span>
       ),
     },
@@ -185,6 +192,7 @@ export default function QuestionReceivedPage() {
         {narrow ? <PendingToggle pendingOnly={pendingOnly} onToggle={() => setPendingOnly((p) => !p)} /> : null}
       </div>
       <ErrorBanner>{error}</ErrorBanner>
+      <SuccessBanner message={success} className="q-page__success" />
       <ListBody
         list={list}
         total={all.length}

@@ -87,6 +87,15 @@ describe('Questions Asked (spec §2)', () => {
       'POST /api/payments/process/a1/cancel-payment',
       'DELETE /api/questions/a1',
     ]);
+    expect(await screen.findByText('Question withdrawn. Your $5 tip was released: you are not charged.')).toBeInTheDocument();
+  });
+
+  it('tells the asker when the recipient removed a pending question', async () => {
+    const removed = asked({ _id: 'a5', question: 'Still there?', deletedByReceiver: true, tip: 5, tipStatus: 'released' });
+    await openAsked({ 'GET /api/questions': () => json([removed, tipped]) });
+    expect(within(rowOf(removed.question)).getByText('Removed by recipient')).toBeInTheDocument();
+    expect(within(rowOf(removed.question)).getByText('Never charged')).toBeInTheDocument();
+    expect(within(rowOf(tipped.question)).getByText('Awaiting answer')).toBeInTheDocument();
   });
 
   it('keeps the question when the payment cannot be cancelled', async () => {

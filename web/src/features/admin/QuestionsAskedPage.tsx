@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { ErrorBanner } from '../../components/Banner';
+import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
 import { errorText } from '../../lib/api';
 import { useDocumentHead } from '../../lib/head';
 import { formatDate } from '../../lib/text';
@@ -16,7 +16,7 @@ import {
   TipCell,
   type Column,
 } from './list-parts';
-import { isPending, listFor, matchesSearch, needsCancelPayment, questionId, recipientLabel } from './lists';
+import { formatDollars, isPending, listFor, matchesSearch, needsCancelPayment, questionId, recipientLabel } from './lists';
 import { useNarrowScreen, useNow, useQuestionList } from './use-question-list';
 import { ViewAnswerModal } from './ViewAnswerModal';
 
@@ -24,6 +24,8 @@ export const ASKED_MESSAGES = {
   deleteFailed: 'Could not delete the question. The list was reloaded.',
   cancelFailed: 'Failed to cancel the payment.',
   notDeleted: 'The question was not deleted.',
+  withdrawn: 'Question withdrawn.',
+  tipReleased: (amount: string) => `Question withdrawn. Your ${amount} tip was released: you are not charged.`,
 } as const;
 
 /** Questions Asked (spec §2): what the owner asked others; view answers, withdraw a pending one (its tip released). */
@@ -38,6 +40,7 @@ export default function QuestionsAskedPage() {
   const [viewing, setViewing] = useState<string | null>(null);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState<string | null>(null);
+  const [success, showSuccess] = useSuccessMessage();
 
   const username = user?.username ?? '';
   const email = user?.email ?? '';
@@ -49,7 +52,9 @@ export default function QuestionsAskedPage() {
   const remove = async (q: AdminQuestion) => {
     const id = questionId(q);
     setError('');
-    if (needsCancelPayment(q)) {
+    showSuccess('');
+    const tipped = needsCancelPayment(q);
+    if (tipped) {
       setBusy(id);
       try {
         await cancelPayment(id);
@@ -63,6 +68,7 @@ export default function QuestionsAskedPage() {
     list.remove(id);
     try {
       await withdrawQuestion(id);
+      showSuccess(tipped ? ASKED_MESSAGES.tipReleased(formatDollars(q.tip ?? 0)) : ASKED_MESSAGES.withdrawn);
     } catch (err) {
       console.warn('Withdrawing the question failed', err);
       setError(ASKED_MESSAGES.deleteFailed);
@@ -74,7 +80,8 @@ export default function QuestionsAskedPage() {
     const id = questionId(q);
     return isPending(q) ? (
       <div className="row-actions">
-        <span className="muted row-actions__note">Awaiting answer</span>
+        {/* The recipient removed it from their inbox: it will not be answered (its tip, if any, was released). */}
+        <span className="muted row-actions__note">{q.deletedByReceiver ? 'Removed by recipient' : 'Awaiting answer'}</span>
         <RowMenu subject={q.question} actions={[]} onDelete={() => void remove(q)} disabled={busy === id} />
       </div>
     ) : (
@@ -89,13 +96,13 @@ export default function QuestionsAskedPage() {
   const askedTo = (q: AdminQuestion) => (
     <span className="party">
       <span className="party__name">{recipientLabel(q)}</span>
-      {q.toUsername ? <span className="party__handle">@{q.toUsername}</span> : null}
+      {q.toUsername ? <span className="party__handle" title={`@${q.toUsername}`}>@{q.toUsername}</span> : null}
     </span>
   );
 
   const columns: Column[] = [
     { header: 'Question', className: 'q-table__question', cell: (q) => q.question },
-    { header: 'Asked To', cell: askedTo },
+    { header: 'Asked To', className: 'q-table__party', cell: askedTo },
     { header: 'Date', className: 'q-table__date', cell: (q) => <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> },
     { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={now} /> },
     { header: 'Tag', cell: (q) => <StatusTag pending={isPending(q)} /> },
@@ -112,6 +119,7 @@ export default function QuestionsAskedPage() {
         {narrow ? <PendingToggle pendingOnly={pendingOnly} onToggle={() => setPendingOnly((p) => !p)} /> : null}
       </div>
       <ErrorBanner>{error}</ErrorBanner>
+      <SuccessBanner message={success} className="q-page__success" />
       <ListBody
         list={list}
         total={all.length}

@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PublicProfile, Question } from '../../lib/api';
-import { MemoryRouter, Route, Routes } from '../../lib/router';
+import { MemoryRouter, Route, Routes, useLocation } from '../../lib/router';
 import { json, mockFetch } from '../../test/fetch-mock';
 import { AuthProvider } from '../auth/auth-context';
 import ProfilePage from './ProfilePage';
@@ -30,11 +30,22 @@ const q = (id: string, extra: Partial<Question> = {}): Question => ({
   ...extra,
 });
 
+function LocationProbe() {
+  const location = useLocation();
+  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
+}
+
 let restore: (() => void) | undefined;
 afterEach(() => restore?.());
 
 function open(
-  options: { profile?: Partial<PublicProfile>; pages?: Question[][]; signedInAs?: string; profileStatus?: number } = {},
+  options: {
+    profile?: Partial<PublicProfile>;
+    pages?: Question[][];
+    signedInAs?: string;
+    profileStatus?: number;
+    path?: string;
+  } = {},
 ) {
   const pages = options.pages ?? [[q('a')]];
   const mock = mockFetch({
@@ -53,10 +64,10 @@ function open(
   restore = mock.restore;
   if (options.signedInAs) window.localStorage.setItem('accessToken', 'token');
   render(
-    <MemoryRouter initialEntries={['/ask/ada']}>
+    <MemoryRouter initialEntries={[options.path ?? '/ask/ada']}>
       <AuthProvider>
         <Routes>
-          <Route path="ask/:username" element={<ProfilePage />} />
+          <Route path="ask/:username" element={<><ProfilePage /><LocationProbe /></>} />
           <Route path="ask/:username/question/:id/:slug?" element={<h1>answer page</h1>} />
         </Routes>
       </AuthProvider>
@@ -66,6 +77,23 @@ function open(
 }
 
 describe('public profile /ask/:username', () => {
+  it('tells a tipper back from the checkout that the question was sent, and tidies the address', async () => {
+    open({ path: '/ask/ada?checkout=success&questionId=q9&session_id=cs_1&tag=x' });
+    expect(await screen.findByText('Your question was sent to Ada Lovelace.')).toBeInTheDocument();
+    expect(screen.getByText(/Your tip is held on your card and only charged when Ada Lovelace/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/ask\/ada\?tag=x$/));
+    // The notice stays after the address changed.
+    expect(screen.getByText('Your question was sent to Ada Lovelace.')).toBeInTheDocument();
+  });
+
+  it('tells a tipper who cancelled the checkout that nothing was sent or charged', async () => {
+    open({ path: '/ask/ada?checkout=cancelled&questionId=q9' });
+    expect(
+      await screen.findByText('Checkout cancelled: your question was not sent and nothing was charged.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/ask\/ada$/));
+  });
+
   it('shows the loading text, then the owner, their answers and the ask button', async () => {
     open();
     expect(screen.getByText('Loading profile...')).toBeInTheDocument();

@@ -59,6 +59,19 @@ export default function ProfilePage() {
   const selectedTag = searchParams.get('tag');
   const [askOpen, setAskOpen] = useState(false);
   const [success, showSuccess] = useSuccessMessage();
+  // Back from the hosted checkout (spec §4 tipped questions): say what happened, then tidy the address.
+  const [checkoutReturn] = useState(() => checkoutOutcome(searchParams.get('checkout')));
+  useEffect(() => {
+    if (!searchParams.has('checkout')) return;
+    setSearchParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const key of CHECKOUT_PARAMS) next.delete(key);
+        return next;
+      },
+      { replace: true },
+    );
+  }, [searchParams, setSearchParams]);
 
   const answers = useMemo(
     () => publicAnswers(page.questions, profile?.username ?? username),
@@ -167,6 +180,7 @@ export default function ProfilePage() {
           </>
         )}
 
+        {profile && checkoutReturn ? <CheckoutNotice outcome={checkoutReturn} name={profile.name} /> : null}
         <SuccessBanner message={success} className="profile__success" />
 
         <section className="profile__answers" aria-labelledby="answers-heading">
@@ -217,6 +231,27 @@ export default function ProfilePage() {
           />
         </Suspense>
       ) : null}
+    </div>
+  );
+}
+
+const CHECKOUT_PARAMS = ['checkout', 'questionId', 'session_id'] as const;
+type CheckoutOutcome = 'success' | 'cancelled';
+const checkoutOutcome = (value: string | null): CheckoutOutcome | null =>
+  value === 'success' || value === 'cancelled' ? value : null;
+
+/** What the asker sees on the owner's page after paying, or cancelling, a tip on the hosted checkout page. */
+function CheckoutNotice({ outcome, name }: { outcome: CheckoutOutcome; name: string }) {
+  return outcome === 'success' ? (
+    <div role="status" className="profile__checkout">
+      <p className="banner banner--success">
+        <strong>Your question was sent to {name}.</strong> Your tip is held on your card and only charged when {name}{' '}
+        answers; if they do not answer within 5 days it is released.
+      </p>
+    </div>
+  ) : (
+    <div role="status" className="profile__checkout">
+      <p className="banner banner--neutral">Checkout cancelled: your question was not sent and nothing was charged.</p>
     </div>
   );
 }
