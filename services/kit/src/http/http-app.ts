@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { ZodError, type z } from 'zod';
 import { AppError, badRequest } from '../errors.js';
@@ -29,11 +29,31 @@ const POSTGRES_BAD_TEXT = new Set(['22021', '22P05', '22P02']);
 const correlationIdOf = (given: string | string[] | undefined, fallback: string) =>
   typeof given === 'string' && SAFE_ID.test(given) ? given : fallback;
 
+/**
+ * One log line per request (its completion, with status and time) instead of two, and none for the probes that
+ * orchestrators poll every few seconds.
+ */
+class RequestLog extends LogController {
+  constructor() {
+    super({ disableRequestLogging: (request) => request.url === '/health' || request.url === '/ready' });
+  }
+  override incomingRequest(): void {
+    // The completion line below carries the request too.
+  }
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
+}
+
 /** The Fastify app every service and the BFF start from: ids, logging, one error handler, health and readiness. */
 export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   const app = Fastify({
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- pins the logger generic so the app is a plain FastifyInstance
     loggerInstance: opts.log as FastifyBaseLogger,
+    logController: new RequestLog(),
     bodyLimit: opts.bodyLimit ?? 256 * 1024,
     trustProxy: opts.trustProxy ?? false,
     requestIdHeader: 'x-request-id',
@@ -80,9 +100,8 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
 
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' }));
 
-  // Probes poll these constantly: only problems are worth a log line.
-  app.get('/health', { logLevel: 'warn' }, async () => ({ status: 'ok', service: opts.name }));
-  app.get('/ready', { logLevel: 'warn' }, async (_request, reply) => {
+  app.get('/health', async () => ({ status: 'ok', service: opts.name }));
+  app.get('/ready', async (_request, reply) => {
     try {
       await opts.ready?.();
       return { status: 'ready', service: opts.name };
