@@ -10,6 +10,7 @@ import {
 } from '@ques/contracts';
 import { readMailbox, rebuildProjections } from '@ques/kit';
 import { eventually, infraGate, natsTestUrl, postgresServerUrl } from '@ques/kit/testing';
+import { questionsProjection } from './questions/read-models/questions.js';
 import { log, registerUser, snapshot, startHarness, type Harness } from './test/harness.js';
 
 const natsUrl = await natsTestUrl();
@@ -793,6 +794,35 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     expect(await rebuildProjections(h.a.ctx.store, log)).toBeGreaterThan(20);
     const after = await h.database.db.selectFrom('questions').selectAll().orderBy('id').execute();
     expect(after).toEqual(before);
+  });
+
+  it('rebuilds a long run of new questions in multi-row inserts, however long the run', async () => {
+    // 3,500 consecutive asks (~22 parameters each): more rows than one statement may carry parameters for, so the batch must split.
+    const owner = { userId: randomUUID(), username: 'batch-owner', name: 'Batch Owner', email: 'batch.owner@example.com' };
+    const events = Array.from({ length: 3_500 }, (_, i) => ({
+      globalPosition: i + 1,
+      eventId: randomUUID(),
+      streamId: `question-batch-${i}`,
+      streamVersion: 1,
+      type: 'QuestionAsked',
+      data: {
+        questionId: randomUUID(),
+        recipient: owner,
+        asker: { userId: null, username: 'guest', name: 'Gus', email: 'gus@example.com' },
+        question: `Batch question ${i}?`,
+        detail: '',
+        tip: null,
+        askedAt: new Date(Date.now() - i * 1000).toISOString(),
+        answerDeadline: null,
+      },
+      metadata: { correlationId: 'test', causationId: null, actor: null },
+      recordedAt: new Date(),
+    }));
+    await h.database.db.transaction().execute(async (trx) => {
+      await questionsProjection.applyBatch!(trx, events);
+    });
+    const rows = await h.database.db.selectFrom('questions').select('id').where('to_user_id', '=', owner.userId).execute();
+    expect(rows).toHaveLength(3_500);
   });
 
   it('serves the public list and the inbox with one index range scan each (EXPLAIN on 20k rows)', async () => {

@@ -17,8 +17,15 @@ export async function rebuildProjections(store: EventStore, log: Logger, batchSi
     for (;;) {
       const events = await store.readAll(after, batchSize, trx);
       if (events.length === 0) break;
-      for (const event of events) {
-        for (const projection of store.projections) await projection.apply(trx, event);
+      const perEvent = store.projections.filter((p) => !p.applyBatch);
+      if (perEvent.length === store.projections.length) {
+        for (const event of events) for (const projection of store.projections) await projection.apply(trx, event);
+      } else {
+        // Projections run one after another over the batch (each sees the rows the earlier ones wrote).
+        for (const projection of store.projections) {
+          if (projection.applyBatch) await projection.applyBatch(trx, events);
+          else for (const event of events) await projection.apply(trx, event);
+        }
       }
       applied += events.length;
       after = events[events.length - 1]!.globalPosition;

@@ -31,6 +31,11 @@ export interface Projection {
   tables: string[];
   /** Must be idempotent per event (rebuilds and retries). */
   apply(trx: Kysely<any>, event: RecordedEvent): Promise<void>;
+  /**
+   * Optional, for rebuilds: applies a run of events (in order) with fewer round trips. Must leave the same rows as
+   * calling `apply` for each of them.
+   */
+  applyBatch?(trx: Kysely<any>, events: RecordedEvent[]): Promise<void>;
 }
 
 /** Maps a stored event to its public integration event, or null when it stays private to the service. */

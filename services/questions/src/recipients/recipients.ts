@@ -83,6 +83,13 @@ export async function eraseDeletedUser(trx: Kysely<any>, userId: string): Promis
     .execute();
 }
 
+/** The accounts a new question involves (its recipient and a signed-in asker). */
+function peopleIn(recorded: RecordedEvent): string[] {
+  if (!['QuestionAsked', 'QuestionCurated', 'TippedQuestionSubmitted'].includes(recorded.type)) return [];
+  const data = recorded.data as { recipient?: { userId?: string }; asker?: { userId?: string | null } };
+  return [data.recipient?.userId, data.asker?.userId].filter((id): id is string => typeof id === 'string');
+}
+
 /**
  * Runs after the questions projection: a question recorded for (or by) someone already deleted — a late tipped
  * question, or any question during a projection rebuild — is erased as soon as its row is written.
@@ -90,10 +97,16 @@ export async function eraseDeletedUser(trx: Kysely<any>, userId: string): Promis
 export const deletedUsersProjection: Projection = {
   name: 'deleted-users',
   tables: [],
+  /** Rebuilds: one lookup of deleted people for the whole run of events. */
+  async applyBatch(trx: Kysely<any>, events: RecordedEvent[]) {
+    const ids = new Set<string>();
+    for (const recorded of events) for (const id of peopleIn(recorded)) ids.add(id);
+    if (ids.size === 0) return;
+    const deleted = await trx.selectFrom('recipients').select('user_id').where('user_id', 'in', [...ids]).where('deleted', '=', true).execute();
+    for (const row of deleted) await eraseDeletedUser(trx, row.user_id as string);
+  },
   async apply(trx: Kysely<any>, recorded: RecordedEvent) {
-    if (!['QuestionAsked', 'QuestionCurated', 'TippedQuestionSubmitted'].includes(recorded.type)) return;
-    const data = recorded.data as { recipient?: { userId?: string }; asker?: { userId?: string | null } };
-    const ids = [data.recipient?.userId, data.asker?.userId].filter((id): id is string => typeof id === 'string');
+    const ids = peopleIn(recorded);
     if (ids.length === 0) return;
     const deleted = await trx.selectFrom('recipients').select('user_id').where('user_id', 'in', ids).where('deleted', '=', true).execute();
     for (const row of deleted) await eraseDeletedUser(trx, row.user_id as string);

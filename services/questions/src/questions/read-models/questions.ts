@@ -37,6 +37,62 @@ export interface QuestionRow {
 
 const json = (value: unknown) => JSON.stringify(value);
 
+/** Rows per multi-row insert during a rebuild: well under Postgres's 65,535 parameters per statement. */
+const MAX_ROWS_PER_INSERT = 1_000;
+
+type AskedEvent = Extract<QuestionEvent, { type: 'QuestionAsked' | 'TippedQuestionSubmitted' }>;
+
+/** The row a new (or newly authorized) question starts as. */
+function askedRow(e: AskedEvent, version: number) {
+  const d = e.data;
+  const at = e.type === 'QuestionAsked' ? e.data.askedAt : e.data.submittedAt;
+  return {
+    id: d.questionId,
+    lifecycle: e.type === 'QuestionAsked' ? 'pending' : 'awaiting_payment',
+    is_curated: false,
+    question: d.question,
+    detail: d.detail,
+    to_user_id: d.recipient.userId,
+    to_username: d.recipient.username,
+    recipient_name: d.recipient.name,
+    to_user_email: d.recipient.email,
+    asker_user_id: d.asker.userId,
+    from_username: d.asker.username,
+    asked_name: d.asker.name,
+    asked_email: d.asker.email,
+    tip_amount: d.tip?.amount ?? 0,
+    currency: d.tip?.currency ?? null,
+    payment_ref: d.tip?.paymentRef ?? null,
+    tip_status: e.type === 'TippedQuestionSubmitted' ? 'awaiting_authorization' : d.tip ? 'held' : 'none',
+    answer_deadline: e.type === 'QuestionAsked' ? e.data.answerDeadline : null,
+    // A tipped question is listed from when it was asked (authorized), not when checkout began.
+    created_at: at,
+    updated_at: at,
+    version,
+  };
+}
+
+/** Inserts new questions; an authorization (QuestionAsked after TippedQuestionSubmitted) moves the row on. */
+async function insertAsked(trx: Kysely<any>, rows: ReturnType<typeof askedRow>[]): Promise<void> {
+  await trx
+    .insertInto('questions')
+    .values(rows)
+    .onConflict((oc) =>
+      oc
+        .column('id')
+        .doUpdateSet((eb) => ({
+          lifecycle: eb.ref('excluded.lifecycle'),
+          tip_status: eb.ref('excluded.tip_status'),
+          answer_deadline: eb.ref('excluded.answer_deadline'),
+          created_at: eb.ref('excluded.created_at'),
+          updated_at: eb.ref('excluded.updated_at'),
+          version: eb.ref('excluded.version'),
+        }))
+        .whereRef('questions.version', '<', 'excluded.version'),
+    )
+    .execute();
+}
+
 /**
  * Inline projection `questions`: one row per question, idempotent (inserts ignore duplicates, updates only apply an
  * event newer than the row's version), so retries and rebuilds converge on the same rows.
@@ -44,6 +100,28 @@ const json = (value: unknown) => JSON.stringify(value);
 export const questionsProjection: Projection = {
   name: 'questions',
   tables: ['questions'],
+  /** Rebuilds: consecutive new questions go in as one multi-row insert; everything else as `apply` does it. */
+  async applyBatch(trx: Kysely<any>, events: RecordedEvent[]) {
+    let pending = new Map<string, ReturnType<typeof askedRow>>();
+    const flush = async () => {
+      if (pending.size > 0) await insertAsked(trx, [...pending.values()]);
+      pending = new Map();
+    };
+    for (const recorded of events) {
+      if (recorded.type === 'QuestionAsked' || recorded.type === 'TippedQuestionSubmitted') {
+        const row = askedRow({ type: recorded.type, data: recorded.data } as AskedEvent, recorded.streamVersion);
+        // One statement cannot touch a row twice: an authorization of a question in this run waits for a flush.
+        if (pending.has(row.id)) await flush();
+        pending.set(row.id, row);
+        // Postgres takes at most 65,535 parameters per statement (~22 per row).
+        if (pending.size >= MAX_ROWS_PER_INSERT) await flush();
+      } else {
+        await flush();
+        await questionsProjection.apply(trx, recorded);
+      }
+    }
+    await flush();
+  },
   async apply(trx: Kysely<any>, recorded: RecordedEvent) {
     const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
     const version = recorded.streamVersion;
@@ -56,53 +134,9 @@ export const questionsProjection: Projection = {
         .execute();
     switch (e.type) {
       case 'TippedQuestionSubmitted':
-      case 'QuestionAsked': {
-        const d = e.data;
-        const at = e.type === 'QuestionAsked' ? e.data.askedAt : e.data.submittedAt;
-        const row = {
-          id: d.questionId,
-          lifecycle: e.type === 'QuestionAsked' ? 'pending' : 'awaiting_payment',
-          is_curated: false,
-          question: d.question,
-          detail: d.detail,
-          to_user_id: d.recipient.userId,
-          to_username: d.recipient.username,
-          recipient_name: d.recipient.name,
-          to_user_email: d.recipient.email,
-          asker_user_id: d.asker.userId,
-          from_username: d.asker.username,
-          asked_name: d.asker.name,
-          asked_email: d.asker.email,
-          tip_amount: d.tip?.amount ?? 0,
-          currency: d.tip?.currency ?? null,
-          payment_ref: d.tip?.paymentRef ?? null,
-          tip_status:
-            e.type === 'TippedQuestionSubmitted' ? 'awaiting_authorization' : d.tip ? 'held' : 'none',
-          answer_deadline: e.type === 'QuestionAsked' ? e.data.answerDeadline : null,
-          // A tipped question is listed from when it was asked (authorized), not when checkout began.
-          created_at: at,
-          updated_at: at,
-          version,
-        };
-        await trx
-          .insertInto('questions')
-          .values(row)
-          .onConflict((oc) =>
-            oc
-              .column('id')
-              .doUpdateSet((eb) => ({
-                lifecycle: eb.ref('excluded.lifecycle'),
-                tip_status: eb.ref('excluded.tip_status'),
-                answer_deadline: eb.ref('excluded.answer_deadline'),
-                created_at: eb.ref('excluded.created_at'),
-                updated_at: eb.ref('excluded.updated_at'),
-                version: eb.ref('excluded.version'),
-              }))
-              .where('questions.version', '<', version),
-          )
-          .execute();
+      case 'QuestionAsked':
+        await insertAsked(trx, [askedRow(e, version)]);
         return;
-      }
       case 'QuestionCurated': {
         const d = e.data;
         await trx
