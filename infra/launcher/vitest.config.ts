@@ -1,13 +1,12 @@
-import { configDefaults, defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
+import shared from '../../vitest.shared.js';
 
-export default defineConfig({
-  test: {
-    include: ['src/**/*.spec.ts'],
-    // Browser journeys run on their own (vitest.e2e.config.ts): one browser, one product, one file at a time.
-    exclude: [...configDefaults.exclude, 'src/e2e/**'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
-    maxWorkers: 2,
-  },
-});
+export default mergeConfig(
+  shared,
+  defineConfig({
+    test: {
+      // Browser journeys run on their own (vitest.e2e.config.ts): one browser, one product, one file at a time.
+      exclude: [...configDefaults.exclude, 'src/e2e/**'],
+    },
+  }),
+);

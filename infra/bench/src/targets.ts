@@ -30,7 +30,7 @@ const bareHttp = await listen(createServer((_req, res) => res.writeHead(200, { '
 // 2. A service with the full plugin stack (identity: JWT, multipart, error handler, request ids, logging).
 const identity = await startIdentityService(
   { database: connectPostgres({ connectionString: testDb.url, schema: 'identity' }), bus, log, jwt },
-  { publicOrigin: 'http://localhost:3000', sendMail: () => Promise.resolve() },
+  { publicOrigin: 'http://localhost:3000', mailer: null },
 );
 const identityUrl = await identity.listen(0);
 // The owner whose public page the read-route and crawler benchmarks load.

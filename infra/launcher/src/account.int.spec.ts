@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailbox } from '@ques/kit';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
-import { call } from './test/identity-journey.js';
+import { call, signup as signupThroughBff } from './test/identity-journey.js';
 
 const TWO_MB = 2 * 1024 * 1024;
 
@@ -74,11 +74,7 @@ describe('account: avatars, password reset, deletion — through the BFF on the 
   });
   afterAll(async () => product?.stop());
 
-  async function signup(name: string, email: string) {
-    const res = await call(base, 'POST', '/api/users', { name, email, password: 'a long enough password' });
-    expect(res.status).toBe(201);
-    return { id: res.body.user.id as string, username: res.body.user.username as string, token: res.body.token as string, refreshToken: res.body.refreshToken as string };
-  }
+  const signup = (name: string, email: string) => signupThroughBff(base, name, email);
 
   it('re-encodes an uploaded avatar without its metadata, at a new URL on every upload, and never serves the old one', async () => {
     const me = await signup('Avatar Owner', 'avatar.owner@example.com');

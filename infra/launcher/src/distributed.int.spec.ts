@@ -44,7 +44,7 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
     bus = await NatsEventBus.connect({ servers: natsUrl!, name: 'journey', namespace, log });
     const keys = generateJwtKeys();
     const jwt = { issuer: 'ques-identity', audience: 'ques' };
-    identity = await startIdentityService({ database, bus, log, jwt: { ...keys, ...jwt } }, { publicOrigin: 'http://localhost:3000', sendMail: () => Promise.resolve() });
+    identity = await startIdentityService({ database, bus, log, jwt: { ...keys, ...jwt } }, { publicOrigin: 'http://localhost:3000', mailer: null });
     const identityUrl = await identity.listen(0);
     questionsDb = connectPostgres({ connectionString: testDb.url, schema: 'questions' });
     questions = await startQuestionsService({ database: questionsDb, bus, log, jwt: { publicKey: keys.publicKey, ...jwt }, mailer, publicOrigin: 'http://localhost:3000', pollIntervalMs: 100 });

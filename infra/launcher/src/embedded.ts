@@ -61,7 +61,6 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const publicOrigin = opts.publicOrigin ?? `http://localhost:${port}`;
   const mailDir = dataDir ? join(dataDir, 'mail') : join(process.env.TMPDIR ?? '/tmp', `ques-mail-${process.pid}-${Date.now()}`);
   const mailer = createMailer({ from: 'Ques <no-reply@ques.app>', log, mailDir });
-  const sendMail = async (mail: { to: string; subject: string; text: string }) => void (await mailer.send(mail));
 
   // Questions reads identity's events: it subscribes first so the in-process bus hands it every one of them.
   const questions = await startQuestionsService({ database: connectEmbedded(pg, 'questions'), bus, log, clock: opts.clock, jwt, mailer, publicOrigin });
@@ -92,7 +91,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     log,
     clock: opts.clock,
     jwt: { ...jwt, privateKey: keys.privateKey },
-  }, { publicOrigin, sendMail });
+  }, { publicOrigin, mailer });
   const identityUrl = await identity.listen(0);
   // A data folder from before questions existed: replay identity's events once to fill its recipients.
   const seen = await questions.ctx.database.db.selectFrom('processed_events').select('event_id').where('consumer', '=', 'questions--recipients').limit(1).executeTakeFirst();

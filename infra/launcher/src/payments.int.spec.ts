@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_WINDOW_MS } from '@ques/contracts';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
-import { call } from './test/identity-journey.js';
+import { call, signup as signupThroughBff } from './test/identity-journey.js';
 
 let offsetMs = 0;
 const clock = () => new Date(Date.now() + offsetMs);
@@ -25,11 +25,7 @@ describe('tipped questions through the BFF on the embedded default (test-mode pa
     return res.status;
   };
   const page = async (url: string) => (await fetch(new URL(url, base))).text();
-  const signup = async (name: string, email: string) => {
-    const res = await call(base, 'POST', '/api/users', { name, email, password: 'a long enough password' });
-    expect(res.status).toBe(201);
-    return { id: res.body.user.id as string, username: res.body.user.username as string, token: res.body.token as string };
-  };
+  const signup = (name: string, email: string) => signupThroughBff(base, name, email);
   const inboxEntry = async (owner: { token: string }, questionId: string) =>
     ((await call(base, 'GET', '/api/questions?role=receiver', undefined, owner.token)).body as { _id: string; tip: number; tipStatus: string }[]).find(
       (q) => q._id === questionId,

@@ -23,7 +23,7 @@ describe.runIf(run)('archive profiles from the admin CLI, on real Postgres', () 
     database = connectPostgres({ connectionString: testDb.url, schema: 'identity' });
     identity = await startIdentityService(
       { database, bus: new InProcessEventBus({ log }), log, jwt: { ...generateJwtKeys(), issuer: 'ques-identity', audience: 'ques' } },
-      { publicOrigin: 'http://localhost:3000', sendMail: () => Promise.resolve() },
+      { publicOrigin: 'http://localhost:3000', mailer: null },
     );
   });
   afterAll(async () => {

@@ -44,7 +44,7 @@ describe.runIf(run)('identity on real Postgres, with NATS JetStream stopped and 
       log,
       pollIntervalMs: 100,
       jwt: { ...keys, issuer: 'ques-identity', audience: 'ques' },
-    }, { publicOrigin: 'http://localhost:3000', sendMail: () => Promise.resolve() });
+    }, { publicOrigin: 'http://localhost:3000', mailer: null });
   });
   afterAll(async () => {
     await identity?.stop();

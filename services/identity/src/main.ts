@@ -18,7 +18,7 @@ const runtime = await startIdentityService({
     audience: config.JWT_AUDIENCE,
     accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   },
-}, { publicOrigin: config.PUBLIC_ORIGIN, sendMail: async (mail) => void (await mailer.send(mail)) });
+}, { publicOrigin: config.PUBLIC_ORIGIN, mailer });
 const url = await runtime.listen(config.PORT, config.HOST);
 log.info({ url }, 'identity listening');
 onShutdownSignal(log, async () => {

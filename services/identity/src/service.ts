@@ -1,10 +1,10 @@
-import { PersonalDataVault, startService, type ServiceDefinition, type ServiceDeps, type ServiceRuntime } from '@ques/kit';
+import { PersonalDataVault, startService, type Mailer, type ServiceDefinition, type ServiceDeps, type ServiceRuntime } from '@ques/kit';
 import { identityMigrations } from './db/migrations/index.js';
 import { LoginThrottle, Sessions } from './sessions/sessions.js';
 import { PERSONAL_FIELDS } from './users/domain/user.js';
 import { identityIntegration } from './users/integration.js';
 import { usersProjection, UsersReadModel } from './users/read-models/users.js';
-import { registerAccountRoutes, type SendMail } from './users/account-routes.js';
+import { registerAccountRoutes } from './users/account-routes.js';
 import { registerUserRoutes } from './users/routes.js';
 
 export interface IdentityExtra {
@@ -17,7 +17,7 @@ export const identityVault = new PersonalDataVault({ fields: PERSONAL_FIELDS, su
 
 export interface IdentityOptions {
   /** Sends the password-reset e-mail. */
-  sendMail: SendMail;
+  mailer: Mailer | null;
   /** The web app's origin, for links in e-mails. */
   publicOrigin: string;
 }
@@ -44,7 +44,7 @@ export function createIdentityService(options: IdentityOptions): ServiceDefiniti
 /** The definition without e-mail, for admin tooling (migrations, rebuilds) that never serves requests. */
 export const identityService = createIdentityService({
   publicOrigin: 'http://localhost:3000',
-  sendMail: () => Promise.reject(new Error('this identity instance cannot send e-mail')),
+  mailer: null,
 });
 
 /** Identity needs the private key: it is the only signer of access tokens. */

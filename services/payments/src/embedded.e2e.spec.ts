@@ -2,21 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_WINDOW_MS, subjectFor, type UserSnapshot } from '@ques/contracts';
+import { ANSWER_WINDOW_MS, type UserSnapshot } from '@ques/contracts';
 import {
   connectEmbedded,
   fileMailer,
   generateJwtKeys,
   InProcessEventBus,
   openEmbeddedPostgres,
-  registerJwt,
-  signAccessToken,
   type EmbeddedPostgres,
   type ServiceRuntime,
 } from '@ques/kit';
-import { eventually } from '@ques/kit/testing';
+import { createTestTokenSigner, eventually, integrationMessage } from '@ques/kit/testing';
 import { startQuestionsService, type QuestionsExtra } from '@ques/questions';
 import { startPaymentsService, type PaymentsExtra } from './service.js';
 import { log } from './test/harness.js';
@@ -79,23 +76,8 @@ describe('payments + questions in the embedded configuration (PGlite, in-process
       brandColorLight: '#FAF6F2',
       archiveProfile: false,
     };
-    const id = randomUUID();
     await bus.publish([
-      {
-        subject: subjectFor('identity', 'UserRegistered'),
-        msgId: id,
-        envelope: {
-          id,
-          type: 'UserRegistered',
-          version: 1,
-          streamId: `user-${userId}`,
-          streamVersion: 1,
-          occurredAt: clock().toISOString(),
-          correlationId: id,
-          causationId: null,
-          data: snap,
-        },
-      },
+      integrationMessage({ context: 'identity', type: 'UserRegistered', data: snap, streamId: `user-${userId}`, occurredAt: clock() }),
     ]);
     return { id: userId, username, token: token({ id: userId, username }) };
   };
@@ -133,11 +115,8 @@ describe('payments + questions in the embedded configuration (PGlite, in-process
       questions: new HttpQuestionsClient({ baseUrl: questionsUrl }),
       publicOrigin: ORIGIN,
     });
-    const signer = Fastify();
-    await registerJwt(signer, { ...keys, ...JWT });
-    await signer.ready();
-    token = (user) =>
-      signAccessToken(signer, { sub: user.id, username: user.username, sid: randomUUID(), typ: 'access' });
+    const signer = await createTestTokenSigner(keys);
+    token = (user) => signer.sign(user);
     closeSigner = () => signer.close();
   }, 60_000);
 

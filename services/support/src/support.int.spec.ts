@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectPostgres,
@@ -13,8 +12,6 @@ import {
   InProcessEventBus,
   NatsEventBus,
   readMailbox,
-  registerJwt,
-  signAccessToken,
   type Database,
   type EventBus,
   type MailMessage,
@@ -22,6 +19,7 @@ import {
 } from '@ques/kit';
 import {
   createTestDatabase,
+  createTestTokenSigner,
   eventually,
   infraGate,
   natsServerBinary,
@@ -46,8 +44,6 @@ const INBOX = 'help@ques.test';
 const ada = {
   sub: '6f1c1c8e-3a0b-4a9e-9d1e-1c7c8f1f0a01',
   username: 'ada-lovelace',
-  sid: 's-1',
-  typ: 'access' as const,
 };
 
 let clockOffsetMs = 0;
@@ -111,11 +107,9 @@ describe.runIf(run)('support on real Postgres and NATS JetStream', () => {
     nats = await startNatsServer();
     bus = await NatsEventBus.connect({ servers: nats.url, name: 'support-test', namespace, log });
     const keys = generateJwtKeys();
-    // Identity signs access tokens; here a bare Fastify with the private key stands in for it.
-    const signer = Fastify();
-    await registerJwt(signer, { ...keys, ...JWT });
-    await signer.ready();
-    accessToken = signAccessToken(signer, ada);
+    // Identity signs access tokens; the test key pair stands in for it.
+    const signer = await createTestTokenSigner(keys);
+    accessToken = signer.sign({ id: ada.sub, username: ada.username });
     await signer.close();
     mailDir = mkdtempSync(join(tmpdir(), 'ques-support-mail-'));
     const service = await startSupportService({
@@ -530,16 +524,9 @@ describe.runIf(run)(
     });
 
     it('does not mail a request whose sender was deleted before it went out', async () => {
-      const signer = Fastify();
-      await registerJwt(signer, { ...keys, ...JWT });
-      await signer.ready();
-      const grace = {
-        sub: '0c7d3f7e-2b6a-4f4e-8d1a-5b9b8e2f4c33',
-        username: 'grace',
-        sid: 's-2',
-        typ: 'access' as const,
-      };
-      const token = signAccessToken(signer, grace);
+      const signer = await createTestTokenSigner(keys);
+      const grace = { sub: '0c7d3f7e-2b6a-4f4e-8d1a-5b9b8e2f4c33', username: 'grace' };
+      const token = signer.sign({ id: grace.sub, username: grace.username });
       await signer.close();
       const never = { send: async () => Promise.reject(new Error('must not mail')) };
       const first = await start({ mailer: never }, { pollIntervalMs: 3_600_000 });

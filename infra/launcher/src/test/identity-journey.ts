@@ -16,6 +16,22 @@ export async function call(base: string, method: string, path: string, body?: un
   return { status: res.status, body: json, text, headers: res.headers };
 }
 
+/** The password the journeys sign up with. */
+export const TEST_PASSWORD = 'a long enough password';
+
+/** Signs a new account up through the BFF, as the web app does. */
+export async function signup(base: string, name: string, email: string, password = TEST_PASSWORD) {
+  const res = await call(base, 'POST', '/api/users', { name, email, password });
+  expect(res.status).toBe(201);
+  return {
+    id: res.body.user.id as string,
+    username: res.body.user.username as string,
+    email,
+    token: res.body.token as string,
+    refreshToken: res.body.refreshToken as string,
+  };
+}
+
 const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /**

@@ -1,25 +1,10 @@
 import { expect } from 'vitest';
 import { readMailbox } from '@ques/kit';
 import { eventually } from '@ques/kit/testing';
-import { call } from './identity-journey.js';
+import { call, signup } from './identity-journey.js';
 
 type Item = { _id: string; [key: string]: any };
 const ids = (list: Item[]) => list.map((q) => q._id);
-
-async function signup(base: string, name: string, email: string) {
-  const res = await call(base, 'POST', '/api/users', {
-    name,
-    email,
-    password: 'correct horse battery staple',
-  });
-  expect(res.status).toBe(201);
-  return {
-    id: res.body.user.id as string,
-    username: res.body.user.username as string,
-    token: res.body.accessToken as string,
-    email,
-  };
-}
 
 /**
  * The acceptance journey of the questions issue, through the BFF: a guest asks → the owner sees it privately → answers

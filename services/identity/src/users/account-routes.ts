@@ -8,7 +8,8 @@ import {
   ZResetPasswordRequest,
   type User,
 } from '@ques/contracts';
-import { AppError, badRequest, forbidden, notFound, parseWith, requireUser, unauthorized, metadataFrom, type AccessClaims, type PersonalDataVault, type ServiceContext } from '@ques/kit';
+import { AppError, badRequest, forbidden, notFound, parseWith, metadataFrom, type Mailer, type PersonalDataVault, type ServiceContext } from '@ques/kit';
+import { requireActiveUser } from '../sessions/active-user.js';
 import { hashPassword } from '../sessions/passwords.js';
 import type { Sessions } from '../sessions/sessions.js';
 import { AvatarStore, avatarUrl, encodeAvatar, parseAvatarFile, TOO_LARGE } from './avatars.js';
@@ -16,20 +17,13 @@ import { userDecider } from './domain/decide.js';
 import { userStreamId } from './domain/user.js';
 import { toUser, type UsersReadModel } from './read-models/users.js';
 
-/** A mail to send; identity only needs plain text. */
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-}
-export type SendMail = (mail: OutgoingMail) => Promise<void>;
-
 export interface AccountRoutesDeps {
   ctx: ServiceContext;
   sessions: Sessions;
   users: UsersReadModel;
   vault: PersonalDataVault;
-  sendMail: SendMail;
+  /** Sends the reset link; null where identity sends no e-mail (admin tools, some tests). */
+  mailer: Mailer | null;
   /** Where the web app lives, for the link in the reset e-mail. */
   publicOrigin: string;
 }
@@ -57,15 +51,11 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('hex
 
 /** Avatar upload and serving, password reset, account deletion. */
 export async function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesDeps): Promise<void> {
-  const { ctx, sessions, users, vault, sendMail } = deps;
+  const { ctx, sessions, users, vault, mailer } = deps;
   const { store, clock, log } = ctx;
   const avatars = new AvatarStore(ctx.database.db);
 
-  async function activeUser(request: FastifyRequest): Promise<AccessClaims> {
-    const claims = await requireUser(request);
-    if (!(await sessions.isActive(claims.sid))) throw unauthorized('Session has ended, please log in again');
-    return claims;
-  }
+  const activeUser = (request: FastifyRequest) => requireActiveUser(request, sessions);
 
   // Multipart only for the avatar: one file, nothing else, and never more than 2 MB read into memory.
   await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024 } });
@@ -117,6 +107,7 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AccountR
   async function sendResetLink(email: string): Promise<void> {
     const row = await users.byEmail(email);
     if (!row) return;
+    if (!mailer) throw new Error('this identity instance has no mailer');
     const token = randomBytes(32).toString('base64url');
     const now = clock();
     await ctx.database.db
@@ -124,7 +115,7 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AccountR
       .values({ token_hash: sha256(token), user_id: row.id, created_at: now, expires_at: new Date(now.getTime() + RESET_TTL_MS) })
       .execute();
     const link = `${deps.publicOrigin}/reset-password-confirm?token=${encodeURIComponent(token)}`;
-    await sendMail({
+    await mailer.send({
       to: row.email,
       subject: 'Reset your Ques password',
       text:

@@ -20,13 +20,12 @@ import {
   notFound,
   optionalUser,
   parseWith,
-  requireUser,
   signAccessToken,
   tooManyRequests,
   unauthorized,
-  type AccessClaims,
   type ServiceContext,
 } from '@ques/kit';
+import { requireActiveUser } from '../sessions/active-user.js';
 import { hashPassword, verifyPassword } from '../sessions/passwords.js';
 import { LoginThrottle, Sessions } from '../sessions/sessions.js';
 import { userDecider } from './domain/decide.js';
@@ -50,12 +49,7 @@ export async function registerUserRoutes(app: FastifyInstance, deps: IdentityRou
   const issueAccess = (user: { id: string; username: string }, sid: string) =>
     signAccessToken(app, { sub: user.id, username: user.username, sid, typ: 'access' });
 
-  /** A valid token whose session was revoked (logout, password change) no longer opens identity's routes. */
-  async function activeUser(request: FastifyRequest): Promise<AccessClaims> {
-    const claims = await requireUser(request);
-    if (!(await sessions.isActive(claims.sid))) throw unauthorized('Session has ended, please log in again');
-    return claims;
-  }
+  const activeUser = (request: FastifyRequest) => requireActiveUser(request, sessions);
 
   async function freeUsername(base: string): Promise<string> {
     const taken = await users.usernamesLike(base);

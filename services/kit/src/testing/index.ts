@@ -1,2 +1,3 @@
 export * from './infra.js';
 export * from './nats.js';
+export * from './identities.js';

@@ -2,17 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import pino from 'pino';
 import Stripe from 'stripe';
-import { subjectFor, type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
+import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
 import {
   connectPostgres,
   fileMailer,
   generateJwtKeys,
   NatsEventBus,
-  registerJwt,
-  signAccessToken,
   type Database,
   type ServiceRuntime,
 } from '@ques/kit';
@@ -20,6 +17,8 @@ import {
   createTestDatabase,
   deleteNamespaceStreams,
   eventually,
+  createTestTokenSigner,
+  integrationMessage,
   uniqueNamespace,
   type TestDatabase,
 } from '@ques/kit/testing';
@@ -158,9 +157,7 @@ export async function startHarness(
   const a = await startPaymentsService(deps);
   const b = await startPaymentsService(deps);
 
-  const signer = Fastify();
-  await registerJwt(signer, { ...keys, ...JWT });
-  await signer.ready();
+  const signer = await createTestTokenSigner(keys);
   const stripe = new Stripe('sk_test_signing_only');
 
   const inject = async (
@@ -192,24 +189,12 @@ export async function startHarness(
     streamId: string,
     streamVersion = 1,
   ) => {
-    const eventId = randomUUID();
-    const envelope: EventEnvelope = {
-      id: eventId,
-      type,
-      version: 1,
-      streamId,
-      streamVersion,
-      occurredAt: clock().toISOString(),
-      correlationId: `test-${eventId}`,
-      causationId: null,
-      data,
-    };
-    await bus.publish([{ subject: subjectFor(context, type), envelope, msgId: eventId }]);
-    return envelope;
+    const message = integrationMessage({ context, type, data, streamId, streamVersion, occurredAt: clock() });
+    await bus.publish([message]);
+    return message.envelope;
   };
 
-  const token = (user: { id: string; username: string }) =>
-    signAccessToken(signer, { sub: user.id, username: user.username, sid: randomUUID(), typ: 'access' });
+  const token = (user: { id: string; username: string }) => signer.sign(user);
   const signature = (payload: string, timestamp = Math.floor(clock().getTime() / 1000)) =>
     stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp });
 

@@ -2,17 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { connect } from 'nats';
 import pino from 'pino';
-import { subjectFor, type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
+import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
 import {
   connectPostgres,
   fileMailer,
   generateJwtKeys,
   NatsEventBus,
-  registerJwt,
-  signAccessToken,
   type Database,
   type Mailer,
   type MailMessage,
@@ -22,6 +19,8 @@ import {
   createTestDatabase,
   deleteNamespaceStreams,
   eventually,
+  createTestTokenSigner,
+  integrationMessage,
   uniqueNamespace,
   type TestDatabase,
 } from '@ques/kit/testing';
@@ -107,9 +106,7 @@ export async function startHarness(natsUrl: string): Promise<Harness> {
   const a = await startQuestionsService(deps);
   const b = await startQuestionsService(deps);
 
-  const signer = Fastify();
-  await registerJwt(signer, { ...keys, ...JWT });
-  await signer.ready();
+  const signer = await createTestTokenSigner(keys);
 
   const publish = async (
     context: Context,
@@ -119,23 +116,19 @@ export async function startHarness(natsUrl: string): Promise<Harness> {
     streamVersion = 1,
     redeliver?: string,
   ) => {
-    const id = redeliver ?? randomUUID();
-    const envelope: EventEnvelope = {
-      id,
+    // A redelivery must get past JetStream's duplicate window to reach the consumer, like a republish does.
+    const message = integrationMessage({
+      context,
       type,
-      version: 1,
+      data,
       streamId,
       streamVersion,
-      occurredAt: clock().toISOString(),
-      correlationId: `test-${id}`,
-      causationId: null,
-      data,
-    };
-    // A redelivery must get past JetStream's duplicate window to reach the consumer, like a republish does.
-    await bus.publish([
-      { subject: subjectFor(context, type), envelope, msgId: redeliver ? `${id}:again:${randomUUID()}` : id },
-    ]);
-    return envelope;
+      occurredAt: clock(),
+      id: redeliver,
+      msgId: redeliver ? `${redeliver}:again:${randomUUID()}` : undefined,
+    });
+    await bus.publish([message]);
+    return message.envelope;
   };
 
   return {
@@ -148,8 +141,7 @@ export async function startHarness(natsUrl: string): Promise<Harness> {
     mailer,
     advance: (ms) => void (offset += ms),
     now: clock,
-    token: (user) =>
-      signAccessToken(signer, { sub: user.id, username: user.username, sid: randomUUID(), typ: 'access' }),
+    token: (user) => signer.sign(user),
     publishIdentity: (type, data, streamVersion, redeliver) =>
       publish('identity', type, data, `user-${data.userId}`, streamVersion, redeliver),
     publish: (context, type, data, streamId, streamVersion) =>

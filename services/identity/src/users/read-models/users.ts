@@ -25,6 +25,8 @@ export const usersProjection: Projection = {
   async apply(trx: Kysely<any>, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent<UserEvent>;
     const e = { type: event.type, data: event.data } as UserEvent;
+    const update = (userId: string, set: Record<string, unknown>) =>
+      trx.updateTable('users').set(set).where('id', '=', userId).execute();
     switch (e.type) {
       case 'UserRegistered': {
         const d = e.data;
@@ -47,47 +49,31 @@ export const usersProjection: Projection = {
       }
       case 'ProfileUpdated': {
         const d = e.data;
-        await trx
-          .updateTable('users')
-          .set({
-            username: d.username,
-            name: d.name,
-            email: d.email,
-            bio: d.bio,
-            avatar_url: d.avatarUrl,
-            brand_color_main: d.brandColorMain,
-            brand_color_light: d.brandColorLight,
-            archive_profile: d.archiveProfile,
-            updated_at: d.updatedAt,
-          })
-          .where('id', '=', d.userId)
-          .execute();
+        await update(d.userId, {
+          username: d.username,
+          name: d.name,
+          email: d.email,
+          bio: d.bio,
+          avatar_url: d.avatarUrl,
+          brand_color_main: d.brandColorMain,
+          brand_color_light: d.brandColorLight,
+          archive_profile: d.archiveProfile,
+          updated_at: d.updatedAt,
+        });
         return;
       }
       case 'ArchiveStatusChanged':
-        await trx
-          .updateTable('users')
-          .set({ archive_profile: e.data.archiveProfile, updated_at: e.data.changedAt })
-          .where('id', '=', e.data.userId)
-          .execute();
+        await update(e.data.userId, { archive_profile: e.data.archiveProfile, updated_at: e.data.changedAt });
         return;
       case 'AvatarChanged':
-        await trx
-          .updateTable('users')
-          .set({ avatar_url: e.data.avatarUrl, updated_at: e.data.changedAt })
-          .where('id', '=', e.data.userId)
-          .execute();
+        await update(e.data.userId, { avatar_url: e.data.avatarUrl, updated_at: e.data.changedAt });
         return;
       case 'UserDeleted':
         // Nothing personal stays in the read model; the username becomes free again.
         await trx.deleteFrom('users').where('id', '=', e.data.userId).execute();
         return;
       case 'PasswordChanged':
-        await trx
-          .updateTable('users')
-          .set({ password_hash: e.data.passwordHash, updated_at: e.data.changedAt })
-          .where('id', '=', e.data.userId)
-          .execute();
+        await update(e.data.userId, { password_hash: e.data.passwordHash, updated_at: e.data.changedAt });
         return;
       default: {
         const unknown: never = e;
