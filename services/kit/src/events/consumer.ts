@@ -4,23 +4,24 @@ import type { z } from 'zod';
 import type { Context, EventEnvelope } from '@ques/contracts';
 import type { EventBus, PoisonMessage, Subscription } from '../bus/bus.js';
 import type { Database } from '../db/database.js';
+import { kitView, type KitTables } from '../db/schema.js';
 
 /** What a consumer's effect runs with: the transaction that also records the event as processed. */
-export type ConsumerEffect<T> = (trx: Kysely<any>, envelope: EventEnvelope<T>) => Promise<void>;
+export type ConsumerEffect<T, DB = KitTables> = (trx: Kysely<DB>, envelope: EventEnvelope<T>) => Promise<void>;
 
 /**
  * Runs `effect` at most once per (consumer, event id): the marker row and the effect commit together, so a
  * redelivery after a crash between commit and ack is recognised and skipped.
  * Returns true when the effect ran, false for a duplicate.
  */
-export async function applyOnce<T>(
-  database: Database,
+export async function applyOnce<T, DB extends KitTables>(
+  database: Database<DB>,
   consumer: string,
   envelope: EventEnvelope<T>,
-  effect: ConsumerEffect<T>,
+  effect: ConsumerEffect<T, DB>,
 ): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
-    const marked = await trx
+    const marked = await kitView(trx)
       .insertInto('processed_events')
       .values({ consumer, event_id: envelope.id })
       .onConflict((oc) => oc.doNothing())
@@ -32,8 +33,8 @@ export async function applyOnce<T>(
   });
 }
 
-export async function recordDeadLetter(database: Database, poison: PoisonMessage): Promise<void> {
-  await database.db
+export async function recordDeadLetter<DB extends KitTables>(database: Database<DB>, poison: PoisonMessage): Promise<void> {
+  await kitView(database.db)
     .insertInto('dead_letters')
     .values({
       consumer: poison.consumer,
@@ -46,12 +47,12 @@ export async function recordDeadLetter(database: Database, poison: PoisonMessage
     .execute();
 }
 
-export interface ConsumerDefinition {
+export interface ConsumerDefinition<DB = KitTables> {
   /** `<consumer-service>--<purpose>` */
   durable: string;
   context: Context;
   /** Event types (of `context`) → how each is handled. Data is validated with the schema before the effect. */
-  handlers: Record<string, { schema: z.ZodType; effect: ConsumerEffect<any> }>;
+  handlers: Record<string, { schema: z.ZodType; effect: ConsumerEffect<any, DB> }>;
   maxDeliver?: number;
   backoffMs?: number[];
 }
@@ -60,11 +61,11 @@ export interface ConsumerDefinition {
  * Subscribes an idempotent, schema-validating consumer. A message whose data fails its schema fails every delivery,
  * so after maxDeliver attempts it is parked in the dead-letter table instead of blocking the stream.
  */
-export async function startConsumer(
+export async function startConsumer<DB extends KitTables>(
   bus: EventBus,
-  database: Database,
+  database: Database<DB>,
   log: Logger,
-  def: ConsumerDefinition,
+  def: ConsumerDefinition<DB>,
 ): Promise<Subscription> {
   return bus.subscribe({
     durable: def.durable,

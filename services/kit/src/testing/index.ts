@@ -1,3 +1,6 @@
 export * from './infra.js';
 export * from './nats.js';
 export * from './identities.js';
+export * from './migrations.js';
+export * from './decider.js';
+export * from './routes.js';
