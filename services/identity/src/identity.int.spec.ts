@@ -5,8 +5,9 @@ import {
   generateJwtKeys,
   NatsEventBus,
   rebuildProjections,
+  runService,
   type Database,
-  type ServiceRuntime,
+  type RunningService,
 } from '@ques/kit';
 import {
   createTestDatabase,
@@ -19,32 +20,36 @@ import {
   type TestDatabase,
 } from '@ques/kit/testing';
 import pino from 'pino';
-import { startIdentityService, type IdentityExtra } from './service.js';
+import { loadIdentityConfig } from './config.js';
+import type { IdentityDB } from './db/schema.js';
+import { identityService } from './service.js';
 
 const log = pino({ level: 'silent' });
 const run = infraGate(!!(await postgresServerUrl()) && !!natsServerBinary(), 'Postgres and a nats-server binary');
 
 describe.runIf(run)('identity on real Postgres, with NATS JetStream stopped and restarted mid-run', () => {
   let testDb: TestDatabase;
-  let database: Database;
+  let database: Database<IdentityDB>;
   let nats: Awaited<ReturnType<typeof startNatsServer>>;
   let bus: NatsEventBus;
-  let identity: ServiceRuntime<IdentityExtra>;
+  let identity: RunningService<IdentityDB>;
   const namespace = uniqueNamespace('identity');
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
-    database = connectPostgres({ connectionString: testDb.url, schema: 'identity' });
+    database = connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' });
     nats = await startNatsServer();
     bus = await NatsEventBus.connect({ servers: nats.url, name: 'identity-test', namespace, log });
     const keys = generateJwtKeys();
-    identity = await startIdentityService({
+    identity = await runService(identityService, {
+      config: loadIdentityConfig({ JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey }),
       database,
       bus,
       log,
+      mailer: null,
+      port: 0,
       pollIntervalMs: 100,
-      jwt: { ...keys, issuer: 'ques-identity', audience: 'ques' },
-    }, { publicOrigin: 'http://localhost:3000', mailer: null });
+    });
   });
   afterAll(async () => {
     await identity?.stop();
@@ -84,7 +89,7 @@ describe.runIf(run)('identity on real Postgres, with NATS JetStream stopped and 
     await counter.close();
     expect(seen).toHaveLength(30);
     expect(new Set(seen).size).toBe(30);
-    const ids = (await database.db.selectFrom('users').select('id').execute()).map((r) => r.id as string);
+    const ids = (await database.db.selectFrom('users').select('id').execute()).map((r) => r.id);
     expect(new Set(seen)).toEqual(new Set(ids));
   });
 

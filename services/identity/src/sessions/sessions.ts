@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { unauthorized } from '@ques/kit/errors';
+import type { IdentityDB } from '../db/schema.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
 
@@ -20,7 +21,7 @@ export interface IssuedRefresh {
  */
 export class Sessions {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<IdentityDB>,
     private readonly clock: () => Date,
   ) {}
 
@@ -83,7 +84,7 @@ export class Sessions {
 
   async revokeByToken(presented: string, reason: string): Promise<void> {
     const row = await this.db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', hashToken(presented)).executeTakeFirst();
-    if (row) await this.revokeFamily(row.family_id as string, reason);
+    if (row) await this.revokeFamily(row.family_id, reason);
   }
 
   /** Ends every session of a user except `keepFamilyId` (password change) or all of them. */
@@ -113,7 +114,7 @@ export const LOGIN_MAX_CHECKS = 10;
  */
 export class LoginThrottle {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<IdentityDB>,
     private readonly clock: () => Date,
   ) {}
 
