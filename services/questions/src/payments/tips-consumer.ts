@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { PaymentsEventsForQuestions, type EventEnvelope } from '@ques/contracts';
 import type { ConsumerDefinition, EventMetadata } from '@ques/kit';
+import type { QuestionsDB } from '../db/schema.js';
 import type { QuestionCommands } from '../questions/commands.js';
 
 type Data<K extends keyof typeof PaymentsEventsForQuestions> = z.infer<
@@ -20,16 +21,16 @@ const causedBy = (envelope: EventEnvelope): EventMetadata => ({
  * `TipRefunded` move the tip status. Each runs in the consumer's idempotency transaction; an event for an unknown
  * question fails every delivery and ends in the dead-letter table.
  */
-export function tipsConsumer(commands: QuestionCommands): ConsumerDefinition {
+export function tipsConsumer(commands: QuestionCommands): ConsumerDefinition<QuestionsDB> {
   return {
     durable: 'questions--tips',
     context: 'payments',
     handlers: {
       TipAuthorized: {
         schema: PaymentsEventsForQuestions.TipAuthorized.schema,
-        effect: async (trx: Kysely<any>, envelope: EventEnvelope<Data<'TipAuthorized'>>) => {
+        effect: async (trx: Kysely<QuestionsDB>, envelope: EventEnvelope<Data<'TipAuthorized'>>) => {
           const d = envelope.data;
-          await commands.run(
+          await commands.handle(
             d.questionId,
             {
               type: 'ConfirmTipAuthorization',
@@ -41,31 +42,31 @@ export function tipsConsumer(commands: QuestionCommands): ConsumerDefinition {
               },
             },
             causedBy(envelope),
-            trx,
+            { transaction: trx },
           );
         },
       },
       TipCaptured: {
         schema: PaymentsEventsForQuestions.TipCaptured.schema,
-        effect: async (trx: Kysely<any>, envelope: EventEnvelope<Data<'TipCaptured'>>) => {
+        effect: async (trx: Kysely<QuestionsDB>, envelope: EventEnvelope<Data<'TipCaptured'>>) => {
           const d = envelope.data;
-          await commands.run(
+          await commands.handle(
             d.questionId,
             { type: 'ConfirmTipCapture', data: { paymentRef: d.paymentRef, now: new Date(d.capturedAt) } },
             causedBy(envelope),
-            trx,
+            { transaction: trx },
           );
         },
       },
       TipRefunded: {
         schema: PaymentsEventsForQuestions.TipRefunded.schema,
-        effect: async (trx: Kysely<any>, envelope: EventEnvelope<Data<'TipRefunded'>>) => {
+        effect: async (trx: Kysely<QuestionsDB>, envelope: EventEnvelope<Data<'TipRefunded'>>) => {
           const d = envelope.data;
-          await commands.run(
+          await commands.handle(
             d.questionId,
             { type: 'ConfirmTipRelease', data: { paymentRef: d.paymentRef, now: new Date(d.refundedAt) } },
             causedBy(envelope),
-            trx,
+            { transaction: trx },
           );
         },
       },

@@ -10,10 +10,11 @@ import {
   fileMailer,
   generateJwtKeys,
   NatsEventBus,
+  runService,
   type Database,
   type Mailer,
   type MailMessage,
-  type ServiceRuntime,
+  type RunningService,
 } from '@ques/kit';
 import {
   createTestDatabase,
@@ -24,10 +25,13 @@ import {
   uniqueNamespace,
   type TestDatabase,
 } from '@ques/kit/testing';
-import { startQuestionsService, type QuestionsExtra } from '../service.js';
+import { loadQuestionsConfig, type QuestionsConfig } from '../config.js';
+import type { QuestionsDB } from '../db/schema.js';
+import { questionsService, type QuestionsParts } from '../service.js';
+
+export type QuestionsInstance = RunningService<QuestionsDB, QuestionsConfig, QuestionsParts>;
 
 export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-const JWT = { issuer: 'ques-identity', audience: 'ques' };
 
 /** A mailer whose next `failures` sends throw (an SMTP outage), writing .eml files otherwise. */
 export class FlakyMailer implements Mailer {
@@ -53,12 +57,12 @@ export class FlakyMailer implements Mailer {
 
 export interface Harness {
   testDb: TestDatabase;
-  database: Database;
+  database: Database<QuestionsDB>;
   bus: NatsEventBus;
   namespace: string;
   /** Two instances of the service on one database and one bus, like a scaled-out deployment. */
-  a: ServiceRuntime<QuestionsExtra>;
-  b: ServiceRuntime<QuestionsExtra>;
+  a: QuestionsInstance;
+  b: QuestionsInstance;
   mailer: FlakyMailer;
   /** The clock both instances use: real time plus `advance`d offset. */
   advance(ms: number): void;
@@ -86,25 +90,25 @@ export interface Harness {
 
 export async function startHarness(natsUrl: string): Promise<Harness> {
   const testDb = await createTestDatabase();
-  const database = connectPostgres({ connectionString: testDb.url, schema: 'questions', max: 20 });
+  const database = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions', max: 20 });
   const namespace = uniqueNamespace('questions');
   const bus = await NatsEventBus.connect({ servers: natsUrl, name: 'questions-test', namespace, log });
   const keys = generateJwtKeys();
   let offset = 0;
   const clock = () => new Date(Date.now() + offset);
   const mailer = new FlakyMailer(join(mkdtempSync(join(tmpdir(), 'ques-questions-')), 'mail'));
-  const deps = {
+  const options = {
+    config: loadQuestionsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: 'https://ques.test' }),
     database,
     bus,
     log,
     clock,
-    pollIntervalMs: 50,
-    jwt: { publicKey: keys.publicKey, ...JWT },
     mailer,
-    publicOrigin: 'https://ques.test',
+    port: 0,
+    pollIntervalMs: 50,
   };
-  const a = await startQuestionsService(deps);
-  const b = await startQuestionsService(deps);
+  const a = await runService(questionsService, options);
+  const b = await runService(questionsService, options);
 
   const signer = await createTestTokenSigner(keys);
 
@@ -193,7 +197,7 @@ export async function registerUser(
   const userId = over.userId ?? randomUUID();
   const snap = snapshot({ ...over, userId });
   await h.publishIdentity('UserRegistered', snap, 1);
-  await eventually(() => h.a.extra.recipients.byId(userId));
+  await eventually(() => h.a.parts.recipients.byId(userId));
   return {
     id: userId,
     username: snap.username,
