@@ -1,17 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import Stripe from 'stripe';
 import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
 import {
   connectPostgres,
-  fileMailer,
   generateJwtKeys,
   NatsEventBus,
+  runService,
   type Database,
-  type ServiceRuntime,
+  type RunningService,
 } from '@ques/kit';
 import {
   createTestDatabase,
@@ -22,14 +19,15 @@ import {
   uniqueNamespace,
   type TestDatabase,
 } from '@ques/kit/testing';
-import { startQuestionsService, type QuestionsExtra } from '@ques/questions';
-import { startPaymentsService, type PaymentsExtra, type ProviderChoice } from '../service.js';
-import { HttpQuestionsClient } from '../tips/questions-client.js';
+import { loadPaymentsConfig, type PaymentsConfig } from '../config.js';
+import type { PaymentsDB } from '../db/schema.js';
+import { paymentsService, type PaymentsOverrides, type PaymentsParts, type ProviderChoice } from '../service.js';
+import { QuestionsStandIn } from './questions-stand-in.js';
 import { StripeDouble } from './stripe-double.js';
 
+export type PaymentsInstance = RunningService<PaymentsDB, PaymentsConfig, PaymentsParts, PaymentsOverrides>;
+
 export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-const JWT = { issuer: 'ques-identity', audience: 'ques' };
-const INTERNAL_TOKEN = 'payments-test-internal-token';
 export const WEBHOOK_SECRET = 'whsec_test_payments_harness_secret';
 /** A second endpoint's secret (Connect events), accepted too in Stripe mode. */
 export const CONNECT_WEBHOOK_SECRET = 'whsec_test_payments_connect_endpoint';
@@ -52,13 +50,13 @@ export interface Response {
 
 export interface Harness {
   testDb: TestDatabase;
-  database: Database;
+  database: Database<PaymentsDB>;
   bus: NatsEventBus;
   /** Two payments instances on one database and bus (a scaled-out deployment). */
-  a: ServiceRuntime<PaymentsExtra>;
-  b: ServiceRuntime<PaymentsExtra>;
-  /** The real questions service beside them (same database server, its own schema). */
-  questions: ServiceRuntime<QuestionsExtra>;
+  a: PaymentsInstance;
+  b: PaymentsInstance;
+  /** Questions' side of the contract: the hand-over call, questions' events, what questions would show. */
+  questions: QuestionsStandIn;
   /** Set in `stripe` mode: the SDK of the providers points at it. */
   double: StripeDouble | null;
   /** An SDK instance for signing webhooks the way Stripe does. */
@@ -72,12 +70,6 @@ export interface Harness {
     body?: unknown,
     token?: string,
     instance?: 'a' | 'b',
-  ): Promise<Response>;
-  questionsApi(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-    url: string,
-    body?: unknown,
-    token?: string,
   ): Promise<Response>;
   /** Publishes an event the way another service's relay would. */
   publish(
@@ -99,31 +91,14 @@ export async function startHarness(
   opts: { provider: 'stripe' | 'test'; finalizeWaitMs?: number },
 ): Promise<Harness> {
   const testDb = await createTestDatabase();
-  const database = connectPostgres({ connectionString: testDb.url, schema: 'payments', max: 30 });
-  const questionsDb = connectPostgres({ connectionString: testDb.url, schema: 'questions', max: 10 });
+  const database = connectPostgres<PaymentsDB>({ connectionString: testDb.url, schema: 'payments', max: 30 });
   const namespace = uniqueNamespace('payments');
   const bus = await NatsEventBus.connect({ servers: natsUrl, name: 'payments-test', namespace, log });
   const keys = generateJwtKeys();
   let offset = 0;
   const clock = () => new Date(Date.now() + offset);
-  const jwt = { publicKey: keys.publicKey, ...JWT };
-
-  const questions = await startQuestionsService({
-    database: questionsDb,
-    bus,
-    log,
-    clock,
-    pollIntervalMs: 50,
-    jwt,
-    mailer: fileMailer(
-      join(mkdtempSync(join(tmpdir(), 'ques-payments-')), 'mail'),
-      'Ques <no-reply@ques.test>',
-      log,
-    ),
-    publicOrigin: PUBLIC_ORIGIN,
-    internalToken: INTERNAL_TOKEN,
-  });
-  const questionsUrl = await questions.listen(0);
+  const questions = new QuestionsStandIn(bus, clock);
+  await questions.start();
 
   let double: StripeDouble | null = null;
   let provider: ProviderChoice;
@@ -142,26 +117,24 @@ export async function startHarness(
   } else {
     provider = { kind: 'test', pagesBaseUrl: PUBLIC_ORIGIN, webhookSecret: WEBHOOK_SECRET };
   }
-  const deps = {
+  const options = {
+    config: loadPaymentsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN }),
     database,
     bus,
     log,
     clock,
+    port: 0,
     pollIntervalMs: 50,
-    jwt,
-    provider,
-    questions: new HttpQuestionsClient({ baseUrl: questionsUrl, internalToken: INTERNAL_TOKEN }),
-    publicOrigin: PUBLIC_ORIGIN,
-    finalizeWaitMs: opts.finalizeWaitMs ?? 5_000,
+    overrides: { provider, questions, finalizeWaitMs: opts.finalizeWaitMs ?? 5_000 },
   };
-  const a = await startPaymentsService(deps);
-  const b = await startPaymentsService(deps);
+  const a = await runService(paymentsService, options);
+  const b = await runService(paymentsService, options);
 
   const signer = await createTestTokenSigner(keys);
   const stripe = new Stripe('sk_test_signing_only');
 
   const inject = async (
-    app: ServiceRuntime<unknown>['app'],
+    app: PaymentsInstance['app'],
     method: string,
     url: string,
     body?: unknown,
@@ -212,7 +185,6 @@ export async function startHarness(
     token,
     api: (method, url, body, tok, instance = 'a') =>
       inject((instance === 'a' ? a : b).app, method, url, body, tok),
-    questionsApi: (method, url, body, tok) => inject(questions.app, method, url, body, tok),
     publish,
     async registerUser(over) {
       const userId = over.userId ?? randomUUID();
@@ -228,9 +200,7 @@ export async function startHarness(
         userId,
       };
       await publish('identity', 'UserRegistered', snap, `user-${userId}`, 1);
-      await eventually(
-        async () => (await a.extra.users.byId(userId)) && (await questions.extra.recipients.byId(userId)),
-      );
+      await eventually(async () => a.parts.users.byId(userId));
       return {
         id: userId,
         username: snap.username,
@@ -266,7 +236,6 @@ export async function startHarness(
       await bus.close();
       await deleteNamespaceStreams(natsUrl, namespace);
       await database.close();
-      await questionsDb.close();
       await testDb.drop();
     },
   };
@@ -280,7 +249,7 @@ export async function tipEventTypes(h: Harness, questionId: string): Promise<str
     .where('stream_id', '=', `tip-${questionId}`)
     .orderBy('stream_version')
     .execute();
-  return rows.map((r) => r.type as string);
+  return rows.map((r) => r.type);
 }
 
 /** An owner with a completed payout account and tipping on (through the API and the provider's own flow). */
@@ -314,7 +283,7 @@ export async function tippingOwner(
     });
     if (done.statusCode !== 303) throw new Error(`onboarding failed: ${done.body}`);
   }
-  await eventually(async () => (await h.a.extra.accounts.byUser(owner.id))?.status === 'completed');
+  await eventually(async () => (await h.a.parts.accounts.byUser(owner.id))?.status === 'completed');
   const saved = await h.api(
     'PUT',
     '/api/payments/tipOptions',
