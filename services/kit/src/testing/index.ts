@@ -4,3 +4,4 @@ export * from './identities.js';
 export * from './migrations.js';
 export * from './decider.js';
 export * from './routes.js';
+export * from './test-bed.js';

@@ -2,23 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import Stripe from 'stripe';
 import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
-import {
-  connectPostgres,
-  generateJwtKeys,
-  NatsEventBus,
-  runService,
-  type Database,
-  type RunningService,
-} from '@ques/kit';
-import {
-  createTestDatabase,
-  deleteNamespaceStreams,
-  eventually,
-  createTestTokenSigner,
-  integrationMessage,
-  uniqueNamespace,
-  type TestDatabase,
-} from '@ques/kit/testing';
+import { runService, type Database, type NatsEventBus, type RunningService } from '@ques/kit';
+import { eventually, startTestBed, type TestDatabase } from '@ques/kit/testing';
 import { loadPaymentsConfig, type PaymentsConfig } from '../config.js';
 import type { PaymentsDB } from '../db/schema.js';
 import { paymentsService, type PaymentsOverrides, type PaymentsParts, type ProviderChoice } from '../service.js';
@@ -90,13 +75,8 @@ export async function startHarness(
   natsUrl: string,
   opts: { provider: 'stripe' | 'test'; finalizeWaitMs?: number },
 ): Promise<Harness> {
-  const testDb = await createTestDatabase();
-  const database = connectPostgres<PaymentsDB>({ connectionString: testDb.url, schema: 'payments', max: 30 });
-  const namespace = uniqueNamespace('payments');
-  const bus = await NatsEventBus.connect({ servers: natsUrl, name: 'payments-test', namespace, log });
-  const keys = generateJwtKeys();
-  let offset = 0;
-  const clock = () => new Date(Date.now() + offset);
+  const bed = await startTestBed<PaymentsDB>({ natsUrl, schema: 'payments', log, maxConnections: 30 });
+  const { database, bus, clock } = bed;
   const questions = new QuestionsStandIn(bus, clock);
   await questions.start();
 
@@ -118,7 +98,7 @@ export async function startHarness(
     provider = { kind: 'test', pagesBaseUrl: PUBLIC_ORIGIN, webhookSecret: WEBHOOK_SECRET };
   }
   const options = {
-    config: loadPaymentsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN }),
+    config: loadPaymentsConfig({ JWT_PUBLIC_KEY: bed.keys.publicKey, PUBLIC_ORIGIN }),
     database,
     bus,
     log,
@@ -130,7 +110,6 @@ export async function startHarness(
   const a = await runService(paymentsService, options);
   const b = await runService(paymentsService, options);
 
-  const signer = await createTestTokenSigner(keys);
   const stripe = new Stripe('sk_test_signing_only');
 
   const inject = async (
@@ -155,24 +134,14 @@ export async function startHarness(
     return { status: res.statusCode, body: json, text: res.body, headers: res.headers };
   };
 
-  const publish = async (
-    context: Context,
-    type: string,
-    data: unknown,
-    streamId: string,
-    streamVersion = 1,
-  ) => {
-    const message = integrationMessage({ context, type, data, streamId, streamVersion, occurredAt: clock() });
-    await bus.publish([message]);
-    return message.envelope;
-  };
-
-  const token = (user: { id: string; username: string }) => signer.sign(user);
+  const publish = (context: Context, type: string, data: unknown, streamId: string, streamVersion = 1) =>
+    bed.publish({ context, type, data, streamId, streamVersion });
+  const { token } = bed;
   const signature = (payload: string, timestamp = Math.floor(clock().getTime() / 1000)) =>
     stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp });
 
   return {
-    testDb,
+    testDb: bed.testDb,
     database,
     bus,
     a,
@@ -180,7 +149,7 @@ export async function startHarness(
     questions,
     double,
     stripe,
-    advance: (ms) => void (offset += ms),
+    advance: bed.advance,
     now: clock,
     token,
     api: (method, url, body, tok, instance = 'a') =>
@@ -231,12 +200,8 @@ export async function startHarness(
       await a.stop();
       await b.stop();
       await questions.stop();
-      await signer.close();
       await double?.stop();
-      await bus.close();
-      await deleteNamespaceStreams(natsUrl, namespace);
-      await database.close();
-      await testDb.drop();
+      await bed.close();
     },
   };
 }

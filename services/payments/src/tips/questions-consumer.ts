@@ -2,18 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { QuestionsEvents, type EventEnvelope, type TipReleaseReason } from '@ques/contracts';
-import { AppError, ConcurrencyError, type ConsumerDefinition, type EventMetadata } from '@ques/kit';
+import { AppError, causedBy, ConcurrencyError, type ConsumerDefinition } from '@ques/kit';
 import type { PaymentsDB } from '../db/schema.js';
 import type { TipCommands } from './commands.js';
 import type { TipCommand } from './domain/decide.js';
 
 type Data<K extends keyof typeof QuestionsEvents> = z.infer<(typeof QuestionsEvents)[K]['schema']>;
-
-const causedBy = (envelope: EventEnvelope): EventMetadata => ({
-  correlationId: envelope.correlationId,
-  causationId: envelope.id,
-  actor: null,
-});
 
 /**
  * `payments--questions`: what happens to a tipped question decides what happens to its tip. An answer captures;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { IdentityEvents, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
-import { AppError, ConcurrencyError, type ConsumerDefinition } from '@ques/kit';
+import { AppError, causedBy, ConcurrencyError, upsertLocalCopy, type ConsumerDefinition } from '@ques/kit';
 import type { PaymentsDB, UserRow } from '../db/schema.js';
 import type { TipCommands } from '../tips/commands.js';
 import type { TipsReadModel } from '../tips/read-models/tips.js';
@@ -11,33 +11,16 @@ export type { UserRow };
 /** Upserts a snapshot unless the row already reflects a newer identity event (late deliveries change nothing). */
 async function applySnapshot(trx: Kysely<PaymentsDB>, envelope: EventEnvelope<UserSnapshot>): Promise<void> {
   const d = envelope.data;
-  await trx
-    .insertInto('users')
-    .values({
-      user_id: d.userId,
-      username: d.username,
-      name: d.name,
-      has_email: d.email.trim().length > 0,
-      archive_profile: d.archiveProfile,
-      deleted: false,
-      version: envelope.streamVersion,
-      updated_at: envelope.occurredAt,
-    })
-    .onConflict((oc) =>
-      oc
-        .column('user_id')
-        .doUpdateSet((eb) => ({
-          username: eb.ref('excluded.username'),
-          name: eb.ref('excluded.name'),
-          has_email: eb.ref('excluded.has_email'),
-          archive_profile: eb.ref('excluded.archive_profile'),
-          version: eb.ref('excluded.version'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))
-        .where('users.version', '<', envelope.streamVersion)
-        .where('users.deleted', '=', false),
-    )
-    .execute();
+  await upsertLocalCopy(trx, 'users', 'user_id', {
+    user_id: d.userId,
+    username: d.username,
+    name: d.name,
+    has_email: d.email.trim().length > 0,
+    archive_profile: d.archiveProfile,
+    deleted: false,
+    version: envelope.streamVersion,
+    updated_at: envelope.occurredAt,
+  });
 }
 
 /**
@@ -73,7 +56,7 @@ export function usersConsumer(deps: {
             .values({ user_id: userId, ...tombstone })
             .onConflict((oc) => oc.column('user_id').doUpdateSet(tombstone))
             .execute();
-          const metadata = { correlationId: envelope.correlationId, causationId: envelope.id, actor: null };
+          const metadata = causedBy(envelope);
           const now = new Date(envelope.data.deletedAt);
           // Locked one by one in question-id order: nothing else locks several tips, so this cannot deadlock.
           for (const questionId of await deps.tips.openForRecipient(userId, trx)) {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { IdentityEvents, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
-import type { ConsumerDefinition, PersonalDataVault, Projection, RecordedEvent } from '@ques/kit';
+import { upsertLocalCopy, type ConsumerDefinition, type PersonalDataVault, type Projection, type RecordedEvent } from '@ques/kit';
 import type { QuestionsDB, RecipientRow } from '../db/schema.js';
 
 export type { RecipientRow };
@@ -12,33 +12,16 @@ export type { RecipientRow };
  */
 async function applySnapshot(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<UserSnapshot>): Promise<void> {
   const d = envelope.data;
-  await trx
-    .insertInto('recipients')
-    .values({
-      user_id: d.userId,
-      username: d.username,
-      name: d.name,
-      email: d.email.toLowerCase(),
-      archive_profile: d.archiveProfile,
-      deleted: false,
-      version: envelope.streamVersion,
-      updated_at: envelope.occurredAt,
-    })
-    .onConflict((oc) =>
-      oc
-        .column('user_id')
-        .doUpdateSet((eb) => ({
-          username: eb.ref('excluded.username'),
-          name: eb.ref('excluded.name'),
-          email: eb.ref('excluded.email'),
-          archive_profile: eb.ref('excluded.archive_profile'),
-          version: eb.ref('excluded.version'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))
-        .where('recipients.version', '<', envelope.streamVersion)
-        .where('recipients.deleted', '=', false),
-    )
-    .execute();
+  await upsertLocalCopy(trx, 'recipients', 'user_id', {
+    user_id: d.userId,
+    username: d.username,
+    name: d.name,
+    email: d.email.toLowerCase(),
+    archive_profile: d.archiveProfile,
+    deleted: false,
+    version: envelope.streamVersion,
+    updated_at: envelope.occurredAt,
+  });
 }
 
 /** A deleted account keeps a tombstone (so a late ProfileUpdated cannot revive it) with its personal data erased. */

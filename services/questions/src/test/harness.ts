@@ -6,25 +6,15 @@ import { connect } from 'nats';
 import pino from 'pino';
 import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
 import {
-  connectPostgres,
   fileMailer,
-  generateJwtKeys,
-  NatsEventBus,
   runService,
   type Database,
   type Mailer,
   type MailMessage,
+  type NatsEventBus,
   type RunningService,
 } from '@ques/kit';
-import {
-  createTestDatabase,
-  deleteNamespaceStreams,
-  eventually,
-  createTestTokenSigner,
-  integrationMessage,
-  uniqueNamespace,
-  type TestDatabase,
-} from '@ques/kit/testing';
+import { eventually, startTestBed, type TestDatabase } from '@ques/kit/testing';
 import { loadQuestionsConfig, type QuestionsConfig } from '../config.js';
 import type { QuestionsDB } from '../db/schema.js';
 import { questionsService, type QuestionsParts } from '../service.js';
@@ -89,20 +79,14 @@ export interface Harness {
 }
 
 export async function startHarness(natsUrl: string): Promise<Harness> {
-  const testDb = await createTestDatabase();
-  const database = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions', max: 20 });
-  const namespace = uniqueNamespace('questions');
-  const bus = await NatsEventBus.connect({ servers: natsUrl, name: 'questions-test', namespace, log });
-  const keys = generateJwtKeys();
-  let offset = 0;
-  const clock = () => new Date(Date.now() + offset);
+  const bed = await startTestBed<QuestionsDB>({ natsUrl, schema: 'questions', log });
   const mailer = new FlakyMailer(join(mkdtempSync(join(tmpdir(), 'ques-questions-')), 'mail'));
   const options = {
-    config: loadQuestionsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: 'https://ques.test' }),
-    database,
-    bus,
+    config: loadQuestionsConfig({ JWT_PUBLIC_KEY: bed.keys.publicKey, PUBLIC_ORIGIN: 'https://ques.test' }),
+    database: bed.database,
+    bus: bed.bus,
     log,
-    clock,
+    clock: bed.clock,
     mailer,
     port: 0,
     pollIntervalMs: 50,
@@ -110,51 +94,25 @@ export async function startHarness(natsUrl: string): Promise<Harness> {
   const a = await runService(questionsService, options);
   const b = await runService(questionsService, options);
 
-  const signer = await createTestTokenSigner(keys);
-
-  const publish = async (
-    context: Context,
-    type: string,
-    data: unknown,
-    streamId: string,
-    streamVersion = 1,
-    redeliver?: string,
-  ) => {
-    // A redelivery must get past JetStream's duplicate window to reach the consumer, like a republish does.
-    const message = integrationMessage({
-      context,
-      type,
-      data,
-      streamId,
-      streamVersion,
-      occurredAt: clock(),
-      id: redeliver,
-      msgId: redeliver ? `${redeliver}:again:${randomUUID()}` : undefined,
-    });
-    await bus.publish([message]);
-    return message.envelope;
-  };
-
   return {
-    testDb,
-    database,
-    bus,
-    namespace,
+    testDb: bed.testDb,
+    database: bed.database,
+    bus: bed.bus,
+    namespace: bed.namespace,
     a,
     b,
     mailer,
-    advance: (ms) => void (offset += ms),
-    now: clock,
-    token: (user) => signer.sign(user),
+    advance: bed.advance,
+    now: bed.clock,
+    token: bed.token,
     publishIdentity: (type, data, streamVersion, redeliver) =>
-      publish('identity', type, data, `user-${data.userId}`, streamVersion, redeliver),
-    publish: (context, type, data, streamId, streamVersion) =>
-      publish(context, type, data, streamId, streamVersion),
+      bed.publish({ context: 'identity', type, data, streamId: `user-${data.userId}`, streamVersion, redeliver }),
+    publish: (context, type, data, streamId, streamVersion) => bed.publish({ context, type, data, streamId, streamVersion }),
     async consumerIdle(context, durable) {
       const nc = await connect({ servers: natsUrl });
       try {
         const jsm = await nc.jetstreamManager();
-        const stream = `${namespace.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}_${context.toUpperCase()}`;
+        const stream = `${bed.namespace.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}_${context.toUpperCase()}`;
         await eventually(async () => {
           const info = await jsm.consumers.info(stream, durable);
           return info.num_pending === 0 && info.num_ack_pending === 0;
@@ -166,12 +124,8 @@ export async function startHarness(natsUrl: string): Promise<Harness> {
     async close() {
       await a.stop();
       await b.stop();
-      await signer.close();
-      await bus.close();
-      await deleteNamespaceStreams(natsUrl, namespace);
       mailer.close();
-      await database.close();
-      await testDb.drop();
+      await bed.close();
     },
   };
 }
