@@ -3,7 +3,7 @@ import pino from 'pino';
 import Stripe from 'stripe';
 import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
 import { runService, type Database, type NatsEventBus, type RunningService } from '@ques/kit';
-import { eventually, startTestBed, type TestDatabase } from '@ques/kit/testing';
+import { eventually, startTestBed, userSnapshot, type TestDatabase } from '@ques/kit/testing';
 import { loadPaymentsConfig, type PaymentsConfig } from '../config.js';
 import type { PaymentsDB } from '../db/schema.js';
 import { paymentsService, type PaymentsOverrides, type PaymentsParts, type ProviderChoice } from '../service.js';
@@ -157,17 +157,7 @@ export async function startHarness(
     publish,
     async registerUser(over) {
       const userId = over.userId ?? randomUUID();
-      const snap: UserSnapshot = {
-        name: over.username,
-        email: `${over.username}@example.com`,
-        bio: '',
-        avatarUrl: '/images/user-image.png',
-        brandColorMain: '#1A140F',
-        brandColorLight: '#FAF6F2',
-        archiveProfile: false,
-        ...over,
-        userId,
-      };
+      const snap = userSnapshot({ ...over, userId });
       await publish('identity', 'UserRegistered', snap, `user-${userId}`, 1);
       await eventually(async () => a.parts.users.byId(userId));
       return {

@@ -14,7 +14,7 @@ import {
   type NatsEventBus,
   type RunningService,
 } from '@ques/kit';
-import { eventually, startTestBed, type TestDatabase } from '@ques/kit/testing';
+import { eventually, startTestBed, userSnapshot, type TestDatabase } from '@ques/kit/testing';
 import { loadQuestionsConfig, type QuestionsConfig } from '../config.js';
 import type { QuestionsDB } from '../db/schema.js';
 import { questionsService, type QuestionsParts } from '../service.js';
@@ -130,18 +130,8 @@ export async function startHarness(natsUrl: string): Promise<Harness> {
   };
 }
 
-export function snapshot(over: Partial<UserSnapshot> & { userId: string; username: string }): UserSnapshot {
-  return {
-    name: over.username,
-    email: `${over.username}@example.com`,
-    bio: '',
-    avatarUrl: '/images/user-image.png',
-    brandColorMain: '#1A140F',
-    brandColorLight: '#FAF6F2',
-    archiveProfile: false,
-    ...over,
-  };
-}
+/** A user as identity's events carry them. */
+export const snapshot = userSnapshot;
 
 /** Registers a user through identity's event and waits until the questions service knows them. */
 export async function registerUser(
