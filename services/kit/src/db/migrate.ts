@@ -12,7 +12,10 @@ class StaticProvider implements MigrationProvider {
 }
 
 /** Creates the schema, then applies kit + service migrations in name order. Safe to run from several instances. */
-export async function migrate<DB>(database: Database<DB>, serviceMigrations: Record<string, Migration>): Promise<void> {
+export async function migrate<DB>(
+  database: Database<DB>,
+  serviceMigrations: Record<string, Migration>,
+): Promise<void> {
   await ensureSchema(database);
   const migrator = new Migrator({
     db: database.db,
@@ -22,8 +25,11 @@ export async function migrate<DB>(database: Database<DB>, serviceMigrations: Rec
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error');
-    throw new Error(`Migration ${failed?.migrationName ?? '?'} failed in schema ${database.schema}: ${error instanceof Error ? error.message : JSON.stringify(error)}`, {
-      cause: error,
-    });
+    throw new Error(
+      `Migration ${failed?.migrationName ?? '?'} failed in schema ${database.schema}: ${error instanceof Error ? error.message : JSON.stringify(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -20,7 +20,11 @@ export type JsonColumn<T> = ColumnType<T, string, string>;
 export type CreatedAt = ColumnType<Date, Date | undefined, never>;
 /** A timestamptz column: read as a Date, written as a Date or an ISO string (events carry ISO strings). */
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;
-export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+export type NullableTimestamp = ColumnType<
+  Date | null,
+  Date | string | null | undefined,
+  Date | string | null
+>;
 
 export interface EventsTable {
   global_position: Generated<number>;
@@ -105,7 +109,8 @@ export function kitView<DB extends KitTables>(db: Executor<DB>): Kysely<KitTable
 }
 
 /** The same for the personal-data vault's table. */
-export function personalDataView<DB extends PersonalDataTables>(db: Executor<DB>): Kysely<PersonalDataTables> {
+export function personalDataView<DB extends PersonalDataTables>(
+  db: Executor<DB>,
+): Kysely<PersonalDataTables> {
   return db as unknown as Kysely<PersonalDataTables>;
 }
-

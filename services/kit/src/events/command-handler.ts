@@ -53,7 +53,12 @@ export class CommandHandler<C, E extends DomainEvent, S, DB extends KitTables> {
     private readonly options: CommandHandlerOptions<C, E, S, DB>,
   ) {}
 
-  async handle(id: string, command: C, metadata: EventMetadata, options: HandleOptions<S, E, DB> = {}): Promise<CommandResult<S, E>> {
+  async handle(
+    id: string,
+    command: C,
+    metadata: EventMetadata,
+    options: HandleOptions<S, E, DB> = {},
+  ): Promise<CommandResult<S, E>> {
     const run = (trx: Kysely<DB>) => this.decideAndAppend(trx, id, command, metadata, options);
     if (options.transaction) return run(options.transaction);
     for (let attempt = 0; ; attempt += 1) {
@@ -83,7 +88,12 @@ export class CommandHandler<C, E extends DomainEvent, S, DB extends KitTables> {
     const { state, version } = await this.store.load(streamId, decider, trx);
     const decided = decider.decide(command, state);
     const next = decided.reduce(decider.evolve, state);
-    const recorded = (await this.store.appendWithin(trx, { streamId, expectedVersion: version, events: decided, metadata })) as RecordedEvent<E>[];
+    const recorded = (await this.store.appendWithin(trx, {
+      streamId,
+      expectedVersion: version,
+      events: decided,
+      metadata,
+    })) as RecordedEvent<E>[];
     const result: CommandResult<S, E> = { state: next, events: recorded, version: version + decided.length };
     if (recorded.length > 0) await this.options.sideEffects?.(trx, recorded, next);
     await options.alongside?.(trx, result);

@@ -3,8 +3,20 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateJwtKeys } from '../http/keys.js';
 import { counterService } from '../test/fixture.js';
-import { createTestDatabase, eventually, infraGate, postgresServerUrl, type TestDatabase } from '../testing/infra.js';
-import { deleteNamespaceStreams, natsServerBinary, startNatsServer, uniqueNamespace, type NatsTestServer } from '../testing/nats.js';
+import {
+  createTestDatabase,
+  eventually,
+  infraGate,
+  postgresServerUrl,
+  type TestDatabase,
+} from '../testing/infra.js';
+import {
+  deleteNamespaceStreams,
+  natsServerBinary,
+  startNatsServer,
+  uniqueNamespace,
+  type NatsTestServer,
+} from '../testing/nats.js';
 import { runService, type ServiceConfig } from './service.js';
 
 const server = await postgresServerUrl();
@@ -43,7 +55,13 @@ function latePostgres(port: number, target: URL) {
 
 function capturingLog() {
   const lines: Record<string, unknown>[] = [];
-  return { lines, log: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }) };
+  return {
+    lines,
+    log: pino(
+      { level: 'info' },
+      { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    ),
+  };
 }
 
 describe.runIf(run)('runService', () => {
@@ -98,12 +116,18 @@ describe.runIf(run)('runService', () => {
     const service = await starting;
     try {
       expect(lines.find((l) => l.msg === 'waiting for Postgres')!.reason).toMatch(/ECONNREFUSED/);
-      expect(lines.find((l) => l.msg === 'waiting for NATS')!.reason).toMatch(/CONNECTION_REFUSED|ECONNREFUSED/);
+      expect(lines.find((l) => l.msg === 'waiting for NATS')!.reason).toMatch(
+        /CONNECTION_REFUSED|ECONNREFUSED/,
+      );
       expect(lines.some((l) => l.msg === 'Postgres is reachable')).toBe(true);
       expect(lines.some((l) => l.msg === 'NATS is reachable')).toBe(true);
 
       expect((await fetch(`${service.url}/ready`)).status).toBe(200);
-      const added = await fetch(`${service.url}/counters/c1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ by: 3 }) });
+      const added = await fetch(`${service.url}/counters/c1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ by: 3 }),
+      });
       expect(await added.json()).toEqual({ total: 3 });
     } finally {
       await service.stop();
@@ -120,20 +144,37 @@ describe.runIf(run)('runService', () => {
     nowhere.host = `127.0.0.1:${await freePort()}`;
     const { log } = capturingLog();
     await expect(
-      runService(counterService, { config: configFor(nowhere.toString(), nats.url), log, signals: false, startup: { initialDelayMs: 50, timeoutMs: 300 } }),
+      runService(counterService, {
+        config: configFor(nowhere.toString(), nats.url),
+        log,
+        signals: false,
+        startup: { initialDelayMs: 50, timeoutMs: 300 },
+      }),
     ).rejects.toThrow(/Postgres was not reachable within 0 s \(\d+ attempts\): ECONNREFUSED/);
   });
 
   it('uses injected infrastructure as is and leaves it open on stop (the launcher and tests own it)', async () => {
     const { connectPostgres } = await import('../db/database.js');
     const { InProcessEventBus } = await import('../bus/in-process-bus.js');
-    const database = connectPostgres<import('../test/fixture.js').CounterDB>({ connectionString: testDb.url, schema: 'support' });
+    const database = connectPostgres<import('../test/fixture.js').CounterDB>({
+      connectionString: testDb.url,
+      schema: 'support',
+    });
     const bus = new InProcessEventBus({ log: pino({ level: 'silent' }) });
-    const service = await runService(counterService, { config: configFor('', ''), database, bus, log: pino({ level: 'silent' }), port: 0 });
+    const service = await runService(counterService, {
+      config: configFor('', ''),
+      database,
+      bus,
+      log: pino({ level: 'silent' }),
+      port: 0,
+    });
     await service.app.inject({ method: 'POST', url: '/counters/c2', payload: { by: 4 } });
     await service.stop();
     expect(bus.isHealthy()).toBe(true);
-    expect((await database.db.selectFrom('counters').select('total').where('id', '=', 'c2').executeTakeFirst())?.total).toBe(4);
+    expect(
+      (await database.db.selectFrom('counters').select('total').where('id', '=', 'c2').executeTakeFirst())
+        ?.total,
+    ).toBe(4);
     await bus.close();
     await database.close();
   });

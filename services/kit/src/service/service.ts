@@ -24,7 +24,11 @@ import { waitUntilReachable, type StartupRetryOptions } from './startup.js';
 export type ServiceConfig = ServiceEnv & { PORT: number };
 
 /** What the service's parts are built from (and what routes, consumers and jobs get besides the parts). */
-export interface ServiceContext<DB extends KitTables = KitTables, C extends ServiceConfig = ServiceConfig, O = object> {
+export interface ServiceContext<
+  DB extends KitTables = KitTables,
+  C extends ServiceConfig = ServiceConfig,
+  O = object,
+> {
   name: Context;
   config: C;
   database: Database<DB>;
@@ -98,7 +102,12 @@ export interface RunOptions<DB extends KitTables, C extends ServiceConfig, O> {
   signals?: boolean;
 }
 
-export interface RunningService<DB extends KitTables = KitTables, C extends ServiceConfig = ServiceConfig, P = unknown, O = object> {
+export interface RunningService<
+  DB extends KitTables = KitTables,
+  C extends ServiceConfig = ServiceConfig,
+  P = unknown,
+  O = object,
+> {
   name: Context;
   /** Where it listens. */
   url: string;
@@ -127,7 +136,12 @@ export async function runService<DB extends KitTables, C extends ServiceConfig, 
   const clock = options.clock ?? systemClock;
   // What this call opened or started, in start order; shutdown (or a failed start) undoes it in the decided order.
   const owned: { database?: Database<DB>; bus?: EventBus; mailer?: Mailer } = {};
-  const started: { app?: HttpApp; subscriptions: Subscription[]; scheduler?: Scheduler<DB>; relay?: OutboxRelay<DB> } = { subscriptions: [] };
+  const started: {
+    app?: HttpApp;
+    subscriptions: Subscription[];
+    scheduler?: Scheduler<DB>;
+    relay?: OutboxRelay<DB>;
+  } = { subscriptions: [] };
   const shutDown = async () => {
     await started.app?.close();
     await Promise.all(started.subscriptions.map((s) => s.stop()));
@@ -152,7 +166,12 @@ export async function runService<DB extends KitTables, C extends ServiceConfig, 
       const servers = config.NATS_URL;
       if (!servers) throw new Error('Invalid configuration:\n  NATS_URL: required');
       const namespace = config.BUS_NAMESPACE || undefined;
-      bus = await waitUntilReachable('NATS', () => NatsEventBus.connect({ servers, name: def.name, namespace, log }), log, options.startup);
+      bus = await waitUntilReachable(
+        'NATS',
+        () => NatsEventBus.connect({ servers, name: def.name, namespace, log }),
+        log,
+        options.startup,
+      );
       owned.bus = bus;
     }
     let mailer = options.mailer;
@@ -162,8 +181,21 @@ export async function runService<DB extends KitTables, C extends ServiceConfig, 
     }
     await migrate(database, def.migrations);
 
-    const store = new EventStore<DB>({ database, context: def.name, projections: def.projections, toIntegration: def.toIntegration, clock, cipher: def.cipher });
-    const scheduler = new Scheduler<DB>({ database, log, handlers: {}, clock, pollIntervalMs: options.pollIntervalMs });
+    const store = new EventStore<DB>({
+      database,
+      context: def.name,
+      projections: def.projections,
+      toIntegration: def.toIntegration,
+      clock,
+      cipher: def.cipher,
+    });
+    const scheduler = new Scheduler<DB>({
+      database,
+      log,
+      handlers: {},
+      clock,
+      pollIntervalMs: options.pollIntervalMs,
+    });
     started.scheduler = scheduler;
     const ctx: ServiceContext<DB, C, O> = {
       name: def.name,
@@ -193,7 +225,14 @@ export async function runService<DB extends KitTables, C extends ServiceConfig, 
       },
     });
     started.app = app;
-    await registerJwt(app, def.jwt?.(config) ?? { publicKey: config.JWT_PUBLIC_KEY, issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE });
+    await registerJwt(
+      app,
+      def.jwt?.(config) ?? {
+        publicKey: config.JWT_PUBLIC_KEY,
+        issuer: config.JWT_ISSUER,
+        audience: config.JWT_AUDIENCE,
+      },
+    );
     await def.routes(app, parts, ctx);
     await app.ready();
 
@@ -201,7 +240,8 @@ export async function runService<DB extends KitTables, C extends ServiceConfig, 
     const relay = new OutboxRelay<DB>({ database, bus, log, pollIntervalMs: options.pollIntervalMs });
     started.relay = relay;
     await relay.start();
-    for (const consumer of def.consumers?.(parts, ctx) ?? []) started.subscriptions.push(await startConsumer(bus, database, log, consumer));
+    for (const consumer of def.consumers?.(parts, ctx) ?? [])
+      started.subscriptions.push(await startConsumer(bus, database, log, consumer));
     if (Object.keys(jobs).length > 0) scheduler.start();
 
     const url = await app.listen({ port: options.port ?? config.PORT, host: options.host ?? config.HOST });
@@ -220,10 +260,13 @@ export async function runService<DB extends KitTables, C extends ServiceConfig, 
         return stopping;
       },
     };
-    if (options.signals ?? (owned.database !== undefined && owned.bus !== undefined)) onShutdownSignal(log, () => running.stop());
+    if (options.signals ?? (owned.database !== undefined && owned.bus !== undefined))
+      onShutdownSignal(log, () => running.stop());
     return running;
   } catch (err) {
-    await shutDown().catch((cleanupErr: unknown) => log.warn({ err: cleanupErr }, 'cleanup after a failed start failed'));
+    await shutDown().catch((cleanupErr: unknown) =>
+      log.warn({ err: cleanupErr }, 'cleanup after a failed start failed'),
+    );
     throw err;
   }
 }

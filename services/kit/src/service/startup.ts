@@ -11,7 +11,10 @@ export interface StartupRetryOptions {
 
 const reasonOf = (err: unknown): string => {
   if (err instanceof AggregateError && err.errors.length > 0) return reasonOf(err.errors[0]);
-  if (err instanceof Error) return (err as Error & { code?: string }).code ? `${(err as Error & { code?: string }).code}: ${err.message}` : err.message;
+  if (err instanceof Error)
+    return (err as Error & { code?: string }).code
+      ? `${(err as Error & { code?: string }).code}: ${err.message}`
+      : err.message;
   return String(err);
 };
 
@@ -19,7 +22,12 @@ const reasonOf = (err: unknown): string => {
  * Tries `connect` until it succeeds, waiting longer after each failure and logging why it waits, so a service started
  * before its Postgres or NATS (compose, a rolling restart) comes up by itself instead of exiting at once.
  */
-export async function waitUntilReachable<T>(what: string, connect: () => Promise<T>, log: Logger, opts: StartupRetryOptions = {}): Promise<T> {
+export async function waitUntilReachable<T>(
+  what: string,
+  connect: () => Promise<T>,
+  log: Logger,
+  opts: StartupRetryOptions = {},
+): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 120_000;
   const deadline = Date.now() + timeoutMs;
   let delay = opts.initialDelayMs ?? 250;
@@ -31,7 +39,10 @@ export async function waitUntilReachable<T>(what: string, connect: () => Promise
     } catch (err) {
       const reason = reasonOf(err);
       if (Date.now() + delay > deadline) {
-        throw new Error(`${what} was not reachable within ${Math.round(timeoutMs / 1000)} s (${attempt} attempts): ${reason}`, { cause: err });
+        throw new Error(
+          `${what} was not reachable within ${Math.round(timeoutMs / 1000)} s (${attempt} attempts): ${reason}`,
+          { cause: err },
+        );
       }
       log.warn({ reason, attempt, retryInMs: delay }, `waiting for ${what}`);
       await new Promise((resolve) => setTimeout(resolve, delay));

@@ -4,7 +4,13 @@ import { waitUntilReachable } from './startup.js';
 
 function capturingLog() {
   const lines: Record<string, unknown>[] = [];
-  return { lines, log: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }) };
+  return {
+    lines,
+    log: pino(
+      { level: 'info' },
+      { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    ),
+  };
 }
 
 describe('waiting for infrastructure at start', () => {
@@ -15,7 +21,8 @@ describe('waiting for infrastructure at start', () => {
       'Postgres',
       async () => {
         calls += 1;
-        if (calls < 4) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5999'), { code: 'ECONNREFUSED' });
+        if (calls < 4)
+          throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5999'), { code: 'ECONNREFUSED' });
         return 'connection';
       },
       log,
@@ -31,7 +38,10 @@ describe('waiting for infrastructure at start', () => {
   it('gives up after the timeout with the last reason', async () => {
     const { log } = capturingLog();
     await expect(
-      waitUntilReachable('NATS', async () => Promise.reject(new Error('CONNECTION_REFUSED')), log, { timeoutMs: 40, initialDelayMs: 10 }),
+      waitUntilReachable('NATS', async () => Promise.reject(new Error('CONNECTION_REFUSED')), log, {
+        timeoutMs: 40,
+        initialDelayMs: 10,
+      }),
     ).rejects.toThrow(/NATS was not reachable within 0 s \(\d+ attempts\): CONNECTION_REFUSED/);
   });
 });

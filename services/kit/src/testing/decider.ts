@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import type { Decider, DomainEvent } from '../events/types.js';
 
 /** What a rejected command must look like: the error class, its fields (e.g. `{ status: 409, message }`), or a check. */
-export type ExpectedError = (new (...args: never[]) => Error) | Record<string, unknown> | ((error: Error) => boolean | void);
+export type ExpectedError =
+  (new (...args: never[]) => Error) | Record<string, unknown> | ((error: Error) => boolean | void);
 
 export interface DeciderThen<E extends DomainEvent, S> {
   /** The command decides exactly these events (deep equality); returns them to build later `given`s from. */
@@ -32,7 +33,9 @@ export interface DeciderSpecification<C, E extends DomainEvent, S> {
  *     spec.given([registered]).when(changePassword).then([passwordChanged]);
  *     spec.given([]).when(changePassword).thenThrows({ status: 404 });
  */
-export function deciderSpec<C, E extends DomainEvent, S>(decider: Decider<C, E, S>): DeciderSpecification<C, E, S> {
+export function deciderSpec<C, E extends DomainEvent, S>(
+  decider: Decider<C, E, S>,
+): DeciderSpecification<C, E, S> {
   const fold = (events: E[]) => events.reduce(decider.evolve, decider.initialState());
   return {
     given(events = []) {
@@ -60,7 +63,9 @@ export function deciderSpec<C, E extends DomainEvent, S>(decider: Decider<C, E, 
                 checkError(error, expected);
                 return error;
               }
-              assert.fail(`expected the command to be rejected, but it decided ${JSON.stringify(decided.map((e) => e.type))}`);
+              assert.fail(
+                `expected the command to be rejected, but it decided ${JSON.stringify(decided.map((e) => e.type))}`,
+              );
             },
           };
         },
@@ -73,13 +78,22 @@ function checkError(error: Error, expected: ExpectedError | undefined): void {
   if (expected === undefined) return;
   if (typeof expected === 'function') {
     if (expected.prototype instanceof Error || expected === Error) {
-      assert.ok(error instanceof (expected as new () => Error), `expected ${(expected as { name: string }).name}, got ${error.name}: ${error.message}`);
+      assert.ok(
+        error instanceof (expected as new () => Error),
+        `expected ${(expected as { name: string }).name}, got ${error.name}: ${error.message}`,
+      );
       return;
     }
     const verdict = (expected as (error: Error) => boolean | void)(error);
-    assert.notStrictEqual(verdict, false, `the error did not pass the check: ${error.name}: ${error.message}`);
+    assert.notStrictEqual(
+      verdict,
+      false,
+      `the error did not pass the check: ${error.name}: ${error.message}`,
+    );
     return;
   }
-  const actual = Object.fromEntries(Object.keys(expected).map((key) => [key, (error as unknown as Record<string, unknown>)[key]]));
+  const actual = Object.fromEntries(
+    Object.keys(expected).map((key) => [key, (error as unknown as Record<string, unknown>)[key]]),
+  );
   assert.deepStrictEqual(actual, expected);
 }

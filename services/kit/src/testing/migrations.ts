@@ -1,4 +1,11 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Migration } from 'kysely';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type Migration,
+} from 'kysely';
 
 /**
  * The SQL each migration runs, by name and in order, compiled without a database. A workspace's

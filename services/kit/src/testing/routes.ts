@@ -33,8 +33,13 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * `response` always (at least one status), `querystring` where `rules.querystring` says so. Empty when every route
  * declares what it takes and returns, which is what a "no route without schemas" test asserts.
  */
-export function routesWithoutSchemas(source: HttpApp | FastifyInstance | readonly RouteOptions[], rules: SchemaRules = {}): RouteWithoutSchemas[] {
-  const routes = Array.isArray(source) ? (source as readonly RouteOptions[]) : registeredRoutes(source as HttpApp);
+export function routesWithoutSchemas(
+  source: HttpApp | FastifyInstance | readonly RouteOptions[],
+  rules: SchemaRules = {},
+): RouteWithoutSchemas[] {
+  const routes = Array.isArray(source)
+    ? (source as readonly RouteOptions[])
+    : registeredRoutes(source as HttpApp);
   const report: RouteWithoutSchemas[] = [];
   for (const route of routes) {
     for (const method of [route.method].flat()) {

@@ -30,7 +30,14 @@ export interface TestBed<DB extends KitTables> {
    * Publishes an event the way another service's relay would (envelope, msgID = event id). `redeliver`: the id of an
    * event already published — the same envelope again under a new transport msgID, past JetStream's duplicate window.
    */
-  publish(message: { context: Context; type: string; data: unknown; streamId: string; streamVersion?: number; redeliver?: string }): Promise<EventEnvelope>;
+  publish(message: {
+    context: Context;
+    type: string;
+    data: unknown;
+    streamId: string;
+    streamVersion?: number;
+    redeliver?: string;
+  }): Promise<EventEnvelope>;
   /** Closes the bus, deletes the namespace's streams, closes the pool and drops the database. */
   close(): Promise<void>;
 }
@@ -43,9 +50,18 @@ export async function startTestBed<DB extends KitTables>(opts: {
   maxConnections?: number;
 }): Promise<TestBed<DB>> {
   const testDb = await createTestDatabase();
-  const database = connectPostgres<DB>({ connectionString: testDb.url, schema: opts.schema, max: opts.maxConnections ?? 20 });
+  const database = connectPostgres<DB>({
+    connectionString: testDb.url,
+    schema: opts.schema,
+    max: opts.maxConnections ?? 20,
+  });
   const namespace = uniqueNamespace(opts.schema);
-  const bus = await NatsEventBus.connect({ servers: opts.natsUrl, name: `${opts.schema}-test`, namespace, log: opts.log });
+  const bus = await NatsEventBus.connect({
+    servers: opts.natsUrl,
+    name: `${opts.schema}-test`,
+    namespace,
+    log: opts.log,
+  });
   const keys = generateJwtKeys();
   const signer = await createTestTokenSigner(keys);
   let offset = 0;

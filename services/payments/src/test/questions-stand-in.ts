@@ -127,15 +127,24 @@ export class QuestionsStandIn implements QuestionsClient {
   async withdraw(questionId: string): Promise<void> {
     const q = this.pending(questionId);
     q.lifecycle = 'withdrawn';
-    await this.publish(q, 'QuestionWithdrawn', { questionId, withdrawnAt: this.clock().toISOString(), tipToRelease: this.release(q) });
+    await this.publish(q, 'QuestionWithdrawn', {
+      questionId,
+      withdrawnAt: this.clock().toISOString(),
+      tipToRelease: this.release(q),
+    });
   }
 
   /** The recipient deletes the question: `QuestionDeletedByReceiver`, releasing a held tip. */
   async deleteByReceiver(questionId: string): Promise<void> {
     const q = this.known(questionId);
-    if (q.lifecycle === 'deleted' || q.lifecycle === 'withdrawn') throw new AppError('CONFLICT', 'This question was deleted or withdrawn.');
+    if (q.lifecycle === 'deleted' || q.lifecycle === 'withdrawn')
+      throw new AppError('CONFLICT', 'This question was deleted or withdrawn.');
     q.lifecycle = 'deleted';
-    await this.publish(q, 'QuestionDeletedByReceiver', { questionId, deletedAt: this.clock().toISOString(), tipToRelease: this.release(q) });
+    await this.publish(q, 'QuestionDeletedByReceiver', {
+      questionId,
+      deletedAt: this.clock().toISOString(),
+      tipToRelease: this.release(q),
+    });
   }
 
   /** The 5-day deadline passes unanswered: `AnswerWindowExpired`, releasing the held tip. A no-op otherwise. */
@@ -144,7 +153,12 @@ export class QuestionsStandIn implements QuestionsClient {
     if (q.lifecycle !== 'pending' || q.windowExpired || q.tipStatus !== 'held') return false;
     q.windowExpired = true;
     const now = this.clock().toISOString();
-    await this.publish(q, 'AnswerWindowExpired', { questionId, deadline: now, expiredAt: now, tipToRelease: this.release(q)! });
+    await this.publish(q, 'AnswerWindowExpired', {
+      questionId,
+      deadline: now,
+      expiredAt: now,
+      tipToRelease: this.release(q)!,
+    });
     return true;
   }
 
@@ -168,7 +182,14 @@ export class QuestionsStandIn implements QuestionsClient {
 
   private async publish(q: TippedQuestion, type: string, data: unknown): Promise<void> {
     q.version += 1;
-    const message = integrationMessage({ context: 'questions', type, data, streamId: `question-${q.questionId}`, streamVersion: q.version, occurredAt: this.clock() });
+    const message = integrationMessage({
+      context: 'questions',
+      type,
+      data,
+      streamId: `question-${q.questionId}`,
+      streamVersion: q.version,
+      occurredAt: this.clock(),
+    });
     await this.bus.publish([message]);
   }
 
@@ -176,7 +197,8 @@ export class QuestionsStandIn implements QuestionsClient {
     const data = envelope.data as { questionId: string; paymentRef: string };
     const q = this.questions.get(data.questionId);
     if (!q) throw new Error(`${envelope.type} for a question payments never handed over: ${data.questionId}`);
-    if (data.paymentRef !== q.tip.paymentRef) throw new Error(`${envelope.type} for another payment of ${data.questionId}`);
+    if (data.paymentRef !== q.tip.paymentRef)
+      throw new Error(`${envelope.type} for another payment of ${data.questionId}`);
     switch (envelope.type) {
       case 'TipAuthorized':
         q.authorizations.add(envelope.id);

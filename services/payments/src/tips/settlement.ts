@@ -97,7 +97,11 @@ export class TipSettlement {
     return state;
   }
 
-  private async settle(trx: Kysely<PaymentsDB>, questionId: string, metadata: EventMetadata): Promise<TipState> {
+  private async settle(
+    trx: Kysely<PaymentsDB>,
+    questionId: string,
+    metadata: EventMetadata,
+  ): Promise<TipState> {
     const { tips, provider } = this.deps;
     await lockTip(trx, questionId);
     const { state } = await tips.load(questionId, trx);
@@ -128,7 +132,10 @@ export class TipSettlement {
         );
         return state;
       }
-      return record({ type: 'RecordRelease', data: { reason: state.releaseReason ?? 'cancelled', now: now() } });
+      return record({
+        type: 'RecordRelease',
+        data: { reason: state.releaseReason ?? 'cancelled', now: now() },
+      });
     }
     return state;
   }
