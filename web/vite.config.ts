@@ -66,5 +66,8 @@ export default defineConfig({
     sourcemap: true,
     // Every browser that runs es2022 modules supports <link rel=modulepreload>; the polyfill is dead weight.
     modulePreload: { polyfill: false },
+    // dist/.vite/manifest.json: which chunks each route loads, read by the JavaScript budget check
+    // (scripts/check-budgets.mjs). The BFF does not serve dot-folders.
+    manifest: true,
   },
 });
