@@ -7,8 +7,9 @@ const API_TARGET = 'http://127.0.0.1:3000';
 const publicDir = fileURLToPath(new URL('./public', import.meta.url));
 
 /**
- * Absolute origin used by the static default metadata in index.html (canonical, og:url, og:image).
- * Per-page tags are set at runtime from `location.origin`, and the BFF rewrites the block for crawlers.
+ * Absolute origin used by the static default metadata in index.html (canonical, og:url, og:image). The BFF serves
+ * the shell with these URLs moved to its configured PUBLIC_ORIGIN (bff/src/web/html.ts), so the build need not know
+ * where it will run. Per-page tags are set at runtime from `location.origin`, and the BFF renders them for crawlers.
  */
 const SITE_ORIGIN = (process.env.QUES_SITE_ORIGIN ?? 'https://ques.app').replace(/\/+$/, '');
 
