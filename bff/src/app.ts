@@ -95,6 +95,11 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
 
   const web = opts.webDist ? await loadWebBuild(opts.webDist, { publicOrigin: opts.publicOrigin }) : null;
   if (web) {
+    if (web.uncompressed.length)
+      app.log.warn(
+        { count: web.uncompressed.length, examples: web.uncompressed.slice(0, 3) },
+        'web build without brotli/gzip copies: these files go out uncompressed (build with npm run build -w @ques/web)',
+      );
     const seo = new SeoRenderer({ upstreams, indexHtml: web.shellHtml, publicOrigin: opts.publicOrigin, log: app.log });
     registerWebRoutes(app, { build: web, seo });
   }

@@ -28,6 +28,8 @@ export interface WebBuild {
   shell: WebFile;
   /** The shell's HTML (public origin applied): the template of the crawler pages (seo/renderer.ts). */
   shellHtml: string;
+  /** Text files of 1 KB or more that came without a brotli copy (a build that skipped compress-dist.mjs). */
+  uncompressed: string[];
 }
 
 const TYPES: Record<string, string> = {
@@ -129,6 +131,7 @@ export async function loadWebBuild(dir: string, opts: LoadWebBuildOptions): Prom
   if (!(await stat(indexPath).catch(() => null))?.isFile()) return null;
 
   const files = new Map<string, WebFile>();
+  const uncompressed: string[] = [];
   for (const path of await listFiles(dir)) {
     if (path.endsWith('.br') || path.endsWith('.gz') || path === indexPath) continue;
     const url = `/${relative(dir, path).split(sep).join('/')}`;
@@ -140,7 +143,9 @@ export async function loadWebBuild(dir: string, opts: LoadWebBuildOptions): Prom
       if (gzip) encoded.gzip = gzip;
     }
     const cacheControl = url.startsWith('/assets/') ? IMMUTABLE : REVALIDATE;
-    files.set(url, webFile(await readFile(path), TYPES[ext] ?? 'application/octet-stream', cacheControl, encoded));
+    const body = await readFile(path);
+    if (TEXT.has(ext) && !encoded.br && body.length >= MIN_COMPRESS_BYTES) uncompressed.push(url);
+    files.set(url, webFile(body, TYPES[ext] ?? 'application/octet-stream', cacheControl, encoded));
   }
 
   // The shell and robots.txt depend on the configured origin, so they are made here rather than at build time.
@@ -151,5 +156,5 @@ export async function loadWebBuild(dir: string, opts: LoadWebBuildOptions): Prom
   files.set('/index.html', shell);
   const robots = Buffer.from(robotsTxt(opts.publicOrigin));
   files.set('/robots.txt', webFile(robots, TYPES['.txt']!, REVALIDATE, compressNow(robots)));
-  return { files, shell, shellHtml };
+  return { files, shell, shellHtml, uncompressed };
 }

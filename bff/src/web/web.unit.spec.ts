@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, generateJwtKeys } from '@ques/kit';
 import { buildBff } from '../app.js';
 import { worthCompressing } from '../compression.js';
+import { loadWebBuild } from './build.js';
 import { cachedNegotiator, negotiateCoding } from './encoding.js';
 import { withPublicOrigin } from './html.js';
 import { robotsTxt } from './robots.js';
@@ -214,6 +215,20 @@ describe('the web app and the API through the BFF', () => {
       expect(br.headers['content-encoding'], path).toBe('br');
       expect(brotliDecompressSync(br.rawPayload).toString(), path).toBe(plain.body);
     }
+  });
+
+  it('lists the text files a build left without compressed copies, and has nothing to list for a compressed build', async () => {
+    expect((await loadWebBuild(dist.dir, { publicOrigin: ORIGIN }))!.uncompressed).toEqual([]);
+    const raw = mkdtempSync(join(tmpdir(), 'bff-web-raw-'));
+    mkdirSync(join(raw, 'assets'));
+    writeFileSync(join(raw, 'index.html'), SHELL);
+    writeFileSync(join(raw, 'assets', 'index-abc123.js'), dist.text['/assets/index-abc123.js']!);
+    writeFileSync(join(raw, 'assets', 'tiny-abc.js'), 'export {};');
+    const build = (await loadWebBuild(raw, { publicOrigin: ORIGIN }))!;
+    expect(build.uncompressed).toEqual(['/assets/index-abc123.js']);
+    // Still served, as the original bytes.
+    expect(build.files.get('/assets/index-abc123.js')!.br).toBeUndefined();
+    expect(await loadWebBuild(join(raw, 'assets'), { publicOrigin: ORIGIN })).toBeNull();
   });
 
   it('answers a missing hashed chunk and an unknown /api call with 404, not the HTML shell', async () => {
