@@ -174,6 +174,21 @@ async function audit(url: string): Promise<{ lhr: any; json: string; html: strin
   }
 }
 
+/**
+ * Lighthouse sometimes fails to record a trace on a busy machine (NO_NAVSTART, NO_FCP): such a run says nothing
+ * about the page, so it is repeated (twice at most) rather than counted.
+ */
+async function auditWithRetry(url: string): Promise<{ lhr: any; json: string; html: string }> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await audit(url);
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      console.warn(`      (run failed, repeating: ${(err as Error).message.split('\n')[0]})`);
+    }
+  }
+}
+
 const score = (lhr: any, category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
 const numeric = (lhr: any, auditId: string) => Number(lhr.audits[auditId]?.numericValue ?? NaN);
 const scriptBytes = (lhr: any) =>
@@ -245,7 +260,7 @@ export async function runLighthouse(): Promise<PageFigures[]> {
       const url = `${product.url}${path}`;
       const runs: any[] = [];
       for (let i = 1; i <= RUNS; i += 1) {
-        const { lhr, json, html } = await audit(url);
+        const { lhr, json, html } = await auditWithRetry(url);
         writeFileSync(join(LIGHTHOUSE_DIR, `${page}-run${i}.report.json`), json);
         writeFileSync(join(LIGHTHOUSE_DIR, `${page}-run${i}.report.html`), html);
         runs.push(lhr);
