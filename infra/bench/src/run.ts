@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: the quality bars of ../shared/design/quality-bars.md that are ratios of one server to a baseline
- * measured in the same run. Servers run in a child process (src/targets.ts, src/static-targets.ts); autocannon runs
- * here, no pipelining, warm-up first, median of several runs; any non-2xx response fails the run. Then Lighthouse on
- * the public pages (src/lighthouse.ts). Results also go to test-artifacts/bench/results.json.
+ * measured in the same run, in turns with it. Servers run in a child process (src/targets.ts,
+ * src/static-targets.ts); autocannon runs here, no pipelining, warm-up first, median of several runs; any non-2xx
+ * response fails the run. Then Lighthouse on the public pages (src/lighthouse.ts). Results also go to
+ * test-artifacts/bench/results.json.
  *
  * `npm run bench -w @ques/bench -- <section>…` runs only the named sections: http, static, memory, pipeline,
  * lighthouse (all of them when none is named).
@@ -44,10 +45,7 @@ async function once(url: string, duration: number, headers?: Record<string, stri
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function measure(url: string, headers?: Record<string, string>): Promise<Measured> {
-  await once(url, 2, headers); // warm-up
-  const results: autocannon.Result[] = [];
-  for (let i = 0; i < RUNS; i += 1) results.push(await once(url, DURATION_S, headers));
+function summary(url: string, results: autocannon.Result[]): Measured {
   return {
     url,
     reqPerSec: median(results.map((r) => r.requests.average)),
@@ -55,6 +53,22 @@ async function measure(url: string, headers?: Record<string, string>): Promise<M
     p99: median(results.map((r) => r.latency.p99)),
     runs: results.map((r) => Math.round(r.requests.average)),
   };
+}
+
+/**
+ * Baseline and target warmed up, then measured in turns (baseline, target, baseline, …): on a machine whose load
+ * drifts, both sides of a ratio see the same conditions.
+ */
+async function measurePair(baselineUrl: string, targetUrl: string, headers?: Record<string, string>): Promise<{ baseline: Measured; target: Measured }> {
+  await once(baselineUrl, 2, headers);
+  await once(targetUrl, 2, headers);
+  const baseline: autocannon.Result[] = [];
+  const target: autocannon.Result[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    baseline.push(await once(baselineUrl, DURATION_S, headers));
+    target.push(await once(targetUrl, DURATION_S, headers));
+  }
+  return { baseline: summary(baselineUrl, baseline), target: summary(targetUrl, target) };
 }
 
 /** Starts a targets script in a child process and reads the JSON line it prints with its servers' URLs. */
@@ -100,8 +114,7 @@ function staticComparisons(targets: Record<string, string | number>): Comparison
 const report: unknown[] = [];
 
 async function compare(c: Comparison): Promise<boolean> {
-  const baseline = await measure(c.baseline, c.headers);
-  const target = await measure(c.target, c.headers);
+  const { baseline, target } = await measurePair(c.baseline, c.target, c.headers);
   const ratio = target.reqPerSec / baseline.reqPerSec;
   const p99Ratio = baseline.p99 > 0 ? target.p99 / baseline.p99 : 1;
   const ok = ratio >= c.bar.ratio && (c.bar.p99 === undefined || p99Ratio <= c.bar.p99);
