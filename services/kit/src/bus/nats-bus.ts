@@ -69,6 +69,7 @@ export class NatsEventBus implements EventBus {
   private connected = true;
   private closing = false;
   private readonly subscriptions = new Set<NatsSubscription>();
+  private readonly reconnectListeners = new Set<() => void>();
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -146,6 +147,11 @@ export class NatsEventBus implements EventBus {
 
   isHealthy(): boolean {
     return this.connected && !this.closing && !this.nc.isClosed();
+  }
+
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
   }
 
   async close(): Promise<void> {
@@ -238,6 +244,13 @@ export class NatsEventBus implements EventBus {
           case Events.Reconnect:
             this.connected = true;
             this.log.info({ server: status.data }, 'NATS reconnected');
+            for (const listener of this.reconnectListeners) {
+              try {
+                listener();
+              } catch (err) {
+                this.log.error({ err }, 'NATS reconnect listener failed');
+              }
+            }
             break;
           case Events.LDM:
             this.log.warn({ server: status.data }, 'NATS server entering lame duck mode');
