@@ -112,7 +112,11 @@ export function connectPostgres(opts: PostgresOptions): Database {
       }
       const lost = new Promise<void>((resolve) => {
         client.on('end', resolve);
-        client.on('error', () => resolve());
+        client.on('error', () => {
+          resolve();
+          // A broken session that somehow lingered would keep the lock from everyone, this process included.
+          void client.end().catch(() => {});
+        });
       });
       return {
         lost,
