@@ -11,7 +11,8 @@ export const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /** JSON (`application/json`, `application/problem+json`, …), HTML and plain text. Never `text/event-stream`: a stream
  * of events must reach the browser as each one is written, not when a compressor's buffer fills. */
-const COMPRESSIBLE = /^(?:application\/(?:[\w.-]+\+)?json|text\/(?:html|plain|csv|xml|css)|application\/xml)\s*(?:;|$)/i;
+const COMPRESSIBLE =
+  /^(?:application\/(?:[\w.-]+\+)?json|text\/(?:html|plain|csv|xml|css)|application\/xml)\s*(?:;|$)/i;
 
 /** What an upstream response says about its body. */
 export interface BodyInfo {
@@ -35,8 +36,12 @@ export function worthCompressing(body: BodyInfo): boolean {
 /** Adds `Accept-Encoding` to the reply's Vary (keeping what is there), so caches keep the encodings apart. */
 export function varyOnAcceptEncoding(reply: FastifyReply): void {
   const current = reply.getHeader('vary');
-  const values = (Array.isArray(current) ? current.join(',') : String(current ?? '')).split(',').map((v) => v.trim()).filter(Boolean);
-  if (!values.some((v) => v.toLowerCase() === 'accept-encoding')) void reply.header('vary', [...values, 'accept-encoding'].join(', '));
+  const values = (Array.isArray(current) ? current.join(',') : String(current ?? ''))
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  if (!values.some((v) => v.toLowerCase() === 'accept-encoding'))
+    void reply.header('vary', [...values, 'accept-encoding'].join(', '));
 }
 
 /**

@@ -11,7 +11,11 @@ const dist = process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url
 const ENTRY = 'index.html';
 /** Each route: the screen module App.tsx imports lazily for it, and its budget in bytes (kB = 1,000 bytes). */
 const ROUTES = [
-  { name: 'public profile /ask/:username', screen: 'src/features/public-profile/ProfilePage.tsx', budget: 60_000 },
+  {
+    name: 'public profile /ask/:username',
+    screen: 'src/features/public-profile/ProfilePage.tsx',
+    budget: 60_000,
+  },
   { name: 'admin /admin (initial)', screen: 'src/features/admin/AdminApp.tsx', budget: 120_000 },
 ];
 
@@ -26,7 +30,10 @@ const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 function closure(key, seen = new Set()) {
   if (seen.has(key)) return seen;
   const chunk = manifest[key];
-  if (!chunk) throw new Error(`check-budgets: the Vite manifest has no "${key}" (renamed? update ROUTES in ${import.meta.url})`);
+  if (!chunk)
+    throw new Error(
+      `check-budgets: the Vite manifest has no "${key}" (renamed? update ROUTES in ${import.meta.url})`,
+    );
   seen.add(key);
   for (const imported of chunk.imports ?? []) closure(imported, seen);
   return seen;
@@ -48,7 +55,10 @@ for (const route of ROUTES) {
   const total = sizes.reduce((sum, s) => sum + s.br, 0);
   const ok = total <= route.budget;
   over ||= !ok;
-  console.log(`${ok ? 'PASS' : 'MISS'}  ${route.name}: ${kB(total)} brotli (budget ${kB(route.budget)}), ${files.length} chunks`);
-  for (const s of sizes.sort((a, b) => b.br - a.br)) console.log(`        ${kB(s.br).padStart(9)}  (${kB(s.raw)} raw)  ${s.file}`);
+  console.log(
+    `${ok ? 'PASS' : 'MISS'}  ${route.name}: ${kB(total)} brotli (budget ${kB(route.budget)}), ${files.length} chunks`,
+  );
+  for (const s of sizes.sort((a, b) => b.br - a.br))
+    console.log(`        ${kB(s.br).padStart(9)}  (${kB(s.raw)} raw)  ${s.file}`);
 }
 process.exitCode = over ? 1 : 0;

@@ -54,7 +54,18 @@ const TYPES: Record<string, string> = {
   '.woff': 'font/woff',
 };
 /** The extensions web/scripts/compress-dist.mjs writes .br/.gz copies for. */
-const TEXT = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.webmanifest', '.txt', '.xml', '.svg']);
+const TEXT = new Set([
+  '.html',
+  '.js',
+  '.mjs',
+  '.css',
+  '.json',
+  '.map',
+  '.webmanifest',
+  '.txt',
+  '.xml',
+  '.svg',
+]);
 /** Vite's content-hashed output: a new name for every change, so browsers may keep it for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Everything else (the shell, favicon, images in public/) is revalidated with its ETag. */
@@ -84,7 +95,8 @@ function webFile(
   if (varies) base.vary = 'Accept-Encoding';
   const file: WebFile = { identity: representation(body, `"${hash}"`, base) };
   if (encoded.br) file.br = representation(encoded.br, `"${hash}-br"`, { ...base, 'content-encoding': 'br' });
-  if (encoded.gzip) file.gzip = representation(encoded.gzip, `"${hash}-gz"`, { ...base, 'content-encoding': 'gzip' });
+  if (encoded.gzip)
+    file.gzip = representation(encoded.gzip, `"${hash}-gz"`, { ...base, 'content-encoding': 'gzip' });
   return file;
 }
 
@@ -92,7 +104,10 @@ function webFile(
 function compressNow(body: Buffer): Partial<Record<ContentCoding, Buffer>> {
   if (body.length < MIN_COMPRESS_BYTES) return {};
   const br = brotliCompressSync(body, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+    },
   });
   const gzip = gzipSync(body, { level: 9 });
   return { ...(br.length < body.length ? { br } : {}), ...(gzip.length < body.length ? { gzip } : {}) };
@@ -113,7 +128,12 @@ async function listFiles(dir: string): Promise<string[]> {
   return entries
     .filter((entry) => entry.isFile())
     .map((entry) => join(entry.parentPath, entry.name))
-    .filter((path) => !relative(dir, path).split(sep).some((part) => part.startsWith('.')));
+    .filter(
+      (path) =>
+        !relative(dir, path)
+          .split(sep)
+          .some((part) => part.startsWith('.')),
+    );
 }
 
 export interface LoadWebBuildOptions {

@@ -17,7 +17,7 @@ const ORIGIN = 'https://ques.example.test';
 const TEXT = /\.(?:js|css|html|svg|json|map|txt|xml|webmanifest)$/;
 
 function builtFiles(dir: string): string[] {
-  return (readdirSync(dir, { recursive: true, withFileTypes: true }))
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .filter((path) => !path.split('/').some((part) => part.startsWith('.')) && !/\.(?:br|gz)$/.test(path));
@@ -28,7 +28,9 @@ describe('the built web app through the BFF', () => {
 
   beforeAll(async () => {
     if (!existsSync(join(WEB_DIST, 'index.html')))
-      throw new Error(`The web app is not built (${WEB_DIST}/index.html is missing): run \`npx turbo run build\` first.`);
+      throw new Error(
+        `The web app is not built (${WEB_DIST}/index.html is missing): run \`npx turbo run build\` first.`,
+      );
     const keys = generateJwtKeys();
     bff = await buildBff({
       log: createLogger('bff-dist-test', 'silent'),
@@ -47,10 +49,19 @@ describe('the built web app through the BFF', () => {
     let compressed = 0;
     for (const path of files) {
       const original = readFileSync(join(WEB_DIST, path));
-      for (const [coding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
-        const res = await bff.inject({ method: 'GET', url: `/${path}`, headers: { 'accept-encoding': coding } });
+      for (const [coding, decode] of [
+        ['br', brotliDecompressSync],
+        ['gzip', gunzipSync],
+      ] as const) {
+        const res = await bff.inject({
+          method: 'GET',
+          url: `/${path}`,
+          headers: { 'accept-encoding': coding },
+        });
         expect(res.statusCode, path).toBe(200);
-        expect(res.headers['cache-control'], path).toBe(path.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        expect(res.headers['cache-control'], path).toBe(
+          path.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
         expect(res.headers.etag, path).toBeTruthy();
         if (!existsSync(join(WEB_DIST, `${path}.${coding === 'br' ? 'br' : 'gz'}`))) {
           // Too small to be worth a compressed copy: the original bytes.
@@ -70,7 +81,10 @@ describe('the built web app through the BFF', () => {
   it('sends the shell compressed, with the configured origin in its canonical link', async () => {
     const plain = await bff.inject({ method: 'GET', url: '/' });
     expect(plain.body).toContain(`<link rel="canonical" href="${ORIGIN}/" />`);
-    for (const [coding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+    for (const [coding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
       const res = await bff.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': coding } });
       expect(res.headers['content-encoding']).toBe(coding);
       expect(res.headers.vary).toBe('Accept-Encoding');

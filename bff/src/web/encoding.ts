@@ -13,7 +13,10 @@ function qValues(header: string): Map<string, number> {
       const [key, raw] = param.split('=');
       if (key?.trim().toLowerCase() === 'q') value = Number(raw?.trim());
     }
-    q.set(coding === 'x-gzip' ? 'gzip' : coding, Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0);
+    q.set(
+      coding === 'x-gzip' ? 'gzip' : coding,
+      Number.isFinite(value) ? Math.min(Math.max(value, 0), 1) : 0,
+    );
   }
   return q;
 }

@@ -55,14 +55,20 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoute
     const path = pathOf(request.url);
     const file = path === null ? undefined : build.files.get(path);
     if (file) return sendFile(request, reply, file);
-    if (path === null || path.startsWith('/api/')) return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+    if (path === null || path.startsWith('/api/'))
+      return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
     // A hashed chunk that is not in this build (a page from an older deploy): a 404, never the HTML shell, which a
     // browser would try to run as a script.
-    if (path.startsWith('/assets/')) return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+    if (path.startsWith('/assets/'))
+      return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
     // Public profiles and answer pages carry their own title and share tags, for crawlers that run no JavaScript.
     const page = seo ? await seo.render(path, request.correlationId) : null;
     if (page) {
-      void reply.status(page.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').header('vary', 'accept-encoding');
+      void reply
+        .status(page.status)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .header('vary', 'accept-encoding');
       reply.compress(page.html);
       return reply;
     }

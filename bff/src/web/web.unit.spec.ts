@@ -41,10 +41,16 @@ function makeDist(): { dir: string; text: Record<string, Buffer> } {
   mkdirSync(join(dir, 'images'));
   mkdirSync(join(dir, '.vite'));
   const text: Record<string, Buffer> = {
-    '/assets/index-abc123.js': Buffer.from(`export const answers = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `answer ${i}`))};\n`),
+    '/assets/index-abc123.js': Buffer.from(
+      `export const answers = ${JSON.stringify(Array.from({ length: 200 }, (_, i) => `answer ${i}`))};\n`,
+    ),
     '/assets/index-def456.css': Buffer.from('.card { color: #1a140f; padding: 4px; }\n'.repeat(80)),
-    '/favicon.svg': Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg">${'<circle r="1"/>'.repeat(100)}</svg>`),
-    '/assets/data-abc.json': Buffer.from(JSON.stringify({ items: Array.from({ length: 100 }, (_, i) => ({ i, name: `n${i}` })) })),
+    '/favicon.svg': Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg">${'<circle r="1"/>'.repeat(100)}</svg>`,
+    ),
+    '/assets/data-abc.json': Buffer.from(
+      JSON.stringify({ items: Array.from({ length: 100 }, (_, i) => ({ i, name: `n${i}` })) }),
+    ),
   };
   writeFileSync(join(dir, 'index.html'), SHELL);
   for (const [path, bytes] of Object.entries(text)) writeFileSync(join(dir, path), bytes);
@@ -58,10 +64,15 @@ function makeDist(): { dir: string; text: Record<string, Buffer> } {
 async function startUpstream() {
   const seen: { body: Buffer; headers: Record<string, unknown> }[] = [];
   const app = Fastify();
-  const big = Array.from({ length: 60 }, (_, i) => ({ _id: `q${i}`, question: `Question ${i}?`, answer: `Answer number ${i}.` }));
+  const big = Array.from({ length: 60 }, (_, i) => ({
+    _id: `q${i}`,
+    question: `Question ${i}?`,
+    answer: `Answer number ${i}.`,
+  }));
   app.get<{ Querystring: { size?: string } }>('/api/questions', async (request, reply) => {
     if (request.query.size === 'small') return [{ _id: 'q1' }];
-    if (request.query.size === 'events') return reply.type('text/event-stream').send(`data: ${'x'.repeat(4000)}\n\n`);
+    if (request.query.size === 'events')
+      return reply.type('text/event-stream').send(`data: ${'x'.repeat(4000)}\n\n`);
     return big;
   });
   app.register(async (scope) => {
@@ -88,7 +99,8 @@ describe('content negotiation, origin and robots (pure)', () => {
     expect(negotiateCoding(undefined)).toBeNull();
     expect(negotiateCoding('x-gzip')).toBe('gzip');
     const cached = cachedNegotiator(2);
-    for (const header of ['br', 'gzip', 'identity', 'br']) expect(cached(header)).toBe(negotiateCoding(header));
+    for (const header of ['br', 'gzip', 'identity', 'br'])
+      expect(cached(header)).toBe(negotiateCoding(header));
   });
 
   it('rewrites the build origin in the shell to the configured public origin, and only that', () => {
@@ -104,12 +116,25 @@ describe('content negotiation, origin and robots (pure)', () => {
   it('robots.txt allows the public pages, keeps crawlers out of /admin, /api and /pay, and names the sitemap', () => {
     const robots = robotsTxt(`${ORIGIN}/`);
     expect(robots.split('\n')).toEqual(
-      expect.arrayContaining(['User-agent: *', 'Allow: /', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /pay/', `Sitemap: ${ORIGIN}/sitemap.xml`]),
+      expect.arrayContaining([
+        'User-agent: *',
+        'Allow: /',
+        'Disallow: /admin',
+        'Disallow: /api/',
+        'Disallow: /pay/',
+        `Sitemap: ${ORIGIN}/sitemap.xml`,
+      ]),
     );
   });
 
   it('compresses relayed JSON and HTML of unknown or sufficient size, never event streams, encoded or empty bodies', () => {
-    const json = { method: 'GET', statusCode: 200, contentType: 'application/json; charset=utf-8', contentLength: '5000', contentEncoding: undefined };
+    const json = {
+      method: 'GET',
+      statusCode: 200,
+      contentType: 'application/json; charset=utf-8',
+      contentLength: '5000',
+      contentEncoding: undefined,
+    };
     expect(worthCompressing(json)).toBe(true);
     expect(worthCompressing({ ...json, contentLength: undefined })).toBe(true);
     expect(worthCompressing({ ...json, contentType: 'text/html; charset=utf-8' })).toBe(true);
@@ -145,7 +170,8 @@ describe('the web app and the API through the BFF', () => {
     await upstream?.app.close();
   });
 
-  const get = (url: string, headers: Record<string, string> = {}) => bff.inject({ method: 'GET', url, headers });
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    bff.inject({ method: 'GET', url, headers });
 
   it('sends each text asset as brotli or gzip when asked, decoding to the original bytes, with Vary and its caching', async () => {
     for (const [path, original] of Object.entries(dist.text)) {
@@ -167,26 +193,44 @@ describe('the web app and the API through the BFF', () => {
       expect(plain.rawPayload.equals(original), path).toBe(true);
 
       for (const res of [br, gz, plain]) {
-        expect(res.headers['cache-control'], path).toBe(path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+        expect(res.headers['cache-control'], path).toBe(
+          path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
         expect(res.headers['content-type'], path).toBe(plain.headers['content-type']);
       }
       // Each encoding is its own representation: its own ETag.
       expect(new Set([br.headers.etag, gz.headers.etag, plain.headers.etag]).size, path).toBe(3);
     }
-    expect((await get('/assets/index-abc123.js')).headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect((await get('/assets/index-abc123.js')).headers['content-type']).toBe(
+      'text/javascript; charset=utf-8',
+    );
     expect((await get('/favicon.svg')).headers['content-type']).toBe('image/svg+xml');
   });
 
   it('answers 304 to a matching If-None-Match, and HEAD with the headers only', async () => {
     const first = await get('/assets/index-def456.css', { 'accept-encoding': 'br' });
-    const again = await get('/assets/index-def456.css', { 'accept-encoding': 'br', 'if-none-match': String(first.headers.etag) });
+    const again = await get('/assets/index-def456.css', {
+      'accept-encoding': 'br',
+      'if-none-match': String(first.headers.etag),
+    });
     expect(again.statusCode).toBe(304);
     expect(again.rawPayload.length).toBe(0);
     expect(again.headers.etag).toBe(first.headers.etag);
     // A gzip ETag does not validate the brotli representation.
     const gz = await get('/assets/index-def456.css', { 'accept-encoding': 'gzip' });
-    expect((await get('/assets/index-def456.css', { 'accept-encoding': 'br', 'if-none-match': String(gz.headers.etag) })).statusCode).toBe(200);
-    const head = await bff.inject({ method: 'HEAD', url: '/assets/index-def456.css', headers: { 'accept-encoding': 'br' } });
+    expect(
+      (
+        await get('/assets/index-def456.css', {
+          'accept-encoding': 'br',
+          'if-none-match': String(gz.headers.etag),
+        })
+      ).statusCode,
+    ).toBe(200);
+    const head = await bff.inject({
+      method: 'HEAD',
+      url: '/assets/index-def456.css',
+      headers: { 'accept-encoding': 'br' },
+    });
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-encoding']).toBe('br');
     expect(head.rawPayload.length).toBe(0);
@@ -278,7 +322,11 @@ describe('the web app and the API through the BFF', () => {
     const res = await bff.inject({
       method: 'POST',
       url: '/api/payments/webhook',
-      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'stripe-signature': 't=1,v1=abc' },
+      headers: {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'stripe-signature': 't=1,v1=abc',
+      },
       payload: bytes,
     });
     expect(res.statusCode).toBe(200);

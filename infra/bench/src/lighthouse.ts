@@ -83,7 +83,11 @@ async function call(base: string, method: string, path: string, body?: unknown, 
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
-  const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
@@ -95,18 +99,32 @@ const TOPICS = ['pricing', 'delivery', 'consulting', 'process', 'tools'];
  * answers of a realistic length. Returns the paths of the three audited pages.
  */
 async function seed(base: string): Promise<{ home: string; profile: string; answer: string }> {
-  const signup = await call(base, 'POST', '/api/users', { name: 'Lena Fischer', email: 'lena@example.com', password: 'a long enough password' });
+  const signup = await call(base, 'POST', '/api/users', {
+    name: 'Lena Fischer',
+    email: 'lena@example.com',
+    password: 'a long enough password',
+  });
   if (signup.status !== 201) throw new Error(`signup failed: ${signup.status}`);
   const token: string = signup.body.token;
   const { id: ownerId, username } = signup.body.user as { id: string; username: string };
-  await call(base, 'PUT', '/api/users/profile', {
-    name: 'Lena Fischer',
-    bio: 'Product designer and consultant. I help small teams ship calm, fast software — ask me about pricing, process and tools.',
-  }, token);
+  await call(
+    base,
+    'PUT',
+    '/api/users/profile',
+    {
+      name: 'Lena Fischer',
+      bio: 'Product designer and consultant. I help small teams ship calm, fast software — ask me about pricing, process and tools.',
+    },
+    token,
+  );
   const image = readFileSync(join(REPO_ROOT, 'web', 'public', 'images', 'og-default.png'));
   const form = new FormData();
   form.append('avatar', new Blob([image], { type: 'image/png' }), 'avatar.png');
-  const avatar = await fetch(`${base}/api/users/avatar`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const avatar = await fetch(`${base}/api/users/avatar`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   if (!avatar.ok) throw new Error(`avatar upload failed: ${avatar.status}`);
 
   // Questions learns about the owner from identity's event (in-process bus: moments): let it arrive, so the asks
@@ -144,7 +162,13 @@ async function seed(base: string): Promise<{ home: string; profile: string; answ
       `Short version: start small and measure. For ${TOPICS[i % TOPICS.length]} I first write down what the team already knows, ` +
       'then agree on one number that tells us whether it works. '.repeat(1 + (i % 3)) +
       'After two weeks we look at it together and decide what to keep.';
-    const res = await call(base, 'PUT', `/api/questions/${id}/answer`, { answer, displayOnProfile: true, tags: [TOPICS[i % TOPICS.length]!] }, token);
+    const res = await call(
+      base,
+      'PUT',
+      `/api/questions/${id}/answer`,
+      { answer, displayOnProfile: true, tags: [TOPICS[i % TOPICS.length]!] },
+      token,
+    );
     if (res.status !== 200) throw new Error(`answer failed: ${res.status}`);
   }
   const first = ids.at(-1)!;
@@ -156,7 +180,11 @@ async function seed(base: string): Promise<{ home: string; profile: string; answ
 }
 
 async function audit(url: string): Promise<{ lhr: any; json: string; html: string }> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME_PATH,
+    chromeFlags: CHROME_FLAGS,
+    logLevel: 'silent',
+  });
   try {
     // The default config is the mobile preset (Moto G Power viewport, 4× CPU slowdown, slow 4G, simulated).
     const result = await lighthouse(url, {
@@ -167,7 +195,8 @@ async function audit(url: string): Promise<{ lhr: any; json: string; html: strin
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const [json, html] = result.report as string[];
-    if (result.lhr.runtimeError) throw new Error(`${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
+    if (result.lhr.runtimeError)
+      throw new Error(`${url}: ${result.lhr.runtimeError.code} ${result.lhr.runtimeError.message}`);
     return { lhr: result.lhr, json: json!, html: html! };
   } finally {
     chrome.kill();
@@ -192,7 +221,12 @@ async function auditWithRetry(url: string): Promise<{ lhr: any; json: string; ht
 const score = (lhr: any, category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
 const numeric = (lhr: any, auditId: string) => Number(lhr.audits[auditId]?.numericValue ?? NaN);
 const scriptBytes = (lhr: any) =>
-  ((lhr.audits['network-requests']?.details?.items ?? []) as { resourceType?: string; transferSize?: number }[])
+  (
+    (lhr.audits['network-requests']?.details?.items ?? []) as {
+      resourceType?: string;
+      transferSize?: number;
+    }[]
+  )
     .filter((item) => item.resourceType === 'Script')
     .reduce((sum, item) => sum + (item.transferSize ?? 0), 0);
 
@@ -210,7 +244,10 @@ function figures(page: string, url: string, runs: any[]): PageFigures {
     tbtMs: m((l) => numeric(l, 'total-blocking-time')),
     cls: m((l) => numeric(l, 'cumulative-layout-shift')),
     scriptBytes: m(scriptBytes),
-    runs: runs.map((l) => ({ performance: score(l, 'performance'), lcpMs: Math.round(numeric(l, 'largest-contentful-paint')) })),
+    runs: runs.map((l) => ({
+      performance: score(l, 'performance'),
+      lcpMs: Math.round(numeric(l, 'largest-contentful-paint')),
+    })),
   };
   const b = LIGHTHOUSE_BARS;
   const misses = [
@@ -231,7 +268,14 @@ function failingAudits(lhr: any): string[] {
   for (const [id, category] of Object.entries<any>(lhr.categories)) {
     for (const ref of category.auditRefs as { id: string; weight: number }[]) {
       const a = lhr.audits[ref.id];
-      if (ref.weight > 0 && a && a.score !== null && a.score < 1 && a.scoreDisplayMode !== 'informative' && a.scoreDisplayMode !== 'notApplicable')
+      if (
+        ref.weight > 0 &&
+        a &&
+        a.score !== null &&
+        a.score < 1 &&
+        a.scoreDisplayMode !== 'informative' &&
+        a.scoreDisplayMode !== 'notApplicable'
+      )
         out.push(`${id}/${ref.id} (${a.displayValue ?? Math.round(a.score * 100)})`);
     }
   }
@@ -242,10 +286,18 @@ export function printFigures(f: PageFigures): void {
   const b = LIGHTHOUSE_BARS;
   const mark = (ok: boolean) => (ok ? 'PASS' : 'MISS');
   console.log(`${mark(f.ok)}  Lighthouse mobile, ${f.page} (${f.url}), median of ${f.runs.length}`);
-  console.log(`      ${mark(f.performance >= b.performance)} performance ${f.performance} (bar ≥ ${b.performance}; runs ${f.runs.map((r) => r.performance).join('/')})`);
-  console.log(`      ${mark(f.lcpMs <= b.lcpMs)} LCP ${(f.lcpMs / 1000).toFixed(2)} s (bar ≤ ${b.lcpMs / 1000} s)   FCP ${(f.fcpMs / 1000).toFixed(2)} s`);
-  console.log(`      ${mark(f.tbtMs <= b.tbtMs)} TBT ${Math.round(f.tbtMs)} ms (bar ≤ ${b.tbtMs} ms)   ${mark(f.cls <= b.cls)} CLS ${f.cls.toFixed(3)} (bar ≤ ${b.cls})`);
-  console.log(`      ${mark(f.accessibility >= b.accessibility)} accessibility ${f.accessibility}   ${mark(f.bestPractices >= b.bestPractices)} best practices ${f.bestPractices}   ${mark(f.seo >= b.seo)} SEO ${f.seo} (bars 100)`);
+  console.log(
+    `      ${mark(f.performance >= b.performance)} performance ${f.performance} (bar ≥ ${b.performance}; runs ${f.runs.map((r) => r.performance).join('/')})`,
+  );
+  console.log(
+    `      ${mark(f.lcpMs <= b.lcpMs)} LCP ${(f.lcpMs / 1000).toFixed(2)} s (bar ≤ ${b.lcpMs / 1000} s)   FCP ${(f.fcpMs / 1000).toFixed(2)} s`,
+  );
+  console.log(
+    `      ${mark(f.tbtMs <= b.tbtMs)} TBT ${Math.round(f.tbtMs)} ms (bar ≤ ${b.tbtMs} ms)   ${mark(f.cls <= b.cls)} CLS ${f.cls.toFixed(3)} (bar ≤ ${b.cls})`,
+  );
+  console.log(
+    `      ${mark(f.accessibility >= b.accessibility)} accessibility ${f.accessibility}   ${mark(f.bestPractices >= b.bestPractices)} best practices ${f.bestPractices}   ${mark(f.seo >= b.seo)} SEO ${f.seo} (bars 100)`,
+  );
   console.log(`      scripts transferred ${(f.scriptBytes / 1000).toFixed(1)} kB`);
 }
 
@@ -272,7 +324,14 @@ export async function runLighthouse(): Promise<PageFigures[]> {
       console.log('');
       results.push(f);
     }
-    writeFileSync(join(LIGHTHOUSE_DIR, 'summary.json'), JSON.stringify({ at: new Date().toISOString(), runs: RUNS, bars: LIGHTHOUSE_BARS, pages: results }, null, 2));
+    writeFileSync(
+      join(LIGHTHOUSE_DIR, 'summary.json'),
+      JSON.stringify(
+        { at: new Date().toISOString(), runs: RUNS, bars: LIGHTHOUSE_BARS, pages: results },
+        null,
+        2,
+      ),
+    );
     return results;
   } finally {
     product.stop();

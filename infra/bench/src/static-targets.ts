@@ -29,7 +29,9 @@ const bff = await buildBff({
 });
 const bffUrl = await bff.listen({ port: 0, host: '127.0.0.1' });
 
-const entry = /<script type="module"[^>]* src="([^"]+)"/.exec(readFileSync(`${webDist}/index.html`, 'utf8'))?.[1];
+const entry = /<script type="module"[^>]* src="([^"]+)"/.exec(
+  readFileSync(`${webDist}/index.html`, 'utf8'),
+)?.[1];
 if (!entry) throw new Error('web/dist/index.html has no module script: build the web app first');
 
 process.stdout.write(`${JSON.stringify({ bareStatic, bffUrl, entry })}\n`);

@@ -4,7 +4,13 @@ import { Avatar } from './Avatar';
 
 describe('Avatar', () => {
   it('gives an uploaded avatar its 80 × 80 box and both sizes identity stores, for the screen to pick', () => {
-    render(<Avatar name="Ada" url="/images/avatars/0b6b1f5e-5d3c-4c61-9a51-7d0c8a1e2f01/abc123def.webp" size={80} />);
+    render(
+      <Avatar
+        name="Ada"
+        url="/images/avatars/0b6b1f5e-5d3c-4c61-9a51-7d0c8a1e2f01/abc123def.webp"
+        size={80}
+      />,
+    );
     const img = screen.getByRole('img', { name: 'Ada' });
     expect(img).toHaveAttribute('width', '80');
     expect(img).toHaveAttribute('height', '80');
