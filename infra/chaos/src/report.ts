@@ -14,6 +14,8 @@ export interface PhaseResult {
   quiescentAfterMs: number | null;
   /** What was still owed when the wait gave up. */
   notQuiescent: string;
+  /** What the system owed when the clients stopped (explains a slow settle). */
+  owedWhenLoadStopped: string;
   crashes: CrashSummary[];
   /** Names of the checks that failed; empty = the phase passed. */
   failures: string[];
@@ -144,10 +146,18 @@ export function formatTable(results: PhaseResult[]): string {
   ].join('\n');
 }
 
+/** Settling slower than this is worth a line even when the phase passed (issue 12's recovery targets are 1–5 s). */
+const SLOW_SETTLE_MS = 5_000;
+
 /** The lines under the table: each failed phase, why, with examples, and each crash with its reason. */
 export function formatFindings(results: PhaseResult[]): string {
   const out: string[] = [];
   for (const r of results) {
+    const slow = r.quiescentAfterMs !== null && r.quiescentAfterMs > SLOW_SETTLE_MS;
+    if (slow)
+      out.push(
+        `${r.failures.length ? '✗' : '·'} ${r.phase}: settled after ${(r.quiescentAfterMs! / 1000).toFixed(1)} s; owed when the clients stopped: ${r.owedWhenLoadStopped}`,
+      );
     if (r.failures.length === 0) continue;
     out.push(`✗ ${r.phase}: ${r.failures.join(', ')}`);
     for (const c of r.crashes)

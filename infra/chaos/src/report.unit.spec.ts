@@ -33,6 +33,7 @@ const result = (fault: string, figures: PhaseFigures, crashes = 0): PhaseResult 
   http: emptyStats(),
   quiescentAfterMs: 500,
   notQuiescent: '',
+  owedWhenLoadStopped: '',
   crashes: Array.from({ length: crashes }, () => ({
     process: 'questions#1',
     code: 1,

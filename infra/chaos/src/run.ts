@@ -88,6 +88,7 @@ async function waitForQuiescence(
 ) {
   const started = Date.now();
   let last = 'not checked yet';
+  let first: string | null = null;
   try {
     await pollUntil(
       async () => {
@@ -100,13 +101,14 @@ async function waitForQuiescence(
           js = `unreachable (${(err as Error).message})`;
         }
         last = describeBacklog(backlog, js);
+        first ??= last;
         return backlogIsEmpty(backlog) && typeof js !== 'string' && js.pending === 0 && js.ackPending === 0;
       },
       { timeoutMs, intervalMs: 250, message: () => last },
     );
-    return { ms: Date.now() - started, remaining: '' };
+    return { ms: Date.now() - started, remaining: '', owedAtStart: first ?? last };
   } catch {
-    return { ms: null, remaining: last };
+    return { ms: null, remaining: last, owedAtStart: first ?? last };
   }
 }
 
@@ -172,6 +174,7 @@ async function runPhase(
     http: load.stats,
     quiescentAfterMs: settled.ms,
     notQuiescent: settled.remaining,
+    owedWhenLoadStopped: settled.owedAtStart,
     crashes,
     failures: failuresOf(figures, crashes.length, settled.ms !== null),
   };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { sleep } from '../util.js';
 
 /** Set on the harness's own connections, so terminating "the services' backends" can spare them. */
 export const HARNESS_APPLICATION_NAME = 'ques-chaos-harness';
@@ -7,23 +8,40 @@ export const HARNESS_APPLICATION_NAME = 'ques-chaos-harness';
 /** Database names carry the harness's pid, so a later run can drop what a killed run left behind. */
 const NAME_PATTERN = /^ques_chaos_(\d+)_[0-9a-f]+$/;
 
-/** Runs `fn` on a fresh connection to `url` (closed afterwards, errors on an idle connection swallowed). */
+/** Connection failures worth another try: the shared server is full (53300) or starting (57P03), or not listening yet. */
+const TRANSIENT = new Set(['53300', '57P03', 'ECONNREFUSED', 'ECONNRESET']);
+
+/**
+ * Runs `fn` on a fresh connection to `url` (closed afterwards, errors on an idle connection swallowed). Connecting is
+ * retried for up to 20 s: the Postgres server is shared, and other test runs may briefly take every connection.
+ */
 export async function withClient<T>(
   url: string,
   fn: (client: pg.Client) => Promise<T>,
   timeoutMs = 5_000,
 ): Promise<T> {
-  const client = new pg.Client({
-    connectionString: url,
-    connectionTimeoutMillis: timeoutMs,
-    application_name: HARNESS_APPLICATION_NAME,
-  });
-  client.on('error', () => {});
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end().catch(() => {});
+  const deadline = Date.now() + 20_000;
+  for (let attempt = 1; ; attempt++) {
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: timeoutMs,
+      application_name: HARNESS_APPLICATION_NAME,
+    });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+    } catch (err) {
+      await client.end().catch(() => {});
+      const code = (err as { code?: string }).code ?? '';
+      if (!TRANSIENT.has(code) || Date.now() > deadline) throw err;
+      await sleep(Math.min(100 * 2 ** attempt, 2_000));
+      continue;
+    }
+    try {
+      return await fn(client);
+    } finally {
+      await client.end().catch(() => {});
+    }
   }
 }
 
