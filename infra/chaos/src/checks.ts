@@ -6,7 +6,7 @@ import { withClient } from './topology/postgres.js';
 export interface Backlog {
   outboxUnpublished: number;
   tipsInFlight: number;
-  /** Scheduled jobs due now, or retrying within the next few seconds (a transient failure gets its retry). */
+  /** Scheduled jobs due now, or due for their first retry within seconds (a transient failure gets its retry). */
   jobsDue: number;
   /** Accepted asks whose question is not visible yet. */
   acceptedNotVisible: number;
@@ -289,8 +289,11 @@ function wrongState(record: AskRecord, row: QuestionRow, money: MoneyFacts): str
   return null;
 }
 
-/** How long the wait for quiescence also waits for a failed job's next attempt (the kit retries after 5, 10, 20 s…). */
-const RETRY_GRACE_SECONDS = 20;
+/**
+ * The wait for quiescence also waits for a job's first retry (the kit retries after 5 s): a transient failure (a
+ * terminated connection) deserves its second attempt. A job that failed twice is counted as failing instead.
+ */
+const FIRST_RETRY_GRACE_SECONDS = 10;
 
 /** Everything the system still owes, read directly from the databases. */
 export async function readBacklog(
@@ -311,7 +314,7 @@ export async function readBacklog(
       schemas,
       (s) =>
         `SELECT count(*) AS n FROM "${s}".scheduled_jobs WHERE status = 'pending'
-          AND (due_at <= now() OR (attempts > 0 AND due_at <= now() + interval '${RETRY_GRACE_SECONDS} seconds'))`,
+          AND (due_at <= now() OR (attempts = 1 AND due_at <= now() + interval '${FIRST_RETRY_GRACE_SECONDS} seconds'))`,
     );
     const tipsInFlight = Number(
       (await c.query(`SELECT count(*) AS n FROM payments.tips WHERE status IN ('capturing', 'releasing')`))

@@ -9,6 +9,7 @@ export interface FaultContext {
   /** 1-based; the long mode runs every fault several times and varies its target per round. */
   round: number;
   progress: (message: string) => void;
+  signal?: AbortSignal;
 }
 
 /**
@@ -28,7 +29,7 @@ export interface Fault {
 }
 
 /** Keeps the load running for `ms` (pacing the fault, not waiting for a condition). */
-const underLoad = (ms: number) => sleep(ms);
+const underLoad = (ctx: FaultContext, ms: number) => sleep(ms, ctx.signal);
 
 const pick = <T>(ctx: FaultContext, short: T, long: T): T => (ctx.mode === 'short' ? short : long);
 
@@ -48,7 +49,7 @@ export const FAULTS: Fault[] = [
     name: 'baseline',
     title: 'no fault',
     async inject(ctx) {
-      await underLoad(pick(ctx, 5_000, 20_000));
+      await underLoad(ctx, pick(ctx, 5_000, 20_000));
     },
   },
   {
@@ -58,10 +59,10 @@ export const FAULTS: Fault[] = [
       const outage = pick(ctx, 5_000, 20_000);
       ctx.progress(`kill -9 nats-server; back in ${outage / 1000} s`);
       await ctx.topology.signal('nats', 'SIGKILL');
-      await underLoad(outage);
+      await underLoad(ctx, outage);
       await ctx.topology.restart('nats');
       ctx.progress('nats-server restarted');
-      await underLoad(2_000);
+      await underLoad(ctx, 2_000);
     },
   },
   {
@@ -74,7 +75,7 @@ export const FAULTS: Fault[] = [
       for (let i = 1; i <= times; i++) {
         const n = await ctx.topology.terminateBackends();
         ctx.progress(`pg_terminate_backend ${i}/${times}: ${n} backends`);
-        await underLoad(1_000);
+        await underLoad(ctx, 1_000);
       }
     },
   },
@@ -87,7 +88,7 @@ export const FAULTS: Fault[] = [
         await ctx.topology.signal(name, 'SIGKILL');
         await ctx.topology.restart(name);
         ctx.progress(`${name} restarted`);
-        await underLoad(1_500);
+        await underLoad(ctx, 1_500);
       }
     },
   },
@@ -102,7 +103,7 @@ export const FAULTS: Fault[] = [
           `${name} exited (code ${exit?.code ?? '?'}${exit && !exit.clean ? ', NOT clean' : ''}); restarting`,
         );
         await ctx.topology.restart(name);
-        await underLoad(1_500);
+        await underLoad(ctx, 1_500);
       }
     },
   },
@@ -117,7 +118,7 @@ export const FAULTS: Fault[] = [
       ctx.progress(`started ${added.join(', ')} behind the balancers`);
     },
     async inject(ctx) {
-      await underLoad(pick(ctx, 8_000, 30_000));
+      await underLoad(ctx, pick(ctx, 8_000, 30_000));
     },
     async after(ctx) {
       for (const kind of ['questions', 'payments'] as const) {

@@ -85,6 +85,7 @@ async function waitForQuiescence(
   load: PhaseLoad,
   phase: string,
   timeoutMs: number,
+  signal?: AbortSignal,
 ) {
   const started = Date.now();
   let last = 'not checked yet';
@@ -104,10 +105,11 @@ async function waitForQuiescence(
         first ??= last;
         return backlogIsEmpty(backlog) && typeof js !== 'string' && js.pending === 0 && js.ackPending === 0;
       },
-      { timeoutMs, intervalMs: 250, message: () => last },
+      { timeoutMs, intervalMs: 250, message: () => last, signal },
     );
     return { ms: Date.now() - started, remaining: '', owedAtStart: first ?? last };
   } catch {
+    signal?.throwIfAborted();
     return { ms: null, remaining: last, owedAtStart: first ?? last };
   }
 }
@@ -125,7 +127,7 @@ async function runPhase(
   const started = new Date();
   const crashesBefore = topology.crashes.length;
   await topology.allReady();
-  await refreshCast(new BffClient(topology.bffUrl), cast);
+  await refreshCast(new BffClient(topology.bffUrl, undefined, ctx.signal), cast);
   const deadLettersBefore = await deadLetterCount(topology.database!.url);
   await fault.before?.(ctx);
 
@@ -135,11 +137,12 @@ async function runPhase(
     opsPerSecond: settings.plan.opsPerSecond * factor,
     maxInFlight: settings.plan.maxInFlight * factor,
   };
-  const load = new PhaseLoad(topology.bffUrl, cast, phase, tag, plan, random);
+  const load = new PhaseLoad(topology.bffUrl, cast, phase, tag, plan, random, ctx.signal);
   load.start();
   // The fault hits a topology that is serving: at least a few asks have gone through.
   await pollUntil(async () => load.accepted >= 3, {
     timeoutMs: 30_000,
+    signal: ctx.signal,
     message: () =>
       `phase ${phase}: fewer than 3 asks accepted before the fault (${
         load.records
@@ -155,7 +158,14 @@ async function runPhase(
     `${phase}: ${load.records.length} asks, ${load.accepted} accepted; waiting for the system to settle`,
   );
 
-  const settled = await waitForQuiescence(topology, tag, load, phase, settings.quiescenceTimeoutMs);
+  const settled = await waitForQuiescence(
+    topology,
+    tag,
+    load,
+    phase,
+    settings.quiescenceTimeoutMs,
+    ctx.signal,
+  );
   const figures = await checkPhase(topology.database!.url, tag, phase, load.records, {
     deadLetters: deadLettersBefore,
     at: started,
@@ -208,7 +218,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   let setupCrashes: CrashSummary[] = [];
   let error: unknown = null;
   try {
-    const cast = await createCast(new BffClient(topology.bffUrl), tag, settings.cast);
+    const cast = await createCast(new BffClient(topology.bffUrl, undefined, opts.signal), tag, settings.cast);
     setupCrashes = topology.crashes.map(crashSummary);
     progress(
       `cast ready: ${cast.owners.length} owners with tipping on, ${cast.askers.length} signed-in askers`,
@@ -216,7 +226,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     for (let round = 1; round <= settings.rounds; round++) {
       for (const fault of faults) {
         opts.signal?.throwIfAborted();
-        const ctx: FaultContext = { topology, mode: opts.mode, round, progress };
+        const ctx: FaultContext = { topology, mode: opts.mode, round, progress, signal: opts.signal };
         progress(
           `── ${fault.name}${settings.rounds > 1 ? ` (round ${round}/${settings.rounds})` : ''}: ${fault.title}`,
         );
@@ -229,7 +239,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       }
     }
   } catch (err) {
-    error = err;
+    // Interrupted: whatever failed afterwards failed because the topology was stopped; say why it was.
+    error = opts.signal?.aborted ? (opts.signal.reason ?? err) : err;
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
   }

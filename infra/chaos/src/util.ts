@@ -1,15 +1,27 @@
 import net from 'node:net';
 
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Resolves after `ms`, or at once when `signal` aborts (the caller then finds the run interrupted). */
+export const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 /** Polls `check` until it returns a value other than null/undefined/false, or throws `message` after `timeoutMs`. */
 export async function pollUntil<T>(
   check: () => Promise<T | null | undefined | false>,
-  opts: { timeoutMs: number; intervalMs?: number; message: () => string },
+  opts: { timeoutMs: number; intervalMs?: number; message: () => string; signal?: AbortSignal },
 ): Promise<T> {
   const deadline = Date.now() + opts.timeoutMs;
   let lastError: unknown = null;
   for (;;) {
+    opts.signal?.throwIfAborted();
     try {
       const value = await check();
       if (value !== null && value !== undefined && value !== false) return value;

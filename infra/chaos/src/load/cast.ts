@@ -54,6 +54,7 @@ async function enableTips(client: BffClient, owner: Account): Promise<void> {
     },
     {
       timeoutMs: 30_000,
+      signal: client.signal,
       intervalMs: 200,
       message: () => `payments never let ${owner.username} connect a payout account`,
     },
@@ -68,6 +69,7 @@ async function enableTips(client: BffClient, owner: Account): Promise<void> {
     },
     {
       timeoutMs: 30_000,
+      signal: client.signal,
       intervalMs: 200,
       message: () => `${owner.username}'s payout account never became completed`,
     },
@@ -115,6 +117,7 @@ export async function createCast(
         },
         {
           timeoutMs: 30_000,
+          signal: client.signal,
           intervalMs: 200,
           message: () => `questions never accepted a question to ${owner.username}`,
         },

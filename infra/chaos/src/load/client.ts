@@ -61,6 +61,8 @@ export class BffClient {
   constructor(
     readonly base: string,
     public stats: HttpStats = emptyStats(),
+    /** Aborting ends every attempt in flight and every retry loop (the run was interrupted). */
+    readonly signal?: AbortSignal,
   ) {}
 
   /** One attempt. Throws on a network error or timeout (no HTTP answer). */
@@ -114,6 +116,7 @@ export class BffClient {
     let last = 'not attempted';
     let lastReply: Reply | null = null;
     for (;;) {
+      if (this.signal?.aborted) return { ok: false, reply: lastReply, attempts, last: 'aborted' };
       attempts += 1;
       if (attempts > 1) this.stats.retries += 1;
       try {

@@ -71,8 +71,9 @@ export class PhaseLoad {
     private readonly tag: string,
     private readonly plan: LoadPlan,
     private readonly random: () => number,
+    private readonly signal?: AbortSignal,
   ) {
-    this.client = new BffClient(base, this.stats);
+    this.client = new BffClient(base, this.stats, signal);
   }
 
   get accepted(): number {
@@ -93,7 +94,7 @@ export class PhaseLoad {
   private async issue(): Promise<void> {
     const interval = 1_000 / this.plan.opsPerSecond;
     let next = Date.now();
-    while (!(this.stopRequested && this.started >= this.plan.minOps)) {
+    while (!(this.stopRequested && this.started >= this.plan.minOps) && !this.signal?.aborted) {
       while (this.inFlight.size >= this.plan.maxInFlight) await Promise.race(this.inFlight);
       const record = this.newRecord();
       const task: Promise<void> = this.run(record)

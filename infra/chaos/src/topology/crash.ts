@@ -13,6 +13,23 @@ export interface CrashSummary {
  * line), else the last error-level log message; with the error code (57P01…) when the log shows one.
  */
 export function crashSummary(record: ExitRecord): CrashSummary {
+  if (record.hung) {
+    const seconds = ((record.stopMs ?? 0) / 1000).toFixed(0);
+    return {
+      process: record.process,
+      code: record.code,
+      signal: record.signal,
+      reason: `shutdown hung: still running ${seconds} s after SIGTERM, killed`,
+    };
+  }
+  if (record.requested === 'SIGTERM' && record.code !== 0) {
+    return {
+      process: record.process,
+      code: record.code,
+      signal: record.signal,
+      reason: `unclean shutdown: exit code ${record.code} after SIGTERM`,
+    };
+  }
   const all = record.logTail.split('\n');
   const lastStart = all.findLastIndex((l) => l.startsWith('----- chaos: start'));
   const lines = all.slice(lastStart + 1).filter((l) => l.trim());

@@ -2,14 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { crashSummary } from './crash.js';
 import type { ExitRecord } from './process.js';
 
-const record = (logTail: string): ExitRecord => ({
+const record = (logTail: string, more: Partial<ExitRecord> = {}): ExitRecord => ({
   process: 'questions#1',
   code: 1,
   signal: null,
   at: new Date(),
   requested: null,
   clean: false,
+  hung: false,
+  stopMs: null,
   logTail,
+  ...more,
 });
 
 describe('crashSummary', () => {
@@ -43,6 +46,17 @@ describe('crashSummary', () => {
       '{"level":60,"msg":"cannot start","err":{"message":"connect ECONNREFUSED 127.0.0.1:5432"}}',
     ].join('\n');
     expect(crashSummary(record(log)).reason).toBe('cannot start: connect ECONNREFUSED 127.0.0.1:5432');
+  });
+
+  it('names a shutdown that hung or failed after SIGTERM', () => {
+    expect(
+      crashSummary(
+        record('', { requested: 'SIGTERM', hung: true, stopMs: 30_004, code: null, signal: 'SIGKILL' }),
+      ).reason,
+    ).toBe('shutdown hung: still running 30 s after SIGTERM, killed');
+    expect(crashSummary(record('', { requested: 'SIGTERM', code: 1 })).reason).toBe(
+      'unclean shutdown: exit code 1 after SIGTERM',
+    );
   });
 
   it('says so when the log does not tell', () => {

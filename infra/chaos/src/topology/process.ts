@@ -12,6 +12,10 @@ export interface ExitRecord {
   requested: NodeJS.Signals | null;
   /** Requested and ended as asked: killed by the signal, or exit code 0 after SIGTERM. Anything else is a crash. */
   clean: boolean;
+  /** Still running when SIGTERM's grace period ran out, then killed. */
+  hung: boolean;
+  /** From the signal to the exit (null when nobody sent one). */
+  stopMs: number | null;
   /** The last lines of the process's log, for the report. */
   logTail: string;
 }
@@ -38,6 +42,7 @@ export class ManagedProcess {
   private requested: NodeJS.Signals | null = null;
   /** A SIGTERM that had to be followed by SIGKILL. */
   private hung = false;
+  private signalledAt = 0;
   private exited: Promise<ExitRecord> | null = null;
   readonly exits: ExitRecord[] = [];
   starts = 0;
@@ -89,6 +94,8 @@ export class ManagedProcess {
           at: new Date(),
           requested,
           clean,
+          hung: this.hung,
+          stopMs: requested ? Date.now() - this.signalledAt : null,
           logTail: this.logTail(),
         };
         this.exits.push(record);
@@ -134,14 +141,15 @@ export class ManagedProcess {
   }
 
   /**
-   * Sends `signal` and waits for the exit. SIGTERM that does not end the process within `timeoutMs` is followed by
-   * SIGKILL, and the exit is then not clean (a shutdown that hangs is a defect too).
+   * Sends `signal` and waits for the exit. SIGTERM that does not end the process within `timeoutMs` (Kubernetes'
+   * default grace period) is followed by SIGKILL, and the exit is then not clean: a shutdown that hangs is a defect.
    */
-  async stop(signal: 'SIGKILL' | 'SIGTERM' = 'SIGTERM', timeoutMs = 15_000): Promise<ExitRecord | null> {
+  async stop(signal: 'SIGKILL' | 'SIGTERM' = 'SIGTERM', timeoutMs = 30_000): Promise<ExitRecord | null> {
     const child = this.child;
     const exited = this.exited;
     if (!child || !exited) return null;
     this.requested = signal;
+    this.signalledAt = Date.now();
     child.kill(signal);
     const timer = setTimeout(() => {
       if (this.child === child) {
@@ -164,6 +172,7 @@ export class ManagedProcess {
   killNow(): void {
     if (!this.child) return;
     this.requested = 'SIGKILL';
+    this.signalledAt = Date.now();
     this.child.kill('SIGKILL');
   }
 

@@ -106,6 +106,7 @@ export class Topology {
   private readonly consecutiveCrashes = new Map<string, number>();
   private readonly root = repoRoot();
   private stopped = false;
+  private stopping: Promise<string[]> | null = null;
   private readonly killAllNow = () => {
     for (const instance of this.instances.values()) instance.process.killNow();
     this.nats?.killNow();
@@ -258,8 +259,14 @@ export class Topology {
     return `http://127.0.0.1:${this.fixedPorts.get(kind)}`;
   }
 
+  /** Faults and restarts after `stop()` would bring processes back to life: refuse them. */
+  private assertRunning(): void {
+    if (this.stopped) throw new Error('the topology has been stopped');
+  }
+
   /** Starts one more instance of `kind` and waits until it is ready. */
   private async launch(kind: ProcessKind): Promise<Instance> {
+    this.assertRunning();
     const isScalable = kind === 'questions' || kind === 'payments';
     const port = isScalable ? await freePort() : this.fixedPorts.get(kind)!;
     let n = 1;
@@ -327,6 +334,7 @@ export class Topology {
 
   /** kill -9 or SIGTERM, and wait for the exit. */
   async signal(name: string, signal: 'SIGKILL' | 'SIGTERM'): Promise<ExitRecord | null> {
+    this.assertRunning();
     await this.restarting.get(name);
     return this.get(name).stop(signal);
   }
@@ -334,6 +342,7 @@ export class Topology {
   /** Starts a stopped process again (same port, same environment) and waits until it is ready. */
   async restart(name: string): Promise<void> {
     await this.restarting.get(name);
+    this.assertRunning();
     const child = this.get(name);
     if (!child.running) child.start();
     await child.waitReady(this.readyTimeoutMs);
@@ -359,11 +368,13 @@ export class Topology {
   /** Waits until every process is running and ready (after crashes and restarts). */
   async allReady(): Promise<void> {
     await Promise.all([...this.restarting.values()]);
+    this.assertRunning();
     await this.nats.waitReady(this.readyTimeoutMs);
     await Promise.all([...this.instances.values()].map((i) => i.process.waitReady(this.readyTimeoutMs)));
   }
 
   terminateBackends(): Promise<number> {
+    this.assertRunning();
     if (!this.database) throw new Error('no database');
     return terminateBackends(this.database);
   }
@@ -376,8 +387,13 @@ export class Topology {
    * Stops everything: services and BFF (SIGTERM, SIGKILL after 10 s), the balancers, the private NATS; drops the
    * database unless `keepDatabase` and removes the run folder unless `keepRunDir`. Never throws: problems are returned.
    */
-  async stop(opts: { keepRunDir?: boolean; keepDatabase?: boolean } = {}): Promise<string[]> {
-    if (this.stopped) return [];
+  stop(opts: { keepRunDir?: boolean; keepDatabase?: boolean } = {}): Promise<string[]> {
+    // A second call (Ctrl-C during the run, then the run's own cleanup) waits for the first one to finish.
+    this.stopping ??= this.stopOnce(opts);
+    return this.stopping;
+  }
+
+  private async stopOnce(opts: { keepRunDir?: boolean; keepDatabase?: boolean }): Promise<string[]> {
     this.stopped = true;
     const problems: string[] = [];
     const attempt = async (what: string, fn: () => Promise<unknown>) => {
