@@ -59,7 +59,7 @@ const SETTINGS: Record<Mode, ModeSettings> = {
   // Thousands of asks, each fault three times with different targets: for releases.
   long: {
     rounds: 3,
-    plan: { opsPerSecond: 12, maxInFlight: 48, minOps: 250, callDeadlineMs: 90_000 },
+    plan: { opsPerSecond: 8, maxInFlight: 48, minOps: 250, callDeadlineMs: 90_000 },
     cast: { owners: 6, askers: 10 },
     quiescenceTimeoutMs: 120_000,
   },
