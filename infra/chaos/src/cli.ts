@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node infra/chaos/dist/cli.js run [--short] [--seed N] [--only nats,kill-9]` — the chaos suite (`npm run chaos`).
- * `node infra/chaos/dist/cli.js up [--questions N] [--payments N]` — the plain-process topology, until Ctrl-C.
+ * `node infra/chaos/dist/cli.js up [--questions N] [--payments N] [--identity N] [--support N]` — the plain-process topology, until Ctrl-C.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -76,12 +76,22 @@ async function run(args: string[]): Promise<number> {
 async function up(args: string[]): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { questions: { type: 'string', default: '1' }, payments: { type: 'string', default: '1' } },
+    options: {
+      identity: { type: 'string', default: '1' },
+      questions: { type: 'string', default: '1' },
+      payments: { type: 'string', default: '1' },
+      support: { type: 'string', default: '1' },
+    },
   });
   const signal = abortOnSignals();
   const topology = await Topology.start({
     progress,
-    instances: { questions: Number(values.questions), payments: Number(values.payments) },
+    instances: {
+      identity: Number(values.identity),
+      questions: Number(values.questions),
+      payments: Number(values.payments),
+      support: Number(values.support),
+    },
   });
   console.log(`\nQues (plain processes) at ${topology.bffUrl}`);
   console.log(
@@ -101,7 +111,7 @@ const commands: Record<string, (args: string[]) => Promise<number>> = { run, up 
 const handler = commands[command ?? ''];
 if (!handler) {
   console.error(
-    'usage: cli.js run [--short] [--seed N] [--only fault,…] | up [--questions N] [--payments N]',
+    'usage: cli.js run [--short] [--seed N] [--only fault,…] | up [--identity N] [--questions N] [--payments N] [--support N]',
   );
   process.exit(2);
 }

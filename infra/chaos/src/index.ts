@@ -1,10 +1,4 @@
-export {
-  Topology,
-  type TopologyOptions,
-  type ProcessKind,
-  type ServiceKind,
-  type ScalableKind,
-} from './topology/topology.js';
+export { Topology, type TopologyOptions, type ProcessKind, type ServiceKind } from './topology/topology.js';
 export type { ExitRecord } from './topology/process.js';
 export { runChaos, type ChaosOptions, type ChaosReport } from './run.js';
 export { FAULTS, type Fault, type Mode } from './faults.js';

@@ -137,22 +137,31 @@ async function runPhase(
     opsPerSecond: settings.plan.opsPerSecond * factor,
     maxInFlight: settings.plan.maxInFlight * factor,
   };
-  const load = new PhaseLoad(topology.bffUrl, cast, phase, tag, plan, random, ctx.signal);
+  // The phase's own stop: if the fault or the warm-up fails, the clients must not go on retrying in the background.
+  const halt = new AbortController();
+  const signal = ctx.signal ? AbortSignal.any([ctx.signal, halt.signal]) : halt.signal;
+  const load = new PhaseLoad(topology.bffUrl, cast, phase, tag, plan, random, signal);
   load.start();
-  // The fault hits a topology that is serving: at least a few asks have gone through.
-  await pollUntil(async () => load.accepted >= 3, {
-    timeoutMs: 30_000,
-    signal: ctx.signal,
-    message: () =>
-      `phase ${phase}: fewer than 3 asks accepted before the fault (${
-        load.records
-          .map((r) => r.detail)
-          .filter(Boolean)
-          .slice(-3)
-          .join('; ') || 'no answers'
-      })`,
-  });
-  await fault.inject(ctx);
+  try {
+    // The fault hits a topology that is serving: at least a few asks have gone through.
+    await pollUntil(async () => load.accepted >= 3, {
+      timeoutMs: 30_000,
+      signal,
+      message: () =>
+        `phase ${phase}: fewer than 3 asks accepted before the fault (${
+          load.records
+            .map((r) => r.detail)
+            .filter(Boolean)
+            .slice(-3)
+            .join('; ') || 'no answers'
+        })`,
+    });
+    await fault.inject(ctx);
+  } catch (err) {
+    halt.abort(err);
+    await load.finish();
+    throw err;
+  }
   await load.finish();
   ctx.progress(
     `${phase}: ${load.records.length} asks, ${load.accepted} accepted; waiting for the system to settle`,

@@ -24,8 +24,6 @@ import { ManagedProcess, type ExitRecord } from './process.js';
 
 export type ServiceKind = 'identity' | 'questions' | 'payments' | 'support';
 export type ProcessKind = ServiceKind | 'bff';
-/** Services that may run as several instances behind a balancer. */
-export type ScalableKind = 'questions' | 'payments';
 
 const SERVICE_FOLDERS: Record<ProcessKind, string> = {
   identity: 'services/identity',
@@ -36,8 +34,8 @@ const SERVICE_FOLDERS: Record<ProcessKind, string> = {
 };
 
 export interface TopologyOptions {
-  /** Instances of questions and payments to start with (default 1 each). */
-  instances?: Partial<Record<ScalableKind, number>>;
+  /** Instances of each service to start with (default 1 each); they share a balancer. */
+  instances?: Partial<Record<ServiceKind, number>>;
   /** LOG_LEVEL of every child (default CHAOS_LOG_LEVEL or info). */
   logLevel?: string;
   /** How long a process may take to answer /ready (default 45 s: the machine is shared). */
@@ -97,11 +95,13 @@ export class Topology {
   natsPort = 0;
   bffPort = 0;
   private readonly instances = new Map<string, Instance>();
-  private readonly balancers: Record<ScalableKind, TcpBalancer> = {
+  /** Every service sits behind a balancer, so any of them can run as several instances. */
+  private readonly balancers: Record<ServiceKind, TcpBalancer> = {
+    identity: new TcpBalancer('identity'),
     questions: new TcpBalancer('questions'),
     payments: new TcpBalancer('payments'),
+    support: new TcpBalancer('support'),
   };
-  private readonly fixedPorts = new Map<ProcessKind, number>();
   private readonly restarting = new Map<string, Promise<void>>();
   private readonly consecutiveCrashes = new Map<string, number>();
   private readonly root = repoRoot();
@@ -159,12 +159,11 @@ export class Topology {
     await this.startNatsServer();
     this.progress(`private NATS JetStream at ${this.natsUrl} (store ${join(this.runDir, 'nats')})`);
 
-    for (const kind of ['identity', 'support', 'bff'] as const) this.fixedPorts.set(kind, await freePort());
-    this.bffPort = this.fixedPorts.get('bff')!;
+    this.bffPort = await freePort();
     for (const balancer of Object.values(this.balancers)) await balancer.listen(0);
 
-    const starting: Promise<unknown>[] = [this.launch('identity'), this.launch('support')];
-    for (const kind of ['questions', 'payments'] as const) {
+    const starting: Promise<unknown>[] = [];
+    for (const kind of ['identity', 'questions', 'payments', 'support'] as const) {
       for (let i = 0; i < (this.opts.instances?.[kind] ?? 1); i++) starting.push(this.launch(kind));
     }
     await Promise.all(starting);
@@ -241,10 +240,10 @@ export class Topology {
       case 'bff':
         return {
           ...common,
-          IDENTITY_URL: this.urlOf('identity'),
+          IDENTITY_URL: this.balancers.identity.url,
           QUESTIONS_URL: this.balancers.questions.url,
           PAYMENTS_URL: this.balancers.payments.url,
-          SUPPORT_URL: this.urlOf('support'),
+          SUPPORT_URL: this.balancers.support.url,
           // Every chaos client shares one address; the per-client limits would throttle the load itself.
           AUTH_RATE_LIMIT_PER_MINUTE: '1000000',
         };
@@ -255,10 +254,6 @@ export class Topology {
     }
   }
 
-  private urlOf(kind: 'identity' | 'support'): string {
-    return `http://127.0.0.1:${this.fixedPorts.get(kind)}`;
-  }
-
   /** Faults and restarts after `stop()` would bring processes back to life: refuse them. */
   private assertRunning(): void {
     if (this.stopped) throw new Error('the topology has been stopped');
@@ -267,8 +262,7 @@ export class Topology {
   /** Starts one more instance of `kind` and waits until it is ready. */
   private async launch(kind: ProcessKind): Promise<Instance> {
     this.assertRunning();
-    const isScalable = kind === 'questions' || kind === 'payments';
-    const port = isScalable ? await freePort() : this.fixedPorts.get(kind)!;
+    const port = kind === 'bff' ? this.bffPort : await freePort();
     let n = 1;
     while (this.instances.has(`${kind}#${n}`)) n++;
     const name = `${kind}#${n}`;
@@ -287,7 +281,7 @@ export class Topology {
     this.instances.set(name, instance);
     child.start();
     await child.waitReady(this.readyTimeoutMs);
-    if (isScalable) this.balancers[kind].add(port);
+    if (kind !== 'bff') this.balancers[kind].add(port);
     return instance;
   }
 
@@ -348,8 +342,8 @@ export class Topology {
     await child.waitReady(this.readyTimeoutMs);
   }
 
-  /** One more instance of questions or payments, behind the same balancer. Returns its name. */
-  async addInstance(kind: ScalableKind): Promise<string> {
+  /** One more instance of a service, behind the same balancer. Returns its name. */
+  async addInstance(kind: ServiceKind): Promise<string> {
     return (await this.launch(kind)).process.name;
   }
 
@@ -357,8 +351,7 @@ export class Topology {
   async removeInstance(name: string): Promise<ExitRecord | null> {
     const instance = this.instances.get(name);
     if (!instance) throw new Error(`no process ${name}`);
-    if (instance.kind === 'questions' || instance.kind === 'payments')
-      this.balancers[instance.kind].remove(instance.port);
+    if (instance.kind !== 'bff') this.balancers[instance.kind].remove(instance.port);
     await this.restarting.get(name);
     const exit = await instance.process.stop('SIGTERM');
     this.instances.delete(name);
