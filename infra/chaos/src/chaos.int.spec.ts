@@ -20,12 +20,14 @@ describe.runIf(run)('chaos suite, short run', () => {
     'loses nothing, duplicates nothing and crashes nothing under each fault',
     async () => {
       const report = await runChaos({ mode: 'short', progress: (line) => console.log(`[chaos] ${line}`) });
-      console.log(`${report.table}\n${report.findings}`);
+      const verdict = `${report.table}\n${report.findings}`;
+      console.log(verdict);
       expect(report.error).toBeNull();
       expect(report.setupCrashes).toEqual([]);
-      expect(report.phases.map((p) => ({ fault: p.fault, failures: p.failures }))).toEqual(
-        FAULTS.map((f) => ({ fault: f.name, failures: [] })),
-      );
+      expect(
+        report.phases.map((p) => ({ fault: p.fault, failures: p.failures })),
+        verdict,
+      ).toEqual(FAULTS.map((f) => ({ fault: f.name, failures: [] })));
       expect(report.passed).toBe(true);
     },
     15 * 60_000,
