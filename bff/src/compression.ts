@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /*
  * On-the-fly compression of what the BFF relays (API JSON, the test-mode payment pages) and of the crawler pages.
- * The web app's files are compressed at build time instead (web/scripts/compress-dist.mjs, docs/adr/0014).
+ * The web app's files are compressed at build time instead (web/scripts/compress-dist.mjs, docs/adr/0015).
  */
 
 /** Below this a compressed body saves less than the work and the headers cost. */

@@ -1,6 +1,6 @@
 // Post-build step of `npm run build -w @ques/web`: writes a brotli (quality 11) and a gzip (level 9) copy beside
 // every text asset in web/dist (file.js → file.js.br, file.js.gz). The BFF serves them to browsers that accept them
-// (bff/src/web); compressing once here costs seconds at build time and nothing per request (docs/adr: compression).
+// (bff/src/web); compressing once here costs seconds at build time and nothing per request (docs/adr/0015).
 // A copy that would not be smaller than the original is not written.
 import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
