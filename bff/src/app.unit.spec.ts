@@ -71,8 +71,11 @@ describe('BFF', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
-    const other = await bff.inject({ method: 'GET', url: '/', headers: { origin: 'https://evil.test' } });
+    // CORS is for the API; the app's own pages and files are same-origin and carry no CORS headers.
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const api = await bff.inject({ method: 'GET', url: '/api/users/public/ada', headers: { origin: ORIGIN } });
+    expect(api.headers['access-control-allow-origin']).toBe(ORIGIN);
+    const other = await bff.inject({ method: 'GET', url: '/api/users/public/ada', headers: { origin: 'https://evil.test' } });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 
