@@ -57,6 +57,7 @@ export function revocationsConsumer(service: string, clock: Clock = () => new Da
         schema: IdentityEvents.SessionsRevoked.schema,
         effect: async (trx, envelope) => {
           const data = envelope.data as { userId: string; sessionIds: string[]; reason: string; revokedAt: string };
+          const now = clock();
           await trx
             .insertInto('revoked_sessions')
             .values(
@@ -65,6 +66,7 @@ export function revocationsConsumer(service: string, clock: Clock = () => new Da
                 user_id: data.userId,
                 reason: data.reason,
                 revoked_at: new Date(data.revokedAt),
+                recorded_at: now,
               })),
             )
             .onConflict((oc) => oc.column('session_id').doNothing())
@@ -72,7 +74,7 @@ export function revocationsConsumer(service: string, clock: Clock = () => new Da
           // Opportunistic purge: revocations arrive far more rarely than requests, and the index makes this cheap.
           await trx
             .deleteFrom('revoked_sessions')
-            .where('recorded_at', '<', new Date(clock().getTime() - REVOCATION_RETENTION_MS))
+            .where('recorded_at', '<', new Date(now.getTime() - REVOCATION_RETENTION_MS))
             .execute();
         },
       },
