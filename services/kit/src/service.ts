@@ -13,7 +13,7 @@ import { systemClock, type Clock, type IntegrationMapper, type Projection } from
 import { registerJwt, useRevocationCheck, type JwtVerifyOptions } from './http/auth.js';
 import { createHttpApp } from './http/http-app.js';
 import { registerIdempotency } from './http/idempotency.js';
-import { assertRevocationsTable, REVOCATIONS_CONTEXT, revocationReadModel, revocationsConsumer } from './http/revocations.js';
+import { assertRevocationsTable, REVOCATIONS_CONTEXT, revocationsConsumer, watchRevokedSessions } from './http/revocations.js';
 import { Scheduler, type JobHandler } from './scheduler/scheduler.js';
 
 /** What every service is given from outside; main.ts builds it for real infrastructure, the launcher for embedded. */
@@ -106,7 +106,7 @@ export async function startService<Extra>(def: ServiceDefinition<Extra>, deps: S
   const readsRevocations = !def.ownsSessions;
   if (readsRevocations) {
     await assertRevocationsTable(deps.database.db, def.name);
-    useRevocationCheck(app, revocationReadModel(deps.database.db));
+    useRevocationCheck(app, watchRevokedSessions(app, { database: deps.database, log, pollIntervalMs: deps.pollIntervalMs }));
   }
   const extra = await def.setup(app, ctx);
   await app.ready();
@@ -115,7 +115,7 @@ export async function startService<Extra>(def: ServiceDefinition<Extra>, deps: S
   const relay = new OutboxRelay({ database: deps.database, bus: deps.bus, log, pollIntervalMs: deps.pollIntervalMs });
   await relay.start();
   const subscriptions: Subscription[] = [];
-  for (const consumer of [...(def.consumers?.(ctx) ?? []), ...(readsRevocations ? [revocationsConsumer(def.name, clock)] : [])]) {
+  for (const consumer of [...(def.consumers?.(ctx) ?? []), ...(readsRevocations ? [revocationsConsumer(def.name, deps.database, clock)] : [])]) {
     subscriptions.push(await startConsumer(deps.bus, deps.database, log, consumer));
   }
   scheduler?.start();

@@ -58,17 +58,19 @@ describe('access tokens are refused without exp or iat, or with another typ', ()
     const app = Fastify();
     await registerJwt(app, { ...keys, ...JWT });
     app.get('/me', async (request) => ({ sub: (await requireUser(request)).sub }));
-    app.setErrorHandler((error, _request, reply) => reply.status((error as { status?: number }).status ?? 500).send({ message: error.message }));
+    app.setErrorHandler((error: Error & { status?: number }, _request, reply) => reply.status(error.status ?? 500).send({ message: error.message }));
     await app.ready();
     const signer = await rawSigner(keys.privateKey, keys.publicKey);
-    const claims = { sub: randomUUID(), username: 'ada', sid: randomUUID(), typ: 'access' };
+    const claims = { sub: randomUUID(), username: 'ada', sid: randomUUID(), typ: 'access' as const };
+    // Claims identity never issues, signed with its key all the same.
+    const odd = (payload: Record<string, unknown>) => payload as unknown as typeof claims;
     const now = Math.floor(Date.now() / 1000);
     const tokens = {
       complete: signer.jwt.sign(claims, { expiresIn: 60 }),
       noExp: signer.jwt.sign(claims),
-      noIat: signer.jwt.sign({ ...claims, exp: now + 60 }, { noTimestamp: true }),
-      refreshTyp: signer.jwt.sign({ ...claims, typ: 'refresh' }, { expiresIn: 60 }),
-      noSid: signer.jwt.sign({ sub: claims.sub, username: 'ada', typ: 'access' }, { expiresIn: 60 }),
+      noIat: signer.jwt.sign(odd({ ...claims, exp: now + 60 }), { noTimestamp: true }),
+      refreshTyp: signer.jwt.sign(odd({ ...claims, typ: 'refresh' }), { expiresIn: 60 }),
+      noSid: signer.jwt.sign(odd({ sub: claims.sub, username: 'ada', typ: 'access' }), { expiresIn: 60 }),
     };
     const status = async (token: string) => (await app.inject({ method: 'GET', url: '/me', headers: { authorization: `Bearer ${token}` } })).statusCode;
     expect(await status(tokens.complete)).toBe(200);
@@ -157,6 +159,37 @@ describe.runIf(run)('the revocation read model: identity says a session ended, e
       expect(count.map((r) => r.session_id)).toEqual([phoneSid]);
     });
   }
+
+  it('two instances of one service (one schema, one durable): whichever applies the event, both refuse the token at once', async () => {
+    const bus = new InProcessEventBus({ log: silentLog });
+    buses.push(bus);
+    const first = await start(bus, 'replicated');
+    const second = await start(bus, 'replicated');
+    const user = { id: randomUUID(), username: 'ada' };
+    const tokens = [signer.sign(user), signer.sign(user)];
+    // The in-process bus hands each event to one member of the durable, like JetStream: one instance per event.
+    for (const token of tokens) {
+      await bus.publish([revoked(user.id, [JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid])]);
+      for (const runtime of [first, second]) await eventually(async () => (await me(runtime, token)).statusCode === 401, 1_000, 10);
+    }
+    const applied = await first.ctx.database.db.selectFrom('processed_events').select('event_id').where('consumer', '=', 'replicated--revocations').execute();
+    expect(applied).toHaveLength(2);
+  });
+
+  it('picks up a revocation whose notification was lost within the fallback poll', async () => {
+    const bus = new InProcessEventBus({ log: silentLog });
+    buses.push(bus);
+    const runtime = await start(bus, 'quiet');
+    const user = { id: randomUUID(), username: 'ada' };
+    const token = signer.sign(user);
+    expect((await me(runtime, token)).statusCode).toBe(200);
+    // Written as the consumer would, but without its NOTIFY.
+    await runtime.ctx.database.db
+      .insertInto('revoked_sessions')
+      .values({ session_id: JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).sid, user_id: user.id, reason: 'logout', revoked_at: new Date() })
+      .execute();
+    await eventually(async () => (await me(runtime, token)).statusCode === 401, 1_500, 20);
+  });
 
   it('drops revoked sessions after a day (their tokens died long before) when the next revocation arrives', async () => {
     const bus = new InProcessEventBus({ log: silentLog });

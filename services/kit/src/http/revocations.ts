@@ -1,13 +1,17 @@
+import type { FastifyInstance } from 'fastify';
 import { sql, type Kysely, type Migration } from 'kysely';
+import type { Logger } from 'pino';
 import { IdentityEvents, type Context } from '@ques/contracts';
+import type { Database } from '../db/database.js';
 import type { ConsumerDefinition } from '../events/consumer.js';
-import type { Clock } from '../events/types.js';
+import { systemClock, type Clock } from '../events/types.js';
 
 /**
  * Session revocation outside identity (ADR 0015). Identity publishes `SessionsRevoked` (logout, password change or
  * reset, refresh-token reuse, account deletion) through its outbox; every other service that verifies access tokens
- * keeps the revoked session ids in its own schema (this consumer) and `requireUser` refuses a token whose `sid` is
- * there — one primary-key lookup per authenticated request.
+ * keeps the revoked session ids in its own schema (this consumer, whichever instance gets the event) and every
+ * instance holds them in memory, reloaded on the consumer's NOTIFY: `requireUser` refuses a token whose `sid` is
+ * there without a query per request.
  */
 
 /**
@@ -44,11 +48,14 @@ export const SESSION_ENDED = 'Session has ended, please log in again';
 /** Identity's stream: where the revocations come from. */
 export const REVOCATIONS_CONTEXT: Context = 'identity';
 
+/** NOTIFY channel on which a service's instances hear that its revocation table changed. */
+export const revocationsChannel = (schema: string) => `revocations_${schema}`;
+
 /**
  * The consumer every token-verifying service runs (startService registers it): each `SessionsRevoked` becomes rows in
  * `revoked_sessions`, in the transaction that marks the event processed.
  */
-export function revocationsConsumer(service: string, clock: Clock = () => new Date()): ConsumerDefinition {
+export function revocationsConsumer(service: string, database: Pick<Database, 'schema'>, clock: Clock = systemClock): ConsumerDefinition {
   return {
     durable: `${service}--revocations`,
     context: REVOCATIONS_CONTEXT,
@@ -76,6 +83,8 @@ export function revocationsConsumer(service: string, clock: Clock = () => new Da
             .deleteFrom('revoked_sessions')
             .where('recorded_at', '<', new Date(now.getTime() - REVOCATION_RETENTION_MS))
             .execute();
+          // Delivered at commit to every instance of the service, each of which reloads its set.
+          await sql`SELECT pg_notify(${revocationsChannel(database.schema)}, '')`.execute(trx);
         },
       },
     },
@@ -84,17 +93,104 @@ export function revocationsConsumer(service: string, clock: Clock = () => new Da
 
 /** Answers "has this session been revoked?" for `requireUser`. */
 export interface RevocationCheck {
-  isRevoked(sessionId: string): Promise<boolean>;
+  isRevoked(sessionId: string): boolean | Promise<boolean>;
 }
 
-/** The read-model check: one primary-key lookup in the service's own schema. */
-export function revocationReadModel(db: Kysely<any>): RevocationCheck {
-  return {
-    async isRevoked(sessionId) {
-      const row = await db.selectFrom('revoked_sessions').select('session_id').where('session_id', '=', sessionId).executeTakeFirst();
-      return row !== undefined;
-    },
-  };
+export interface RevokedSessionsOptions {
+  database: Pick<Database, 'db' | 'schema' | 'listen'>;
+  log: Logger;
+  /** Fallback reload when a NOTIFY is lost (the listener reconnecting). Default 1 s: the revocation bar. */
+  pollIntervalMs?: number;
+}
+
+/**
+ * Rows whose transaction committed after a later row was loaded are still found: each reload re-reads this far back
+ * from the newest row it has seen (consumer transactions are one insert, far shorter than this).
+ */
+const RELOAD_OVERLAP_MS = 60_000;
+/** A full reload now and then also forgets what the table purged. */
+const FULL_RELOAD_MS = 10 * 60_000;
+
+/**
+ * The revoked session ids of this service, in memory: loaded before the service answers, reloaded when the consumer
+ * NOTIFYs (a few milliseconds after identity's commit) and every second in case a notification was lost.
+ */
+export class RevokedSessions implements RevocationCheck {
+  private ids = new Set<string>();
+  private newest = 0;
+  private lastFull = 0;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(private readonly opts: RevokedSessionsOptions) {}
+
+  isRevoked(sessionId: string): boolean {
+    return this.ids.has(sessionId);
+  }
+
+  get size(): number {
+    return this.ids.size;
+  }
+
+  async start(): Promise<void> {
+    await this.reload();
+    this.unlisten = await this.opts.database.listen(revocationsChannel(this.opts.database.schema), () => this.refresh());
+    this.timer = setInterval(() => this.refresh(), this.opts.pollIntervalMs ?? 1_000);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.unlisten?.();
+    this.unlisten = null;
+    await this.running;
+  }
+
+  /** Reloads now, or right after the reload under way (a NOTIFY during a reload must not be lost). */
+  refresh(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.reload();
+        } catch (err) {
+          this.opts.log.warn({ err }, 'could not reload revoked sessions; keeping the last set');
+        }
+      } while (this.again);
+      this.running = null;
+    })();
+    return this.running;
+  }
+
+  private async reload(): Promise<void> {
+    const full = Date.now() - this.lastFull >= FULL_RELOAD_MS;
+    let query = this.opts.database.db.selectFrom('revoked_sessions').select(['session_id', 'recorded_at']);
+    if (!full) query = query.where('recorded_at', '>=', new Date(this.newest - RELOAD_OVERLAP_MS));
+    const rows = (await query.execute()) as { session_id: string; recorded_at: Date | string }[];
+    if (full) {
+      this.ids = new Set();
+      this.lastFull = Date.now();
+    }
+    for (const row of rows) {
+      this.ids.add(row.session_id);
+      this.newest = Math.max(this.newest, new Date(row.recorded_at).getTime());
+    }
+  }
+}
+
+/** The check startService gives every token-verifying service: loaded when the app is ready, stopped when it closes. */
+export function watchRevokedSessions(app: FastifyInstance, opts: RevokedSessionsOptions): RevokedSessions {
+  const revoked = new RevokedSessions(opts);
+  app.addHook('onReady', () => revoked.start());
+  app.addHook('onClose', () => revoked.stop());
+  return revoked;
 }
 
 /** Fails fast at start when a service verifies tokens but forgot to list `kitRevocationsMigration`. */
