@@ -19,7 +19,12 @@ describe('revoked sessions are refused by every service within a second (embedde
   let clients = 0;
 
   beforeAll(async () => {
-    product = await startEmbedded({ port: 0, dataDir: null, logLevel: 'silent', authRateLimitPerMinute: 1000 });
+    product = await startEmbedded({
+      port: 0,
+      dataDir: null,
+      logLevel: 'silent',
+      authRateLimitPerMinute: 1000,
+    });
     base = product.url;
     const address = product.services.support!.app.server.address() as AddressInfo;
     supportUrl = `http://127.0.0.1:${address.port}`;
@@ -43,24 +48,45 @@ describe('revoked sessions are refused by every service within a second (embedde
     {
       name: 'questions: ask as a signed-in user',
       send: () =>
-        call(base, 'POST', '/api/questions', {
-          question: 'Does my old token still work?',
-          detail: '',
-          tip: 0,
-          isCurated: false,
-          toUsername: owner.username,
-          toUserId: owner.id,
-          agreedToTerms: true,
-        }, token),
+        call(
+          base,
+          'POST',
+          '/api/questions',
+          {
+            question: 'Does my old token still work?',
+            detail: '',
+            tip: 0,
+            isCurated: false,
+            toUsername: owner.username,
+            toUserId: owner.id,
+            agreedToTerms: true,
+          },
+          token,
+        ),
       accepted: [201],
     },
-    { name: 'questions: list my questions', send: () => call(base, 'GET', '/api/questions', undefined, token), accepted: [200] },
     {
-      name: 'payments: save tip options',
-      send: () => call(base, 'PUT', '/api/payments/tipOptions', { tipOptions: [{ value: '$0' }, { value: '$5' }], tippingEnabled: false }, token),
+      name: 'questions: list my questions',
+      send: () => call(base, 'GET', '/api/questions', undefined, token),
       accepted: [200],
     },
-    { name: 'payments: connect a payout account', send: () => call(base, 'POST', '/api/payments/connect', { country: 'CA' }, token), accepted: [200] },
+    {
+      name: 'payments: save tip options',
+      send: () =>
+        call(
+          base,
+          'PUT',
+          '/api/payments/tipOptions',
+          { tipOptions: [{ value: '$0' }, { value: '$5' }], tippingEnabled: false },
+          token,
+        ),
+      accepted: [200],
+    },
+    {
+      name: 'payments: connect a payout account',
+      send: () => call(base, 'POST', '/api/payments/connect', { country: 'CA' }, token),
+      accepted: [200],
+    },
     {
       name: 'support: send a request',
       send: async () => {
@@ -72,7 +98,12 @@ describe('revoked sessions are refused by every service within a second (embedde
             authorization: `Bearer ${token}`,
             'x-forwarded-for': `127.0.${Math.floor(clients / 250)}.${(clients % 250) + 1}`,
           },
-          body: JSON.stringify({ category: 'Billing Issue', title: 'Old token', description: 'Still signed in?', captchaToken: 'unsolved' }),
+          body: JSON.stringify({
+            category: 'Billing Issue',
+            title: 'Old token',
+            description: 'Still signed in?',
+            captchaToken: 'unsolved',
+          }),
         });
         const text = await res.text();
         return { status: res.status, body: text ? JSON.parse(text) : null };
@@ -84,9 +115,11 @@ describe('revoked sessions are refused by every service within a second (embedde
   /** Every probe accepts the token (the services learn about new users from identity's events, hence eventually). */
   const acceptedEverywhere = async (token: string) => {
     for (const probe of probes(token)) {
-      await eventually(async () => probe.accepted.includes((await probe.send()).status), 10_000, 50).catch((err: unknown) => {
-        throw new Error(`${probe.name} did not accept a valid token: ${String(err)}`);
-      });
+      await eventually(async () => probe.accepted.includes((await probe.send()).status), 10_000, 50).catch(
+        (err: unknown) => {
+          throw new Error(`${probe.name} did not accept a valid token: ${String(err)}`);
+        },
+      );
     }
   };
 
@@ -94,7 +127,10 @@ describe('revoked sessions are refused by every service within a second (embedde
     const me = await signupThroughBff(base, 'Lou Logout', 'lou.logout@example.com');
     const session = await login(me.email);
     await acceptedEverywhere(session.access);
-    expect((await call(base, 'POST', '/api/users/logout', { refreshToken: session.refresh }, session.access)).status).toBe(200);
+    expect(
+      (await call(base, 'POST', '/api/users/logout', { refreshToken: session.refresh }, session.access))
+        .status,
+    ).toBe(200);
     await expectRefusedEverywhereWithin(probes(session.access), 1_000, SESSION_ENDED);
     // The other session of the same person is untouched.
     await acceptedEverywhere(me.token);
@@ -105,7 +141,17 @@ describe('revoked sessions are refused by every service within a second (embedde
     const other = await login(me.email);
     const current = await login(me.email);
     await acceptedEverywhere(other.access);
-    expect((await call(base, 'PUT', '/api/users/profile', { newPassword: 'a brand new passphrase' }, current.access)).status).toBe(200);
+    expect(
+      (
+        await call(
+          base,
+          'PUT',
+          '/api/users/profile',
+          { newPassword: 'a brand new passphrase' },
+          current.access,
+        )
+      ).status,
+    ).toBe(200);
     await expectRefusedEverywhereWithin(probes(other.access), 1_000, SESSION_ENDED);
     await expectRefusedEverywhereWithin(probes(me.token), 1_000, SESSION_ENDED);
     await acceptedEverywhere(current.access);
@@ -116,9 +162,18 @@ describe('revoked sessions are refused by every service within a second (embedde
     const session = await login(me.email);
     await acceptedEverywhere(session.access);
     expect((await call(base, 'POST', '/api/users/reset-password', { email: me.email })).status).toBe(200);
-    const mail = await eventually(async () => readMailbox(product.mailDir).find((m) => m.to.includes(me.email) && /reset/i.test(m.subject)));
+    const mail = await eventually(async () =>
+      readMailbox(product.mailDir).find((m) => m.to.includes(me.email) && /reset/i.test(m.subject)),
+    );
     const token = decodeURIComponent(/reset-password-confirm\?token=([\w-]+)/.exec(mail.text)![1]!);
-    expect((await call(base, 'POST', '/api/users/reset-password-confirm', { token, password: 'a fresh new passphrase' })).status).toBe(200);
+    expect(
+      (
+        await call(base, 'POST', '/api/users/reset-password-confirm', {
+          token,
+          password: 'a fresh new passphrase',
+        })
+      ).status,
+    ).toBe(200);
     await expectRefusedEverywhereWithin(probes(session.access), 1_000, SESSION_ENDED);
   });
 
@@ -128,7 +183,9 @@ describe('revoked sessions are refused by every service within a second (embedde
     const rotated = await call(base, 'POST', '/api/users/refresh-token', { refreshToken: session.refresh });
     expect(rotated.status).toBe(200);
     await acceptedEverywhere(rotated.body.accessToken);
-    expect((await call(base, 'POST', '/api/users/refresh-token', { refreshToken: session.refresh })).status).toBe(401);
+    expect(
+      (await call(base, 'POST', '/api/users/refresh-token', { refreshToken: session.refresh })).status,
+    ).toBe(401);
     await expectRefusedEverywhereWithin(probes(rotated.body.accessToken), 1_000, SESSION_ENDED);
     await expectRefusedEverywhereWithin(probes(session.access), 1_000, SESSION_ENDED);
   });
@@ -138,6 +195,10 @@ describe('revoked sessions are refused by every service within a second (embedde
     const session = await login(me.email);
     await acceptedEverywhere(session.access);
     expect((await call(base, 'DELETE', `/api/users/profile/${me.id}`, undefined, me.token)).status).toBe(200);
-    await expectRefusedEverywhereWithin([...probes(session.access), ...probes(me.token)], 1_000, SESSION_ENDED);
+    await expectRefusedEverywhereWithin(
+      [...probes(session.access), ...probes(me.token)],
+      1_000,
+      SESSION_ENDED,
+    );
   });
 });

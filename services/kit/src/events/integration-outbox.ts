@@ -22,7 +22,11 @@ export interface OperationalEvent {
  * is published if and only if the change it announces commits. Consumers must not order such events by
  * streamVersion.
  */
-export async function enqueueOperationalEvent(trx: Kysely<any>, database: Pick<Database, 'schema'>, event: OperationalEvent): Promise<EventEnvelope> {
+export async function enqueueOperationalEvent(
+  trx: Kysely<any>,
+  database: Pick<Database, 'schema'>,
+  event: OperationalEvent,
+): Promise<EventEnvelope> {
   const envelope: EventEnvelope = {
     id: randomUUID(),
     type: event.type,
@@ -36,7 +40,11 @@ export async function enqueueOperationalEvent(trx: Kysely<any>, database: Pick<D
   };
   await trx
     .insertInto('outbox')
-    .values({ event_id: envelope.id, subject: subjectFor(event.context, event.type), envelope: JSON.stringify(envelope) })
+    .values({
+      event_id: envelope.id,
+      subject: subjectFor(event.context, event.type),
+      envelope: JSON.stringify(envelope),
+    })
     .execute();
   await sql`SELECT pg_notify(${outboxChannel(database.schema)}, '')`.execute(trx);
   return envelope;

@@ -43,7 +43,8 @@ export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 export const IDEMPOTENCY_MESSAGES = {
   invalidKey: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.',
   mismatch: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
-  inProgress: 'A request with this Idempotency-Key is still being processed. Please wait a moment, then try again.',
+  inProgress:
+    'A request with this Idempotency-Key is still being processed. Please wait a moment, then try again.',
   tooDeep: 'The request body is nested too deeply.',
 } as const;
 
@@ -89,7 +90,14 @@ export interface IdempotencyOptions {
 }
 
 /** Response headers a replay repeats; the rest (dates, ids, CORS) belong to the new exchange. */
-const REPLAYED_HEADERS = ['content-type', 'location', 'cache-control', 'etag', 'last-modified', 'x-next-cursor'];
+const REPLAYED_HEADERS = [
+  'content-type',
+  'location',
+  'cache-control',
+  'etag',
+  'last-modified',
+  'x-next-cursor',
+];
 /** Statuses that tell the client to try again later: storing them would make the retry fail for a day. */
 const NOT_STORED = new Set([408, 409, 425, 429]);
 const MAX_BODY_DEPTH = 64;
@@ -184,7 +192,8 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
         .executeTakeFirst();
       if (!row) continue;
       if (row.fingerprint !== fingerprint) throw new AppError('UNPROCESSABLE', IDEMPOTENCY_MESSAGES.mismatch);
-      if (row.state !== 'completed' || row.response_status === null) throw conflict(IDEMPOTENCY_MESSAGES.inProgress);
+      if (row.state !== 'completed' || row.response_status === null)
+        throw conflict(IDEMPOTENCY_MESSAGES.inProgress);
       return replay(reply, row);
     }
     throw conflict(IDEMPOTENCY_MESSAGES.inProgress);
@@ -195,10 +204,18 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
     if (!claim) return payload;
     owned.delete(request);
     const { key, caller } = request.idempotency!;
-    const mine = (q: any) => q.where('caller', '=', caller).where('key', '=', key).where('claim_id', '=', claim.claimId);
+    const mine = (q: any) =>
+      q.where('caller', '=', caller).where('key', '=', key).where('claim_id', '=', claim.claimId);
     try {
       const status = reply.statusCode;
-      const body = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : payload == null ? Buffer.alloc(0) : null;
+      const body =
+        typeof payload === 'string'
+          ? Buffer.from(payload)
+          : Buffer.isBuffer(payload)
+            ? payload
+            : payload == null
+              ? Buffer.alloc(0)
+              : null;
       if (status >= 500 || NOT_STORED.has(status) || body === null) {
         // Not an answer to keep (or a stream we cannot keep): the next try with this key runs again.
         await mine(db.deleteFrom('idempotency_keys')).execute();

@@ -55,7 +55,11 @@ export const revocationsChannel = (schema: string) => `revocations_${schema}`;
  * The consumer every token-verifying service runs (startService registers it): each `SessionsRevoked` becomes rows in
  * `revoked_sessions`, in the transaction that marks the event processed.
  */
-export function revocationsConsumer(service: string, database: Pick<Database, 'schema'>, clock: Clock = systemClock): ConsumerDefinition {
+export function revocationsConsumer(
+  service: string,
+  database: Pick<Database, 'schema'>,
+  clock: Clock = systemClock,
+): ConsumerDefinition {
   return {
     durable: `${service}--revocations`,
     context: REVOCATIONS_CONTEXT,
@@ -63,7 +67,12 @@ export function revocationsConsumer(service: string, database: Pick<Database, 's
       SessionsRevoked: {
         schema: IdentityEvents.SessionsRevoked.schema,
         effect: async (trx, envelope) => {
-          const data = envelope.data as { userId: string; sessionIds: string[]; reason: string; revokedAt: string };
+          const data = envelope.data as {
+            userId: string;
+            sessionIds: string[];
+            reason: string;
+            revokedAt: string;
+          };
           const now = clock();
           await trx
             .insertInto('revoked_sessions')
@@ -136,7 +145,9 @@ export class RevokedSessions implements RevocationCheck {
 
   async start(): Promise<void> {
     await this.reload();
-    this.unlisten = await this.opts.database.listen(revocationsChannel(this.opts.database.schema), () => this.refresh());
+    this.unlisten = await this.opts.database.listen(revocationsChannel(this.opts.database.schema), () =>
+      this.refresh(),
+    );
     this.timer = setInterval(() => this.refresh(), this.opts.pollIntervalMs ?? 1_000);
     this.timer.unref();
   }
@@ -195,8 +206,12 @@ export function watchRevokedSessions(app: FastifyInstance, opts: RevokedSessions
 
 /** Fails fast at start when a service verifies tokens but forgot to list `kitRevocationsMigration`. */
 export async function assertRevocationsTable(db: Kysely<any>, service: string): Promise<void> {
-  const { rows } = await sql<{ present: boolean }>`SELECT to_regclass('revoked_sessions') IS NOT NULL AS present`.execute(db);
+  const { rows } = await sql<{
+    present: boolean;
+  }>`SELECT to_regclass('revoked_sessions') IS NOT NULL AS present`.execute(db);
   if (!rows[0]?.present) {
-    throw new Error(`${service} verifies access tokens but has no revoked_sessions table: list kitRevocationsMigration last in its migrations`);
+    throw new Error(
+      `${service} verifies access tokens but has no revoked_sessions table: list kitRevocationsMigration last in its migrations`,
+    );
   }
 }
