@@ -204,21 +204,17 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
     if (!claim) return payload;
     owned.delete(request);
     const { key, caller } = request.idempotency!;
-    const mine = (q: any) =>
-      q.where('caller', '=', caller).where('key', '=', key).where('claim_id', '=', claim.claimId);
     try {
       const status = reply.statusCode;
-      const body =
-        typeof payload === 'string'
-          ? Buffer.from(payload)
-          : Buffer.isBuffer(payload)
-            ? payload
-            : payload == null
-              ? Buffer.alloc(0)
-              : null;
+      const body = storable(payload);
       if (status >= 500 || NOT_STORED.has(status) || body === null) {
         // Not an answer to keep (or a stream we cannot keep): the next try with this key runs again.
-        await mine(db.deleteFrom('idempotency_keys')).execute();
+        await db
+          .deleteFrom('idempotency_keys')
+          .where('caller', '=', caller)
+          .where('key', '=', key)
+          .where('claim_id', '=', claim.claimId)
+          .execute();
         return payload;
       }
       const headers: Record<string, string> = {};
@@ -226,14 +222,19 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
         const value = reply.getHeader(name);
         if (value !== undefined) headers[name] = String(value);
       }
-      await mine(
-        db.updateTable('idempotency_keys').set({
+      // Only while the claim is still ours: a process whose lease was taken over must not overwrite the new answer.
+      await db
+        .updateTable('idempotency_keys')
+        .set({
           state: 'completed',
           response_status: status,
           response_headers: JSON.stringify(headers),
           response_body: body,
-        }),
-      ).execute();
+        })
+        .where('caller', '=', caller)
+        .where('key', '=', key)
+        .where('claim_id', '=', claim.claimId)
+        .execute();
     } catch (err) {
       // The response still goes out; the claim stays in flight until its lease ends, then a retry runs again.
       request.log.warn({ err }, 'could not store the idempotent response');
@@ -249,6 +250,14 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
       .execute()
       .catch((err: unknown) => opts.log.warn({ err }, 'could not purge expired idempotency keys'));
   }
+}
+
+/** The serialized body as bytes; null for a stream, which cannot be kept. */
+function storable(payload: unknown): Buffer | null {
+  if (typeof payload === 'string') return Buffer.from(payload);
+  if (Buffer.isBuffer(payload)) return payload;
+  if (payload === null || payload === undefined) return Buffer.alloc(0);
+  return null;
 }
 
 function replay(reply: FastifyReply, row: KeyRow): FastifyReply {
