@@ -106,7 +106,7 @@ export async function startService<Extra>(def: ServiceDefinition<Extra>, deps: S
   const readsRevocations = !def.ownsSessions;
   if (readsRevocations) {
     await assertRevocationsTable(deps.database.db, def.name);
-    useRevocationCheck(app, watchRevokedSessions(app, { database: deps.database, log, pollIntervalMs: deps.pollIntervalMs }));
+    useRevocationCheck(app, watchRevokedSessions(app, { database: deps.database, log }));
   }
   const extra = await def.setup(app, ctx);
   await app.ready();
