@@ -62,7 +62,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
     },
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(cors, { origin: [opts.publicOrigin], credentials: false });
+  await app.register(cors, { origin: [opts.publicOrigin], credentials: false, exposedHeaders: ['Idempotent-Replayed'] });
   await app.register(rateLimit, { global: false });
   await registerJwt(app, opts.jwt);
   await registerCompression(app);
