@@ -190,7 +190,7 @@ export const IdentityEvents = {
   UserDeleted: { version: 1, schema: z.object({ userId: z.uuid(), deletedAt: z.iso.datetime({ offset: true }) }) },
   /**
    * Sessions ended (logout, password change or reset, refresh-token reuse, account deletion): every service refuses
-   * their access tokens from now on (ADR 0016). Not a stored domain event: sessions are operational state, so the
+   * their access tokens from now on (ADR 0017). Not a stored domain event: sessions are operational state, so the
    * envelope's streamId is `sessions-<userId>` and its streamVersion is always 1. At most
    * SESSIONS_PER_REVOCATION_EVENT ids per event; a user with more sessions gets several events.
    */

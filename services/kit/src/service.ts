@@ -54,7 +54,7 @@ export interface ServiceDefinition<Extra> {
   bodyLimit?: number;
   /**
    * Identity keeps the sessions and checks them itself. Every other service refuses tokens of revoked sessions
-   * through the kit's read model, fed by identity's `SessionsRevoked` (ADR 0016; needs `kitRevocationsMigration`).
+   * through the kit's read model, fed by identity's `SessionsRevoked` (ADR 0017; needs `kitRevocationsMigration`).
    */
   ownsSessions?: boolean;
 }
@@ -101,7 +101,7 @@ export async function startService<Extra>(def: ServiceDefinition<Extra>, deps: S
     },
   });
   await registerJwt(app, deps.jwt);
-  // Issue 12: Idempotency-Key for routes that opt in (ADR 0015); revoked sessions refused on every service (ADR 0016).
+  // Issue 12: Idempotency-Key for routes that opt in (ADR 0016); revoked sessions refused on every service (ADR 0017).
   registerIdempotency(app, { database: deps.database, log, clock });
   const readsRevocations = !def.ownsSessions;
   if (readsRevocations) {

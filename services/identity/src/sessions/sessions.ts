@@ -34,7 +34,7 @@ export interface RevokeBy {
 }
 
 /**
- * Identity's announcer: `SessionsRevoked` through the outbox (ADR 0016), so every service refuses the sessions' access
+ * Identity's announcer: `SessionsRevoked` through the outbox (ADR 0017), so every service refuses the sessions' access
  * tokens within a second of the commit, and never hears of a revocation that rolled back.
  */
 export function outboxAnnouncer(database: Pick<Database, 'schema'>): AnnounceRevoked {

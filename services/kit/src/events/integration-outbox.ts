@@ -18,7 +18,7 @@ export interface OperationalEvent {
 
 /**
  * Queues an integration event that records operational state rather than a stored domain event (identity's sessions
- * are plain tables, ADR 0016): it goes through the same outbox as domain events, in the caller's transaction, so it
+ * are plain tables, ADR 0017): it goes through the same outbox as domain events, in the caller's transaction, so it
  * is published if and only if the change it announces commits. Consumers must not order such events by
  * streamVersion.
  */

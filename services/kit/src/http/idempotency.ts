@@ -9,7 +9,7 @@ import { optionalUser } from './auth.js';
 
 /**
  * `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) for routes that opt in with
- * `config: { idempotent: true }`; the design and its reasoning are in ADR 0015.
+ * `config: { idempotent: true }`; the design and its reasoning are in ADR 0016.
  *
  * - The first request with a key claims it (a short transaction of its own), runs, and its response is stored:
  *   the same key with the same request (method, URL, caller, canonical body) replays it with
@@ -22,7 +22,7 @@ import { optionalUser } from './auth.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Honour an `Idempotency-Key` request header on this route (ADR 0015). */
+    /** Honour an `Idempotency-Key` request header on this route (ADR 0016). */
     idempotent?: boolean;
   }
   interface FastifyRequest {

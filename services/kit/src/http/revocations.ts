@@ -7,7 +7,7 @@ import type { ConsumerDefinition } from '../events/consumer.js';
 import { systemClock, type Clock } from '../events/types.js';
 
 /**
- * Session revocation outside identity (ADR 0016). Identity publishes `SessionsRevoked` (logout, password change or
+ * Session revocation outside identity (ADR 0017). Identity publishes `SessionsRevoked` (logout, password change or
  * reset, refresh-token reuse, account deletion) through its outbox; every other service that verifies access tokens
  * keeps the revoked session ids in its own schema (this consumer, whichever instance gets the event) and every
  * instance holds them in memory, reloaded on the consumer's NOTIFY: `requireUser` refuses a token whose `sid` is
