@@ -7,8 +7,9 @@ const API_TARGET = 'http://127.0.0.1:3000';
 const publicDir = fileURLToPath(new URL('./public', import.meta.url));
 
 /**
- * Absolute origin used by the static default metadata in index.html (canonical, og:url, og:image).
- * Per-page tags are set at runtime from `location.origin`, and the BFF rewrites the block for crawlers.
+ * Absolute origin used by the static default metadata in index.html (canonical, og:url, og:image). The BFF serves
+ * the shell with these URLs moved to its configured PUBLIC_ORIGIN (bff/src/web/html.ts), so the build need not know
+ * where it will run. Per-page tags are set at runtime from `location.origin`, and the BFF renders them for crawlers.
  */
 const SITE_ORIGIN = (process.env.QUES_SITE_ORIGIN ?? 'https://ques.app').replace(/\/+$/, '');
 
@@ -66,5 +67,8 @@ export default defineConfig({
     sourcemap: true,
     // Every browser that runs es2022 modules supports <link rel=modulepreload>; the polyfill is dead weight.
     modulePreload: { polyfill: false },
+    // dist/.vite/manifest.json: which chunks each route loads, read by the JavaScript budget check
+    // (scripts/check-budgets.mjs). The BFF does not serve dot-folders.
+    manifest: true,
   },
 });

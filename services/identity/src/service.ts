@@ -2,7 +2,7 @@ import { PersonalDataVault, type ServiceDefinition } from '@ques/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { identityMigrations } from './db/migrations/index.js';
 import type { IdentityDB } from './db/schema.js';
-import { LoginThrottle, Sessions } from './sessions/sessions.js';
+import { LoginThrottle, outboxAnnouncer, Sessions } from './sessions/sessions.js';
 import { registerAccountRoutes } from './users/account-routes.js';
 import { AvatarStore } from './users/avatars.js';
 import { userCommands, type UserCommands } from './users/commands.js';
@@ -30,6 +30,8 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
   projections: [usersProjection],
   toIntegration: identityIntegration,
   cipher: identityVault,
+  // Identity checks its own session table (requireActiveUser) and tells the others through SessionsRevoked.
+  ownsSessions: true,
   // The password-reset e-mail.
   mail: (config) => ({ from: config.MAIL_FROM, smtpUrl: config.SMTP_URL, mailDir: config.MAIL_DIR }),
   // Identity is the only signer of access tokens.
@@ -40,10 +42,10 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     audience: config.JWT_AUDIENCE,
     accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   }),
-  build: ({ store, db, clock }) => ({
+  build: ({ store, db, database, clock }) => ({
     commands: userCommands(store),
     users: new UsersReadModel(db),
-    sessions: new Sessions(db, clock),
+    sessions: new Sessions(db, clock, outboxAnnouncer(database)),
     throttle: new LoginThrottle(db, clock),
     avatars: new AvatarStore(db),
   }),

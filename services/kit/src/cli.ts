@@ -4,7 +4,7 @@ import { NatsEventBus } from './bus/nats-bus.js';
 import { loadConfig } from './config/config.js';
 import { connectPostgres } from './db/database.js';
 import { migrate } from './db/migrate.js';
-import type { KitTables } from './db/schema.js';
+import type { IdempotencyTables, KitTables } from './db/schema.js';
 import { EventStore } from './events/event-store.js';
 import { rebuildProjections, republishEvents } from './events/replay.js';
 import { createLogger } from './logger.js';
@@ -24,10 +24,10 @@ const ZCliEnv = z.object({
 });
 
 /** What the admin commands need of a service definition. */
-export type AdminDefinition<DB extends KitTables> = Pick<ServiceDefinition<DB, ServiceConfig, unknown>, 'name' | 'migrations' | 'projections' | 'toIntegration' | 'cipher'>;
+export type AdminDefinition<DB extends KitTables & IdempotencyTables> = Pick<ServiceDefinition<DB, ServiceConfig, unknown>, 'name' | 'migrations' | 'projections' | 'toIntegration' | 'cipher'>;
 
 /** Admin tooling every service exposes as `npm run admin -- <command>` (see the service README). */
-export async function runServiceCli<DB extends KitTables>(def: AdminDefinition<DB>, argv: string[], env = process.env): Promise<number> {
+export async function runServiceCli<DB extends KitTables & IdempotencyTables>(def: AdminDefinition<DB>, argv: string[], env = process.env): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -1,5 +1,6 @@
 export * from './bus/bus.js';
 export * from './config/config.js';
+export * from './db/connection-errors.js';
 export * from './db/database.js';
 export * from './db/migrate.js';
 export * from './db/schema.js';
@@ -13,6 +14,9 @@ export * from './events/replay.js';
 export * from './events/types.js';
 export * from './events/projection.js';
 export * from './http/auth.js';
+export * from './http/idempotency.js';
+export * from './http/revocations.js';
+export * from './events/integration-outbox.js';
 export * from './http/http-app.js';
 export * from './http/keys.js';
 export * from './logger.js';

@@ -145,9 +145,10 @@ export async function registerAccountRoutes(
     const userId = claimed.user_id;
     if (!(await users.byId(userId))) throw badRequest(RESET_FAILED);
     const passwordHash = await hashPassword(body.password);
-    await commands.handle(userId, { type: 'ChangePassword', data: { passwordHash, now } }, metadataFrom(request, userId));
-    // Whoever held a session (perhaps the reason for the reset) is signed out everywhere.
-    await sessions.revokeAllForUser(userId, 'password reset');
+    // Whoever held a session (perhaps the reason for the reset) is signed out everywhere, with the change.
+    await commands.handle(userId, { type: 'ChangePassword', data: { passwordHash, now } }, metadataFrom(request, userId), {
+      alongside: (trx) => sessions.revokeAllForUser(userId, 'password reset', { correlationId: request.correlationId, trx }),
+    });
     await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
     return { message: 'Your password has been reset. You can log in now.' };
   });
@@ -169,9 +170,9 @@ export async function registerAccountRoutes(
           .where('published_at', 'is not', null)
           .where(sql<boolean>`envelope->>'streamId' = ${stream}`)
           .execute();
+        await sessions.revokeAllForUser(userId, 'account deleted', { correlationId: request.correlationId, trx });
       },
     });
-    await sessions.revokeAllForUser(userId, 'account deleted');
     return { message: 'Account deleted successfully' };
   });
 }

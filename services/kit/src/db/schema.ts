@@ -99,6 +99,38 @@ export interface PersonalDataTables {
   personal_data_keys: PersonalDataKeysTable;
 }
 
+export interface IdempotencyKeysTable {
+  caller: string;
+  key: string;
+  fingerprint: string;
+  state: 'in_progress' | 'completed';
+  claim_id: string;
+  locked_until: Date;
+  expires_at: Date;
+  response_status: number | null;
+  response_headers: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  response_body: Uint8Array | null;
+  created_at: Date;
+}
+
+/** The Idempotency-Key table (ADR 0016): every service lists its frozen migration, and runService relies on it. */
+export interface IdempotencyTables {
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+export interface RevokedSessionsTable {
+  session_id: string;
+  user_id: string;
+  reason: string;
+  revoked_at: Date;
+  recorded_at: CreatedAt;
+}
+
+/** Revoked sessions (ADR 0017), in every service that verifies access tokens (all but identity). */
+export interface RevocationTables {
+  revoked_sessions: RevokedSessionsTable;
+}
+
 /**
  * A service database seen through the kit's tables only. Kysely's database type is invariant, so `Kysely<ServiceDB>`
  * is not assignable to `Kysely<KitTables>` although every table the kit touches is there (`DB extends KitTables`);
@@ -113,4 +145,17 @@ export function personalDataView<DB extends PersonalDataTables>(
   db: Executor<DB>,
 ): Kysely<PersonalDataTables> {
   return db as unknown as Kysely<PersonalDataTables>;
+}
+
+/** The same for the Idempotency-Key table. */
+export function idempotencyView<DB extends IdempotencyTables>(db: Executor<DB>): Kysely<IdempotencyTables> {
+  return db as unknown as Kysely<IdempotencyTables>;
+}
+
+/**
+ * The same for the revoked-sessions table. Not every service has it (identity keeps its own sessions), so its
+ * presence is checked when the service starts (`assertRevocationsTable`) rather than by the type.
+ */
+export function revocationsView<DB>(db: Executor<DB>): Kysely<RevocationTables> {
+  return db as unknown as Kysely<RevocationTables>;
 }

@@ -6,15 +6,22 @@ import { NatsEventBus } from '../bus/nats-bus.js';
 import type { ServiceEnv } from '../config/config.js';
 import { connectPostgres, type Database } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
-import type { KitTables } from '../db/schema.js';
+import { idempotencyView, revocationsView, type IdempotencyTables, type KitTables } from '../db/schema.js';
 import { startConsumer, type ConsumerDefinition } from '../events/consumer.js';
 import { EventStore } from '../events/event-store.js';
 import { OutboxRelay } from '../events/outbox-relay.js';
 import type { EventCipher } from '../events/personal-data.js';
 import type { Projection } from '../events/projection.js';
 import { systemClock, type Clock, type IntegrationMapper } from '../events/types.js';
-import { registerJwt, type JwtVerifyOptions } from '../http/auth.js';
+import { registerJwt, useRevocationCheck, type JwtVerifyOptions } from '../http/auth.js';
 import { createHttpApp, type HttpApp } from '../http/http-app.js';
+import { registerIdempotency } from '../http/idempotency.js';
+import {
+  assertRevocationsTable,
+  REVOCATIONS_CONTEXT,
+  revocationsConsumer,
+  watchRevokedSessions,
+} from '../http/revocations.js';
 import { createLogger } from '../logger.js';
 import { createMailer, type Mailer, type MailerOptions } from '../mail/mailer.js';
 import { Scheduler, type JobHandler } from '../scheduler/scheduler.js';
@@ -51,7 +58,7 @@ export interface ServiceContext<
  * CLI need. `DB` is the service's table interface, `C` its config, `P` the parts `build` makes once and routes,
  * consumers and jobs share, `O` what a caller may pass instead of what `build` would make.
  */
-export interface ServiceDefinition<DB extends KitTables, C extends ServiceConfig, P, O = object> {
+export interface ServiceDefinition<DB extends KitTables & IdempotencyTables, C extends ServiceConfig, P, O = object> {
   /** The bounded context: schema name, stream context and logger name. */
   name: Context;
   /** The service's config loader (its `config.ts`, the only reader of process.env). */
@@ -72,6 +79,11 @@ export interface ServiceDefinition<DB extends KitTables, C extends ServiceConfig
   jwt?: (config: C) => JwtVerifyOptions;
   /** Request body limit (default 256 kB). */
   bodyLimit?: number;
+  /**
+   * Identity keeps the sessions and checks them itself. Every other service refuses tokens of revoked sessions
+   * through the kit's read model, fed by identity's `SessionsRevoked` (ADR 0017; needs `kitRevocationsMigration`).
+   */
+  ownsSessions?: boolean;
   /** Builds the service's parts once: read models, command handlers, providers. */
   build: (ctx: ServiceContext<DB, C, O>) => P | Promise<P>;
   routes: (app: HttpApp, parts: P, ctx: ServiceContext<DB, C, O>) => void | Promise<void>;
@@ -127,7 +139,7 @@ export interface RunningService<
  * once, routes, consumers, jobs, the outbox relay; then listens. `main.ts` is `await runService(definition)`; the
  * embedded launcher and tests pass the infrastructure they share instead.
  */
-export async function runService<DB extends KitTables, C extends ServiceConfig, P, O>(
+export async function runService<DB extends KitTables & IdempotencyTables, C extends ServiceConfig, P, O>(
   def: ServiceDefinition<DB, C, P, O>,
   options: RunOptions<DB, C, O> = {},
 ): Promise<RunningService<DB, C, P, O>> {
@@ -233,15 +245,31 @@ export async function runService<DB extends KitTables, C extends ServiceConfig, 
         audience: config.JWT_AUDIENCE,
       },
     );
+    // Idempotency-Key for routes that opt in (ADR 0016); revoked sessions refused on every service but identity (ADR 0017).
+    registerIdempotency(app, { database: { db: idempotencyView(database.db) }, log, clock });
+    const readsRevocations = !def.ownsSessions;
+    if (readsRevocations) {
+      await assertRevocationsTable(database.db, def.name);
+      const { schema } = database;
+      const revoked = watchRevokedSessions(app, {
+        database: { schema, listen: (channel, onNotify) => ctx.database.listen(channel, onNotify), db: revocationsView(database.db) },
+        log,
+      });
+      useRevocationCheck(app, revoked);
+    }
     await def.routes(app, parts, ctx);
     await app.ready();
 
-    await bus.ensureStreams([def.name, ...(def.consumes ?? [])]);
+    await bus.ensureStreams([def.name, ...(def.consumes ?? []), ...(readsRevocations ? [REVOCATIONS_CONTEXT] : [])]);
     const relay = new OutboxRelay<DB>({ database, bus, log, pollIntervalMs: options.pollIntervalMs });
     started.relay = relay;
     await relay.start();
-    for (const consumer of def.consumers?.(parts, ctx) ?? [])
-      started.subscriptions.push(await startConsumer(bus, database, log, consumer));
+    // Every token-verifying service also keeps identity's revocations (its durable is named after its schema).
+    const consumers = [
+      ...(def.consumers?.(parts, ctx) ?? []),
+      ...(readsRevocations ? [revocationsConsumer<DB>(database.schema, database, clock)] : []),
+    ];
+    for (const consumer of consumers) started.subscriptions.push(await startConsumer(bus, database, log, consumer));
     if (Object.keys(jobs).length > 0) scheduler.start();
 
     const url = await app.listen({ port: options.port ?? config.PORT, host: options.host ?? config.HOST });

@@ -3,7 +3,8 @@ import pino from 'pino';
 import type { EventBus } from '../bus/bus.js';
 import { connectPostgres, type Database } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
-import type { KitTables, PersonalDataTables } from '../db/schema.js';
+import { kitIdempotencyMigration, kitRevocationsMigration } from '../db/migrations/index.js';
+import type { IdempotencyTables, KitTables, PersonalDataTables, RevocationTables } from '../db/schema.js';
 import { EventStore } from '../events/event-store.js';
 import type { Projection } from '../events/projection.js';
 import type { Decider, IntegrationMapper, RecordedEvent } from '../events/types.js';
@@ -16,7 +17,7 @@ import { createTestDatabase, type TestDatabase } from '../testing/infra.js';
 export const silentLog = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 /** A tiny "counter" domain used to exercise the kit: events `Incremented { by }` on streams `counter-<id>`. */
-export interface CounterDB extends KitTables, PersonalDataTables {
+export interface CounterDB extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables {
   counters: { id: string; total: number; version: number };
   seen: { event_id: string; value: number };
 }
@@ -44,6 +45,9 @@ export const counterMigrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // The kit's own frozen tables, as the services list them.
+  '2026_11_23_0001_kit_idempotency': kitIdempotencyMigration,
+  '2026_11_23_0002_kit_revocations': kitRevocationsMigration,
 };
 
 export const counterProjection: Projection<CounterDB> = {

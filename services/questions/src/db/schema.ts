@@ -1,10 +1,10 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { TipStatus } from '@ques/contracts';
-import type { KitTables, NullableTimestamp, PersonalDataTables, Timestamp } from '@ques/kit';
+import type { IdempotencyTables, KitTables, NullableTimestamp, PersonalDataTables, RevocationTables, Timestamp } from '@ques/kit';
 import type { Lifecycle } from '../questions/domain/question.js';
 
 /** Questions' tables, declared once (created by `migrations/`); every query runs on `Kysely<QuestionsDB>`. */
-export interface QuestionsDB extends KitTables, PersonalDataTables {
+export interface QuestionsDB extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables {
   questions: QuestionsTable;
   recipients: RecipientsTable;
 }
