@@ -4,3 +4,6 @@ export * from './identity.js';
 export * from './support.js';
 export * from './questions.js';
 export * from './payments.js';
+// The rest of the zod-free entry `@ques/contracts/core` (identity, questions, payments and support re-export theirs).
+export * from './core/money.js';
+export * from './core/page-meta.js';

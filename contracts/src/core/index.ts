@@ -1,0 +1,36 @@
+/*
+ * `@ques/contracts/core`: the part of the contracts a browser can load. No zod, no I/O — constants, the spec's
+ * message tables, pure rules (slug, username, tip options), money formatting, page metadata, and the TypeScript
+ * types of the /api shapes. Types declared next to their zod schemas are re-exported type-only (erased from the
+ * JavaScript), so the web app shares them without bundling zod. `@ques/contracts` re-exports everything here too.
+ * A unit test (core.unit.spec.ts) walks this entry's runtime imports and fails if one reaches zod.
+ */
+
+export * from '../errors.js';
+export * from './identity.js';
+export * from './money.js';
+export * from './page-meta.js';
+export * from './payments.js';
+export * from './questions.js';
+export * from './support.js';
+
+export type {
+  LoginResponse,
+  MessageResponse,
+  PublicProfile,
+  RefreshTokenResponse,
+  SignupResponse,
+  User,
+} from '../identity.js';
+export type { PublicQuestion, Question, QuestionStatus, TipStatus } from '../questions.js';
+export type {
+  AccountStatusResponse,
+  CheckoutSessionResponse,
+  ConnectResponse,
+  EarningsResponse,
+  LedgerEntry,
+  PaymentActionResponse,
+  SaveTipOptionsResponse,
+  TipOptionsResponse,
+} from '../payments.js';
+export type { CaptchaChallenge, SupportSendRequest, SupportSendResponse } from '../support.js';
