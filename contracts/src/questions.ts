@@ -1,14 +1,11 @@
 import { z } from 'zod';
+import { ANSWER_MESSAGES, ASK_MESSAGES, CURATE_MESSAGES, TAG_MESSAGES } from './core/question-messages.js';
 import {
-  ANSWER_MESSAGES,
-  ASK_MESSAGES,
-  CURATE_MESSAGES,
   DEFAULT_PAGE_SIZE,
   isUuid,
   MAX_PAGE_SIZE,
   MIN_TIP_CENTS,
   QUESTION_LIMITS,
-  TAG_MESSAGES,
   type Checked,
 } from './core/questions.js';
 
@@ -18,8 +15,9 @@ import {
  * so payments (next issue) publishes exactly these shapes.
  */
 
-// The zod-free constants, messages and rules live in ./core/questions.ts (the browser imports them from there).
+// The zod-free constants, messages and rules live in ./core/ (the browser imports them from there).
 export * from './core/questions.js';
+export * from './core/question-messages.js';
 
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 

@@ -1,5 +1,3 @@
-import type { PublicProfile } from '../identity.js';
-import type { PublicQuestion } from '../questions.js';
 import { isDefaultAvatar } from './identity.js';
 import { questionSlug } from './questions.js';
 
@@ -66,7 +64,7 @@ export function questionPath(username: string, id: string, question: string): st
 }
 
 /** `https://ques.app/` and `https://ques.app` are the same origin. */
-const trimOrigin = (origin: string) => origin.replace(/\/+$/, '');
+export const trimOrigin = (origin: string) => origin.replace(/\/+$/, '');
 
 /** An absolute http(s) URL on `origin` for a path (or an absolute URL the services returned); else the default image. */
 function absoluteImage(origin: string, pathOrUrl: string): string {
@@ -79,7 +77,8 @@ function absoluteImage(origin: string, pathOrUrl: string): string {
   return `${origin}${DEFAULT_SHARE_IMAGE_PATH}`;
 }
 
-function shareImage(origin: string, avatarUrl: string | undefined): Pick<PageMeta, 'image' | 'twitterCard'> {
+/** The owner's avatar as a square preview, or the wide default image when they have none. */
+export function shareImage(origin: string, avatarUrl: string | undefined): Pick<PageMeta, 'image' | 'twitterCard'> {
   return isDefaultAvatar(avatarUrl)
     ? { image: `${origin}${DEFAULT_SHARE_IMAGE_PATH}`, twitterCard: 'summary_large_image' }
     : { image: absoluteImage(origin, avatarUrl!), twitterCard: 'summary' };
@@ -102,71 +101,6 @@ export function pageMeta(origin: string, page: { title: string; description: str
 /** Spec §1 default metadata (the home page, and every page that sets none of its own). */
 export const defaultMeta = (origin: string, path = '/') =>
   pageMeta(origin, { title: DEFAULT_TITLE, description: DEFAULT_DESCRIPTION, path });
-
-type ProfileFields = Pick<PublicProfile, 'username' | 'name' | 'bio' | 'avatarUrl'>;
-type AnswerFields = Pick<PublicQuestion, 'question' | 'answer'>;
-
-/** Spec §2 public profile: "{name} — Ask Me Anything", bio excerpt, canonical, avatar, FAQPage of the first 2 answers. */
-export function profileMeta(origin: string, profile: ProfileFields, answers: readonly AnswerFields[]): PageMeta {
-  const base = trimOrigin(origin);
-  const first = answers.slice(0, STRUCTURED_DATA_QUESTIONS);
-  return {
-    title: `${profile.name} — Ask Me Anything`,
-    description: profile.bio?.trim()
-      ? excerpt(profile.bio)
-      : `Ask ${profile.name} a question on Ques and read the answers they have already given.`,
-    canonical: `${base}${profilePath(profile.username)}`,
-    ...shareImage(base, profile.avatarUrl),
-    ogType: 'profile',
-    jsonLd:
-      first.length > 0
-        ? {
-            '@context': 'https://schema.org',
-            '@type': 'FAQPage',
-            mainEntity: first.map((q) => ({
-              '@type': 'Question',
-              name: q.question,
-              acceptedAnswer: { '@type': 'Answer', text: q.answer },
-            })),
-          }
-        : null,
-  };
-}
-
-/** Spec §2 answered-question page: answer excerpt as description, canonical with the slug, QAPage data. */
-export function questionMeta(
-  origin: string,
-  profile: ProfileFields,
-  question: Pick<PublicQuestion, '_id' | 'question' | 'detail' | 'answer' | 'createdAt' | 'updatedAt' | 'answeredAt'>,
-): PageMeta {
-  const base = trimOrigin(origin);
-  const canonical = `${base}${questionPath(profile.username, question._id, question.question)}`;
-  return {
-    title: `${question.question} — ${profile.name} on Ques`,
-    description: excerpt(question.answer),
-    canonical,
-    ...shareImage(base, profile.avatarUrl),
-    ogType: 'article',
-    jsonLd: {
-      '@context': 'https://schema.org',
-      '@type': 'QAPage',
-      mainEntity: {
-        '@type': 'Question',
-        name: question.question,
-        text: question.detail || question.question,
-        answerCount: 1,
-        dateCreated: question.createdAt,
-        acceptedAnswer: {
-          '@type': 'Answer',
-          text: question.answer,
-          dateCreated: question.answeredAt ?? question.updatedAt ?? question.createdAt,
-          url: canonical,
-          author: { '@type': 'Person', name: profile.name, url: `${base}${profilePath(profile.username)}` },
-        },
-      },
-    },
-  };
-}
 
 /**
  * The tags of a page's metadata block. The five a share preview needs (title, description, canonical, og:image,

@@ -9,11 +9,11 @@ import {
   headTags,
   jsonForScript,
   pageMeta,
-  profileMeta,
-  questionMeta,
   questionPath,
   TITLE_CHARS,
 } from './page-meta.js';
+import { profileMeta } from './profile-meta.js';
+import { questionMeta } from './question-meta.js';
 import { questionSlug } from './questions.js';
 
 const ORIGIN = 'https://ques.test';
