@@ -7,10 +7,11 @@ const API_TARGET = 'http://127.0.0.1:3000';
 const publicDir = fileURLToPath(new URL('./public', import.meta.url));
 
 /**
- * Absolute origin used by the static default metadata in index.html (canonical, og:url, og:image).
- * Per-page tags are set at runtime from `location.origin`, and the BFF rewrites the block for crawlers.
+ * The public origin of the static default metadata in index.html (canonical, og:url, og:image), from the deployment's
+ * configuration; never a hard-coded domain. Without QUES_SITE_ORIGIN those URLs stay relative to the page: the BFF
+ * serves the block rewritten on its configured PUBLIC_ORIGIN, and the app reads that origin back (src/lib/head.ts).
  */
-const SITE_ORIGIN = (process.env.QUES_SITE_ORIGIN ?? 'https://ques.app').replace(/\/+$/, '');
+const SITE_ORIGIN = (process.env.QUES_SITE_ORIGIN ?? '').replace(/\/+$/, '');
 
 function siteOrigin(): Plugin {
   return {

@@ -1,94 +1,76 @@
 import { useEffect } from 'react';
-import { DEFAULT_DESCRIPTION, DEFAULT_SHARE_IMAGE, DEFAULT_TITLE } from './constants';
+import {
+  defaultMeta,
+  headTags,
+  JSON_LD_ID,
+  jsonForScript,
+  pageMeta,
+  type HeadTag,
+  type PageMeta,
+} from '@ques/contracts/core';
 
-export interface HeadTags {
-  title: string;
-  description: string;
-  /** Path or absolute URL; made absolute against the current origin. */
-  canonical: string;
-  /** Path or absolute URL of the social-share image. */
-  image?: string;
-  /** schema.org structured data, rendered as one JSON-LD script. */
-  jsonLd?: object | null;
-}
-
-const JSON_LD_ID = 'ques-structured-data';
-
-function absolute(url: string): string {
+/**
+ * The site's public origin as the server was configured with it. Every HTML page the BFF serves carries a canonical
+ * link on its configured public origin (and a build with QUES_SITE_ORIGIN writes it into index.html); read once,
+ * before the app changes any tag. Without one (tests, `vite dev` without the variable) it is this page's origin.
+ */
+function configuredOrigin(): string {
+  const href = document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href;
   try {
-    return new URL(url, window.location.origin).href;
+    if (href) return new URL(href).origin;
   } catch {
-    return url;
+    // not a URL: use the page's own origin
   }
+  return window.location.origin;
 }
+export const siteOrigin = configuredOrigin();
 
-/** Updates the tag index.html already has (between the meta comments), or adds it. */
-function setTag(selector: string, create: () => HTMLElement, attr: 'content' | 'href', value: string) {
-  let el = document.head.querySelector<HTMLElement>(selector);
+const selectorOf = (tag: Exclude<HeadTag, { kind: 'title' }>) =>
+  tag.kind === 'link' ? `link[rel="${tag.rel}"]` : `meta[${tag.attribute}="${tag.key}"]`;
+
+/** Updates the tag index.html (or the server) already put there, or adds it. */
+function setTag(tag: Exclude<HeadTag, { kind: 'title' }>): void {
+  let el = document.head.querySelector<HTMLElement>(selectorOf(tag));
   if (!el) {
-    el = create();
+    el = document.createElement(tag.kind);
+    if (tag.kind === 'link') el.setAttribute('rel', tag.rel);
+    else el.setAttribute(tag.attribute, tag.key);
     document.head.appendChild(el);
   }
-  el.setAttribute(attr, value);
+  if (tag.kind === 'link') el.setAttribute('href', tag.href);
+  else el.setAttribute('content', tag.content);
 }
 
-const meta = (key: 'name' | 'property', name: string) => () => {
-  const el = document.createElement('meta');
-  el.setAttribute(key, name);
-  return el;
-};
-
-export function applyHead(tags: HeadTags): void {
-  const canonical = absolute(tags.canonical);
-  const image = absolute(tags.image ?? DEFAULT_SHARE_IMAGE);
-  document.title = tags.title;
-  setTag('meta[name="description"]', meta('name', 'description'), 'content', tags.description);
-  setTag(
-    'link[rel="canonical"]',
-    () => {
-      const el = document.createElement('link');
-      el.rel = 'canonical';
-      return el;
-    },
-    'href',
-    canonical,
-  );
-  setTag('meta[property="og:title"]', meta('property', 'og:title'), 'content', tags.title);
-  setTag('meta[property="og:description"]', meta('property', 'og:description'), 'content', tags.description);
-  setTag('meta[property="og:url"]', meta('property', 'og:url'), 'content', canonical);
-  setTag('meta[property="og:image"]', meta('property', 'og:image'), 'content', image);
-  setTag('meta[name="twitter:title"]', meta('name', 'twitter:title'), 'content', tags.title);
-  setTag('meta[name="twitter:description"]', meta('name', 'twitter:description'), 'content', tags.description);
-  setTag('meta[name="twitter:image"]', meta('name', 'twitter:image'), 'content', image);
-
+/** Sets the same tags the BFF renders into the HTML (`@ques/contracts/core` `headTags`), and the one JSON-LD script. */
+export function applyHead(meta: PageMeta): void {
+  for (const tag of headTags(meta)) {
+    if (tag.kind === 'title') document.title = tag.text;
+    else setTag(tag);
+  }
   document.getElementById(JSON_LD_ID)?.remove();
-  if (tags.jsonLd) {
+  if (meta.jsonLd) {
     const script = document.createElement('script');
     script.type = 'application/ld+json';
     script.id = JSON_LD_ID;
-    // `<` escaped so user text can never close the script element.
-    script.textContent = JSON.stringify(tags.jsonLd).replace(/</g, '\\u003c');
+    script.textContent = jsonForScript(meta.jsonLd);
     document.head.appendChild(script);
   }
 }
-
-export const DEFAULT_HEAD: HeadTags = {
-  title: DEFAULT_TITLE,
-  description: DEFAULT_DESCRIPTION,
-  canonical: '/',
-  image: DEFAULT_SHARE_IMAGE,
-  jsonLd: null,
-};
 
 /**
  * Sets the page's metadata while the component is mounted and puts the defaults back afterwards.
  * Pass `null` while data is loading to keep whatever is there.
  */
-export function useDocumentHead(tags: HeadTags | null): void {
-  const key = tags ? JSON.stringify(tags) : null;
+export function useDocumentHead(meta: PageMeta | null): void {
+  const key = meta ? JSON.stringify(meta) : null;
   useEffect(() => {
     if (!key) return;
-    applyHead(JSON.parse(key) as HeadTags);
-    return () => applyHead({ ...DEFAULT_HEAD, canonical: window.location.pathname });
+    applyHead(JSON.parse(key) as PageMeta);
+    return () => applyHead(defaultMeta(siteOrigin, window.location.pathname));
   }, [key]);
+}
+
+/** A page without data of its own: its title, description and canonical path. */
+export function usePageHead(title: string, description: string, path: string): void {
+  useDocumentHead(pageMeta(siteOrigin, { title, description, path }));
 }

@@ -2,7 +2,8 @@ import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
 import { LoadingText } from '../../components/Banner';
-import { useAuth } from '../auth/auth-context';
+import { useAuth } from '../../lib/auth/auth-context';
+import './admin.css';
 
 interface NavItem {
   to: string;

@@ -1,6 +1,6 @@
+import type { Question } from '@ques/contracts/core';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
-import type { AdminQuestion } from './api';
 import { tipView } from './lists';
 import type { QuestionList } from './use-question-list';
 
@@ -89,7 +89,7 @@ export function StatusTag({ pending }: { pending: boolean }) {
 }
 
 /** The tip and where it stands: held (with the time left before release), captured, released. */
-export function TipCell({ question, now }: { question: AdminQuestion; now: number }) {
+export function TipCell({ question, now }: { question: Question; now: number }) {
   const view = tipView(question, now);
   if (!view) return <span className="tip-cell tip-cell--none">No tip</span>;
   return (
@@ -101,7 +101,7 @@ export function TipCell({ question, now }: { question: AdminQuestion; now: numbe
   );
 }
 
-export function DisplayValue({ question }: { question: AdminQuestion }) {
+export function DisplayValue({ question }: { question: Question }) {
   const shown = question.displayOnProfile !== false;
   return <span className={`display-value display-value--${shown ? 'yes' : 'no'}`}>{shown ? 'Yes' : 'No'}</span>;
 }
@@ -233,7 +233,7 @@ export interface Column {
   /** Header hidden visually (the actions column). */
   hideHeader?: boolean;
   className?: string;
-  cell: (q: AdminQuestion) => ReactNode;
+  cell: (q: Question) => ReactNode;
 }
 
 /** Wide screens: one row per question. */
@@ -245,8 +245,8 @@ export function QuestionTable({
 }: {
   caption: string;
   columns: readonly Column[];
-  rows: readonly AdminQuestion[];
-  rowKey: (q: AdminQuestion) => string;
+  rows: readonly Question[];
+  rowKey: (q: Question) => string;
 }) {
   return (
     <table className="q-table">
@@ -283,9 +283,9 @@ export function QuestionCards({
   children,
 }: {
   label: string;
-  rows: readonly AdminQuestion[];
-  rowKey: (q: AdminQuestion) => string;
-  children: (q: AdminQuestion) => ReactNode;
+  rows: readonly Question[];
+  rowKey: (q: Question) => string;
+  children: (q: Question) => ReactNode;
 }) {
   return (
     <ul className="q-cards" aria-label={label}>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from '../../lib/router';
-import { Logo } from '../../app/Logo';
+import { Logo } from '../../components/Logo';
 import './auth.css';
 
 /** Centered card used by the login, signup and password pages. */

@@ -1,17 +1,17 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from '../../lib/router';
 import { ErrorBanner } from '../../components/Banner';
+import { Field } from '../../components/Field';
 import { errorText } from '../../lib/api';
-import { useDocumentHead } from '../../lib/head';
+import { usePageHead } from '../../lib/head';
 import { confirmPasswordReset } from './api';
 import { AuthCard } from './AuthCard';
 
 export default function ResetPasswordConfirmPage() {
-  useDocumentHead({ title: 'Choose a new password — Ques', description: 'Set a new password.', canonical: '/reset-password-confirm' });
+  usePageHead('Choose a new password — Ques', 'Set a new password.', '/reset-password-confirm');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
-  const passwordId = useId();
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -49,20 +49,19 @@ export default function ResetPasswordConfirmPage() {
   return (
     <AuthCard title="Choose a new password">
       <form className="form" noValidate onSubmit={(e) => void submit(e)}>
-        <div className="field">
-          <label htmlFor={passwordId} className="field__label">
-            New Password
-          </label>
-          <input
-            id={passwordId}
-            className="input"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <Field label="New Password">
+          {(field) => (
+            <input
+              {...field}
+              className="input"
+              type="password"
+              autoComplete="new-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
+        </Field>
         <ErrorBanner>{error}</ErrorBanner>
         <button type="submit" className="button button--primary button--block" disabled={busy}>
           {busy ? 'Saving…' : 'Reset Password'}
