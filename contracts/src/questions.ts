@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { ANSWER_MESSAGES, ASK_MESSAGES, CURATE_MESSAGES, TAG_MESSAGES } from './core/question-messages.js';
 import {
-  DEFAULT_PAGE_SIZE,
-  isUuid,
-  MAX_PAGE_SIZE,
-  MIN_TIP_CENTS,
+  ANSWER_MESSAGES,
+  ASK_MESSAGES,
+  CURATE_MESSAGES,
   QUESTION_LIMITS,
-  type Checked,
-} from './core/questions.js';
+  TAG_MESSAGES,
+} from './core/question-rules.js';
+import { DEFAULT_PAGE_SIZE, isUuid, MAX_PAGE_SIZE, MIN_TIP_CENTS, type Checked } from './core/questions.js';
 
 /*
  * The questions context: spec §5 validation (with the spec's messages), the /api bodies of spec §7, the question as
@@ -17,7 +16,7 @@ import {
 
 // The zod-free constants, messages and rules live in ./core/ (the browser imports them from there).
 export * from './core/questions.js';
-export * from './core/question-messages.js';
+export * from './core/question-rules.js';
 
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
 

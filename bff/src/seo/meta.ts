@@ -1,4 +1,13 @@
-import { headTags, JSON_LD_ID, jsonForScript, META_END, META_START, type HeadTag, type PageMeta } from '@ques/contracts/core';
+import {
+  headTags,
+  JSON_LD_ID,
+  jsonForScript,
+  META_END,
+  META_START,
+  valueAttribute,
+  type HeadTag,
+  type PageMeta,
+} from '@ques/contracts/core';
 
 /*
  * The page metadata of spec §2 as HTML, for clients that run no JavaScript (facebookexternalhit, Twitterbot, search
@@ -19,20 +28,10 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-function tagHtml(tag: HeadTag): string {
-  switch (tag.kind) {
-    case 'title':
-      return `<title>${escapeHtml(tag.text)}</title>`;
-    case 'link':
-      return `<link rel="${tag.rel}" href="${escapeHtml(tag.href)}" />`;
-    case 'meta':
-      return `<meta ${tag.attribute}="${tag.key}" content="${escapeHtml(tag.content)}" />`;
-    default: {
-      const never: never = tag;
-      return never;
-    }
-  }
-}
+const tagHtml = (tag: HeadTag): string =>
+  tag.kind === 'title'
+    ? `<title>${escapeHtml(tag.text)}</title>`
+    : `<${tag.kind} ${tag.attribute}="${tag.key}" ${valueAttribute(tag.kind)}="${escapeHtml(tag.value)}" />`;
 
 /**
  * The tags that replace the default block, in `headTags` order (the share preview's five first, bounded in size, so

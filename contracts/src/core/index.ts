@@ -15,7 +15,7 @@ export * from './money.js';
 export * from './page-meta.js';
 export * from './payments.js';
 export * from './profile-meta.js';
-export * from './question-messages.js';
+export * from './question-rules.js';
 export * from './question-meta.js';
 export * from './questions.js';
 export * from './support.js';

@@ -41,11 +41,17 @@ export interface PageMeta {
   jsonLd: object | null;
 }
 
-/** One tag of the metadata block; `headTags` lists them in the order they go into the document. */
+/**
+ * One tag of the metadata block; `headTags` lists them in the order they go into the document. A `meta` or `link` is
+ * found by `attribute="key"` (`name="description"`, `property="og:url"`, `rel="canonical"`) and carries `value` in
+ * `content` (meta) or `href` (link).
+ */
 export type HeadTag =
   | { kind: 'title'; text: string }
-  | { kind: 'link'; rel: 'canonical'; href: string }
-  | { kind: 'meta'; attribute: 'name' | 'property'; key: string; content: string };
+  | { kind: 'meta' | 'link'; attribute: 'name' | 'property' | 'rel'; key: string; value: string };
+
+/** The attribute a `meta` or `link` tag carries its value in. */
+export const valueAttribute = (kind: 'meta' | 'link') => (kind === 'link' ? 'href' : 'content');
 
 /** First `max` characters, whitespace collapsed; an ellipsis only when something was cut. */
 export function excerpt(text: string | null | undefined, max = EXCERPT_CHARS): string {
@@ -109,12 +115,12 @@ export const defaultMeta = (origin: string, path = '/') =>
  */
 export function headTags(meta: PageMeta): HeadTag[] {
   const title = excerpt(meta.title, TITLE_CHARS);
-  const name = (key: string, content: string): HeadTag => ({ kind: 'meta', attribute: 'name', key, content });
-  const property = (key: string, content: string): HeadTag => ({ kind: 'meta', attribute: 'property', key, content });
+  const name = (key: string, value: string): HeadTag => ({ kind: 'meta', attribute: 'name', key, value });
+  const property = (key: string, value: string): HeadTag => ({ kind: 'meta', attribute: 'property', key, value });
   return [
     { kind: 'title', text: title },
     name('description', meta.description),
-    { kind: 'link', rel: 'canonical', href: meta.canonical },
+    { kind: 'link', attribute: 'rel', key: 'canonical', value: meta.canonical },
     property('og:image', meta.image),
     name('twitter:card', meta.twitterCard),
     property('og:type', meta.ogType),

@@ -116,17 +116,17 @@ describe('page metadata (spec §1, §2)', () => {
   it('lists the preview tags first and bounds the title in every title tag', () => {
     const long = questionMeta(ORIGIN, ada, { ...answer(1), question: 'why '.repeat(80) });
     const tags = headTags(long);
-    expect(tags.slice(0, 5).map((t) => (t.kind === 'meta' ? t.key : t.kind))).toEqual([
+    expect(tags.slice(0, 5).map((t) => (t.kind === 'title' ? t.kind : t.key))).toEqual([
       'title',
       'description',
-      'link',
+      'canonical',
       'og:image',
       'twitter:card',
     ]);
-    const titles = tags.filter((t) => (t.kind === 'meta' ? t.key.endsWith(':title') : t.kind === 'title'));
+    const titles = tags.filter((t) => (t.kind === 'title' ? true : t.key.endsWith(':title')));
     expect(titles).toHaveLength(3);
-    for (const t of titles) expect(t.kind === 'title' ? t.text : t.kind === 'meta' && t.content).toHaveLength(TITLE_CHARS);
-    expect(tags).toContainEqual({ kind: 'meta', attribute: 'property', key: 'og:url', content: long.canonical });
+    for (const t of titles) expect(t.kind === 'title' ? t.text : t.value).toHaveLength(TITLE_CHARS);
+    expect(tags).toContainEqual({ kind: 'meta', attribute: 'property', key: 'og:url', value: long.canonical });
   });
 
   it('keeps user text inside a JSON-LD script', () => {

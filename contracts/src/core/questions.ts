@@ -1,22 +1,8 @@
 /*
- * The zod-free part of the questions context: limits, the slug rule and the `Checked` result the rule functions
- * return (the spec §5 messages are in question-messages.ts: a browser loads them only with the forms that show
- * them). Re-exported by `../questions.ts` and by `@ques/contracts/core`.
+ * The zod-free part of the questions context: the slug rule, protocol constants and the `Checked` result the rule
+ * functions return (the forms' limits and messages are in question-rules.ts: a browser loads them only with the forms
+ * that use them). Re-exported by `../questions.ts` and by `@ques/contracts/core`.
  */
-
-export const QUESTION_LIMITS = {
-  question: 300,
-  detail: 5000,
-  answer: 20_000,
-  source: 1000,
-  tag: 40,
-  tags: 20,
-  name: 80,
-  email: 254,
-  replierName: 80,
-  /** Largest tip accepted, in dollars. */
-  tipMaxDollars: 10_000,
-} as const;
 
 /** Spec §1/§9: unanswered tipped questions are released after 5 days. */
 export const ANSWER_WINDOW_DAYS = 5;

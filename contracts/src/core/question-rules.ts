@@ -1,9 +1,21 @@
-import { QUESTION_LIMITS } from './questions.js';
-
 /*
- * The spec §5 messages of the question forms, shared by the server's rules and the web app's forms. Re-exported by
- * `../questions.ts` and by `@ques/contracts/core`.
+ * The limits and spec §5 messages of the question forms (ask, curate, answer, tags), shared by the server's rules and
+ * the web app's forms. Re-exported by `../questions.ts` and by `@ques/contracts/core`.
  */
+
+export const QUESTION_LIMITS = {
+  question: 300,
+  detail: 5000,
+  answer: 20_000,
+  source: 1000,
+  tag: 40,
+  tags: 20,
+  name: 80,
+  email: 254,
+  replierName: 80,
+  /** Largest tip accepted, in dollars. */
+  tipMaxDollars: 10_000,
+} as const;
 
 /** Spec §5, ask modal, in the order they are checked. */
 export const ASK_MESSAGES = {
