@@ -40,6 +40,25 @@ function treeShakeReactRouter(): Plugin {
   };
 }
 
+/**
+ * The code every page runs before its own chunk, as ONE chunk next to a tiny entry (main.tsx): React and the router,
+ * the app shell (App, Header and the components they render), src/lib (API client, session, page metadata, data
+ * hooks), the contracts' zod-free modules those use, the public profile's first-paint prefetch and Vite's preload
+ * helper. Left to itself Rolldown spreads these over several common chunks (React in one, each helper in another),
+ * and the public profile fetched seven files, each compressed on its own: +1.9 kB gzip for the same code
+ * (`node web/scripts/bundle-size.mjs`). Every screen and modal stays its own lazy chunk. The helper belongs here:
+ * App's lazy imports use it, and a shared chunk importing it back from the entry would make a cycle.
+ */
+const SHARED = [
+  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+  /[\\/]src[\\/]lib[\\/]/,
+  /[\\/]src[\\/]app[\\/](App|Header)\.tsx$/,
+  /[\\/]src[\\/]components[\\/](Banner|Avatar|Logo)\.tsx$/,
+  /[\\/]src[\\/]features[\\/]public-profile[\\/](load|api)\.ts$/,
+  /[\\/]contracts[\\/]dist[\\/]core[\\/](identity|questions|page-meta)\.js$/,
+];
+const isShared = (id: string) => id === '\0vite/preload-helper.js' || SHARED.some((pattern) => pattern.test(id));
+
 export default defineConfig({
   plugins: [react(), siteOrigin(), treeShakeReactRouter()],
   server: {
@@ -67,5 +86,8 @@ export default defineConfig({
     sourcemap: true,
     // Every browser that runs es2022 modules supports <link rel=modulepreload>; the polyfill is dead weight.
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'shared', test: isShared, includeDependenciesRecursively: false }] } },
+    },
   },
 });

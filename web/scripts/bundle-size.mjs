@@ -4,7 +4,7 @@
 // that no built chunk carries zod (the web app imports only the zod-free `@ques/contracts/core`).
 //
 // Run after `npm run build -w @ques/web`:  node web/scripts/bundle-size.mjs [--route ProfilePage] [--json]
-// Exits 1 when zod is found in any chunk.
+// Exits 1 when zod is found in any chunk, or when a chunk imports the entry chunk back (a cycle).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,12 +62,18 @@ const total = rows.reduce((t, r) => ({ raw: t.raw + r.raw, gzip: t.gzip + r.gzip
   brotli: 0,
 });
 
+// A chunk that imports the entry back makes a cycle: its code can run before the entry's and find its imports unset.
+const entry = fromHtml[0];
+const backToEntry = files.filter(
+  (f) => f !== entry && readFileSync(join(assets, f), 'utf8').includes(`from"./${entry}"`),
+);
+
 // zod 4 keeps these names in a minified bundle (`_zod` internals, `$ZodType`-style class names, `ZodError`).
 const ZOD = /\b_zod\b|\$Zod[A-Z]\w*|\bZodError\b/;
 const withZod = files.filter((f) => ZOD.test(readFileSync(join(assets, f), 'utf8')));
 
 if (asJson) {
-  console.log(JSON.stringify({ route: routeChunk, files: rows, total, zod: withZod }, null, 2));
+  console.log(JSON.stringify({ route: routeChunk, files: rows, total, zod: withZod, backToEntry }, null, 2));
 } else {
   const kb = (n) => `${(n / 1000).toFixed(2)} kB`.padStart(10);
   console.log(`${routeChunk}: JavaScript before interactive (${rows.length} files)`);
@@ -75,5 +81,6 @@ if (asJson) {
   for (const r of rows) console.log(`${r.file.padEnd(40)}${kb(r.raw)}${kb(r.gzip)}${kb(r.brotli)}`);
   console.log(`${'total'.padEnd(40)}${kb(total.raw)}${kb(total.gzip)}${kb(total.brotli)}`);
   console.log(withZod.length ? `zod found in: ${withZod.join(', ')}` : 'zod: not in any built chunk');
+  if (backToEntry.length) console.log(`chunks importing the entry back: ${backToEntry.join(', ')}`);
 }
-process.exit(withZod.length ? 1 : 0);
+process.exit(withZod.length || backToEntry.length ? 1 : 0);

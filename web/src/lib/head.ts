@@ -3,42 +3,30 @@ import {
   defaultMeta,
   headTags,
   JSON_LD_ID,
-  jsonForScript,
   pageMeta,
+  valueAttribute,
   type HeadTag,
   type PageMeta,
 } from '@ques/contracts/core';
 
 /**
  * The site's public origin as the server was configured with it. Every HTML page the BFF serves carries a canonical
- * link on its configured public origin (and a build with QUES_SITE_ORIGIN writes it into index.html); read once,
- * before the app changes any tag. Without one (tests, `vite dev` without the variable) it is this page's origin.
+ * link on its configured public origin (and a build with QUES_SITE_ORIGIN writes it into index.html); read on first
+ * use, before the app changes any tag. Without one (tests, `vite dev` without the variable) it is this page's origin.
  */
-function configuredOrigin(): string {
-  const href = document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href;
-  try {
-    if (href) return new URL(href).origin;
-  } catch {
-    // not a URL: use the page's own origin
-  }
-  return window.location.origin;
-}
-export const siteOrigin = configuredOrigin();
-
-const selectorOf = (tag: Exclude<HeadTag, { kind: 'title' }>) =>
-  tag.kind === 'link' ? `link[rel="${tag.rel}"]` : `meta[${tag.attribute}="${tag.key}"]`;
+let origin: string | undefined;
+export const siteOrigin = () =>
+  (origin ??= new URL(document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href || window.location.href)
+    .origin);
 
 /** Updates the tag index.html (or the server) already put there, or adds it. */
 function setTag(tag: Exclude<HeadTag, { kind: 'title' }>): void {
-  let el = document.head.querySelector<HTMLElement>(selectorOf(tag));
+  let el = document.head.querySelector(`${tag.kind}[${tag.attribute}="${tag.key}"]`);
   if (!el) {
-    el = document.createElement(tag.kind);
-    if (tag.kind === 'link') el.setAttribute('rel', tag.rel);
-    else el.setAttribute(tag.attribute, tag.key);
-    document.head.appendChild(el);
+    el = document.head.appendChild(document.createElement(tag.kind));
+    el.setAttribute(tag.attribute, tag.key);
   }
-  if (tag.kind === 'link') el.setAttribute('href', tag.href);
-  else el.setAttribute('content', tag.content);
+  el.setAttribute(valueAttribute(tag.kind), tag.value);
 }
 
 /** Sets the same tags the BFF renders into the HTML (`@ques/contracts/core` `headTags`), and the one JSON-LD script. */
@@ -52,7 +40,8 @@ export function applyHead(meta: PageMeta): void {
     const script = document.createElement('script');
     script.type = 'application/ld+json';
     script.id = JSON_LD_ID;
-    script.textContent = jsonForScript(meta.jsonLd);
+    // Text of a script element is not parsed as HTML: no escaping needed (the BFF's HTML uses `jsonForScript`).
+    script.textContent = JSON.stringify(meta.jsonLd);
     document.head.appendChild(script);
   }
 }
@@ -66,11 +55,11 @@ export function useDocumentHead(meta: PageMeta | null): void {
   useEffect(() => {
     if (!key) return;
     applyHead(JSON.parse(key) as PageMeta);
-    return () => applyHead(defaultMeta(siteOrigin, window.location.pathname));
+    return () => applyHead(defaultMeta(siteOrigin(), window.location.pathname));
   }, [key]);
 }
 
 /** A page without data of its own: its title, description and canonical path. */
 export function usePageHead(title: string, description: string, path: string): void {
-  useDocumentHead(pageMeta(siteOrigin, { title, description, path }));
+  useDocumentHead(pageMeta(siteOrigin(), { title, description, path }));
 }

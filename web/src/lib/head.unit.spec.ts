@@ -1,4 +1,4 @@
-import { defaultMeta, headTags, profileMeta } from '@ques/contracts/core';
+import { defaultMeta, headTags, profileMeta, valueAttribute } from '@ques/contracts/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import indexHtml from '../../index.html?raw';
 import { applyHead, siteOrigin } from './head';
@@ -10,11 +10,10 @@ function readTags(doc: Document, origin: string) {
       case 'title':
         return { expected: tag.text, actual: doc.title };
       case 'link':
-        return { expected: tag.href, actual: doc.querySelector(`link[rel="${tag.rel}"]`)?.getAttribute('href') };
       case 'meta':
         return {
-          expected: tag.content,
-          actual: doc.querySelector(`meta[${tag.attribute}="${tag.key}"]`)?.getAttribute('content'),
+          expected: tag.value,
+          actual: doc.querySelector(`${tag.kind}[${tag.attribute}="${tag.key}"]`)?.getAttribute(valueAttribute(tag.kind)),
         };
       default: {
         const never: never = tag;
@@ -35,21 +34,21 @@ describe('page metadata in the browser', () => {
   });
 
   it('sets every tag the BFF renders, and one JSON-LD script', () => {
-    const meta = profileMeta(siteOrigin, { username: 'ada', name: 'Ada', bio: 'Hi', avatarUrl: '/a.webp' }, [
+    const meta = profileMeta(siteOrigin(), { username: 'ada', name: 'Ada', bio: 'Hi', avatarUrl: '/a.webp' }, [
       { question: 'Q?', answer: '</script>' },
     ]);
     applyHead(meta);
     applyHead(meta);
     for (const tag of headTags(meta)) {
-      if (tag.kind === 'meta')
-        expect(document.head.querySelectorAll(`meta[${tag.attribute}="${tag.key}"]`)).toHaveLength(1);
+      if (tag.kind !== 'title')
+        expect(document.head.querySelectorAll(`${tag.kind}[${tag.attribute}="${tag.key}"]`)).toHaveLength(1);
     }
     expect(document.title).toBe('Ada — Ask Me Anything');
-    expect(document.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${siteOrigin}/ask/ada`);
+    expect(document.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${siteOrigin()}/ask/ada`);
     const scripts = document.head.querySelectorAll('script[type="application/ld+json"]');
     expect(scripts).toHaveLength(1);
     expect(JSON.parse(scripts[0]!.textContent ?? '')).toMatchObject({ '@type': 'FAQPage' });
-    applyHead(defaultMeta(siteOrigin));
+    applyHead(defaultMeta(siteOrigin()));
     expect(document.head.querySelectorAll('script[type="application/ld+json"]')).toHaveLength(0);
   });
 });

@@ -64,7 +64,8 @@ export function useApiData<T>(load: (signal: AbortSignal) => Promise<T>, deps: D
   const setData = useCallback((update: (current: T) => T) => {
     setState((s) => (s.status === 'ready' ? { ...s, data: update(s.data as T) } : s));
   }, []);
-  const signal = useCallback(() => current.current?.signal ?? AbortSignal.abort(), []);
+  // Only called once a load started (to extend its data).
+  const signal = useCallback(() => current.current!.signal, []);
 
   return { ...state, reload, retry, setData, signal };
 }

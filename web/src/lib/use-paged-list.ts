@@ -11,7 +11,7 @@ export interface PagedList<T> extends Pick<ApiData<Page<T>>, 'status' | 'error' 
   items: T[];
   hasMore: boolean;
   loadingMore: boolean;
-  /** What the last "load more" threw; null after a success. */
+  /** What the last "load more" threw; undefined after a success. */
   loadMoreError: unknown;
   loadMore: () => Promise<void>;
   /** Local changes of the rows (optimistic updates); a reload puts them right. */
@@ -29,50 +29,43 @@ export function usePagedList<T>(
   keyOf: (item: T) => string,
   deps: DependencyList,
 ): PagedList<T> {
-  const first = useApiData((signal) => load(null, signal), deps);
-  const [more, setMore] = useState<{ loading: boolean; error: unknown }>({ loading: false, error: null });
-  const latest = useRef({ load, keyOf });
-  latest.current = { load, keyOf };
-  const inFlight = useRef(false);
-  const { setData, signal: signalOf } = first;
-  const cursor = first.data?.nextCursor ?? null;
+  const { data, setData, signal, ...first } = useApiData((signal) => load(null, signal), deps);
+  // [loading, error] of "load more"; the ref stops a second request while one runs.
+  const [more, setMore] = useState<[boolean, unknown]>([false, undefined]);
+  const running = useRef(false);
+  const cursor = data?.nextCursor;
 
-  const loadMore = useCallback(async () => {
-    if (!cursor || inFlight.current) return;
-    inFlight.current = true;
-    const signal = signalOf();
-    setMore({ loading: true, error: null });
+  const loadMore = async () => {
+    if (!cursor || running.current) return;
+    running.current = true;
+    const current = signal();
+    setMore([true, undefined]);
+    let error: unknown;
     try {
-      const page = await latest.current.load(cursor, signal);
-      if (signal.aborted) return;
-      const key = latest.current.keyOf;
-      setData((current) => {
-        const seen = new Set(current.items.map(key));
-        return { items: [...current.items, ...page.items.filter((item) => !seen.has(key(item)))], nextCursor: page.nextCursor };
-      });
-      setMore({ loading: false, error: null });
-    } catch (error) {
-      if (!signal.aborted) setMore({ loading: false, error });
-    } finally {
-      inFlight.current = false;
-      if (signal.aborted) setMore({ loading: false, error: null });
+      const page = await load(cursor, current);
+      if (!current.aborted)
+        setData(({ items }) => {
+          const seen = new Set(items.map(keyOf));
+          return { items: [...items, ...page.items.filter((item) => !seen.has(keyOf(item)))], nextCursor: page.nextCursor };
+        });
+    } catch (err) {
+      if (!current.aborted) error = err;
     }
-  }, [cursor, setData, signalOf]);
+    running.current = false;
+    setMore([false, error]);
+  };
 
   const setItems = useCallback(
-    (update: (items: T[]) => T[]) => setData((current) => ({ ...current, items: update(current.items) })),
+    (update: (items: T[]) => T[]) => setData((page) => ({ ...page, items: update(page.items) })),
     [setData],
   );
 
   return {
-    status: first.status,
-    error: first.error,
-    reload: first.reload,
-    retry: first.retry,
-    items: first.data?.items ?? NO_ITEMS,
+    ...first,
+    items: data?.items ?? NO_ITEMS,
     hasMore: Boolean(cursor),
-    loadingMore: more.loading,
-    loadMoreError: more.error,
+    loadingMore: more[0],
+    loadMoreError: more[1],
     loadMore,
     setItems,
   };

@@ -60,7 +60,7 @@ export default function AccountSettingsPage() {
   }, [user]);
 
   if (!user) return null;
-  const profileLink = `${siteOrigin}${profilePath(user.username)}`;
+  const profileLink = `${siteOrigin()}${profilePath(user.username)}`;
   const set = (key: keyof ProfileFields) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
     setFields((f) => ({ ...f, [key]: e.target.value }));
 

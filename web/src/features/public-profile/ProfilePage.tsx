@@ -61,7 +61,7 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
     [answers, selectedTag],
   );
 
-  useDocumentHead(profile ? profileMeta(siteOrigin, profile, answers) : null);
+  useDocumentHead(profile ? profileMeta(siteOrigin(), profile, answers) : null);
 
   const isOwner = Boolean(user && profile && user.username.toLowerCase() === profile.username.toLowerCase());
   const isArchive = Boolean(profile?.archiveProfile);

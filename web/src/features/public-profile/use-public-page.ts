@@ -4,7 +4,8 @@ import { useApiData } from '../../lib/use-api-data';
 import { usePagedList } from '../../lib/use-paged-list';
 import { fetchPublicQuestions, takePrefetched } from './api';
 
-const messageOf = (err: unknown, fallback: string) => (err as Error | undefined)?.message || fallback;
+/** The message of what a load threw; '' while nothing failed. */
+const messageOf = (err: unknown, fallback: string) => (err ? (err as Error).message || fallback : '');
 const keyOf = (q: PublicQuestion) => q._id;
 
 /**
@@ -26,13 +27,13 @@ export function usePublicPage(username: string) {
 
   return {
     profile: profile.data ?? null,
-    profileError: profile.status === 'error' ? messageOf(profile.error, 'Unknown error') : '',
+    profileError: messageOf(profile.error, 'Unknown error'),
     questions: questions.items,
     questionsLoading: questions.status === 'loading',
-    questionsError: questions.status === 'error' ? messageOf(questions.error, 'Failed to fetch questions') : '',
+    questionsError: messageOf(questions.error, 'Failed to fetch questions'),
     hasMore: questions.hasMore,
     loadingMore: questions.loadingMore,
-    loadMoreError: questions.loadMoreError ? messageOf(questions.loadMoreError, 'Failed to fetch questions') : '',
-    loadMore: () => void questions.loadMore(),
+    loadMoreError: messageOf(questions.loadMoreError, 'Failed to fetch questions'),
+    loadMore: questions.loadMore,
   };
 }

@@ -35,7 +35,7 @@ export default function QuestionPage() {
   const data = answer.data;
   const error = answer.status === 'error' ? errorMessage(answer.error) : '';
 
-  useDocumentHead(data ? questionMeta(siteOrigin, data.profile, data.question) : null);
+  useDocumentHead(data ? questionMeta(siteOrigin(), data.profile, data.question) : null);
 
   if (error) {
     return (
