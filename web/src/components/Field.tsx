@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { ErrorBanner } from './Banner';
 
 /** What `Field` hands its control: spread it onto the input, textarea or select. */
@@ -85,6 +85,43 @@ export function Field({
       ) : null}
       {error ? <ErrorBanner id={errorId}>{error}</ErrorBanner> : null}
     </Wrapper>
+  );
+}
+
+type FieldOnly = Omit<FieldProps, 'children' | 'as' | 'className'>;
+type Value = { value: string; onChange: (value: string) => void };
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'id' | 'children'>;
+type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'onChange' | 'id' | 'children'>;
+/** The props that are the Field's, the value and its setter, and the rest (the control's own attributes). */
+function split<P extends FieldOnly & Value>(props: P) {
+  const { label, marker, labelAside, hint, error, invalid, describedBy, id, value, onChange, ...control } = props;
+  return { field: { label, marker, labelAside, hint, error, invalid, describedBy, id }, value, onChange, control };
+}
+
+/**
+ * The common case: a labelled text input (`type`, `autoComplete`, `required`… go to the input; a `className` of the
+ * caller's replaces its `input` class).
+ */
+export function InputField(props: FieldOnly & InputProps & Value) {
+  const { field, value, onChange, control } = split(props);
+  return (
+    <Field {...field}>
+      {(aria) => (
+        <input className="input" {...control} {...aria} value={value} onChange={(e) => onChange(e.target.value)} />
+      )}
+    </Field>
+  );
+}
+
+/** A labelled textarea, like `InputField` (its class defaults to `input input--area`). */
+export function TextAreaField(props: FieldOnly & TextAreaProps & Value) {
+  const { field, value, onChange, control } = split(props);
+  return (
+    <Field {...field}>
+      {(aria) => (
+        <textarea className="input input--area" {...control} {...aria} value={value} onChange={(e) => onChange(e.target.value)} />
+      )}
+    </Field>
   );
 }
 

@@ -3,7 +3,7 @@ import { DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN, LIMITS, profilePat
 import { useNavigate } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
-import { Field } from '../../components/Field';
+import { Field, InputField, TextAreaField } from '../../components/Field';
 import { ApiError } from '../../lib/api';
 import { bumpAvatarVersion } from '../../lib/avatar';
 import { normalizeHex, themeVars } from '../../lib/color';
@@ -61,8 +61,7 @@ export default function AccountSettingsPage() {
 
   if (!user) return null;
   const profileLink = `${siteOrigin()}${profilePath(user.username)}`;
-  const set = (key: keyof ProfileFields) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    setFields((f) => ({ ...f, [key]: e.target.value }));
+  const set = (key: keyof ProfileFields) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
 
   const saveProfile = async (e: FormEvent) => {
     e.preventDefault();
@@ -177,17 +176,9 @@ export default function AccountSettingsPage() {
           </div>
         </div>
 
-        <Field label="Name">
-          {(field) => <input {...field} className="input" type="text" autoComplete="name" value={fields.name} onChange={set('name')} />}
-        </Field>
-        <Field label="Email Address">
-          {(field) => <input {...field} className="input" type="email" autoComplete="email" value={fields.email} onChange={set('email')} />}
-        </Field>
-        <Field label="Bio">
-          {(field) => (
-            <textarea {...field} className="input input--area" rows={4} maxLength={LIMITS.bio} value={fields.bio} onChange={set('bio')} />
-          )}
-        </Field>
+        <InputField label="Name" type="text" autoComplete="name" value={fields.name} onChange={set('name')} />
+        <InputField label="Email Address" type="email" autoComplete="email" value={fields.email} onChange={set('email')} />
+        <TextAreaField label="Bio" rows={4} maxLength={LIMITS.bio} value={fields.bio} onChange={set('bio')} />
         <Field label="Profile Link">
           {(field) => (
             <>
@@ -269,12 +260,12 @@ export default function AccountSettingsPage() {
   );
 }
 
-function ColorField({ label, value, onChange }: { label: string; value: string; onChange: (e: ChangeEvent<HTMLInputElement>) => void }) {
+function ColorField({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
   return (
     <Field label={label} className="field--color">
       {(field) => (
         <div className="color-field">
-          <input {...field} type="color" value={value} onChange={onChange} />
+          <input {...field} type="color" value={value} onChange={(e) => onChange(e.target.value)} />
           <code>{value.toUpperCase()}</code>
         </div>
       )}

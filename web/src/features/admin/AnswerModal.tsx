@@ -7,8 +7,8 @@ import { TagInput } from '../../components/TagInput';
 import { errorText } from '../../lib/api';
 import { formatDate } from '../../lib/text';
 import { postAnswer } from './api';
-import { askerName, questionId, tipView } from './lists';
-import { AnswerField, FormFooter, QuestionSummary } from './qa-form';
+import { askerName, tipView } from './lists';
+import { AnswerField, checkAnswer, FormFooter, QuestionSummary } from './qa-form';
 
 /** Spec §8: what a failed answer says. */
 const POST_FAILED = { server: 'Failed to post answer', network: 'Failed to post answer. Please try again.' } as const;
@@ -35,16 +35,10 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
   const submit = async (e: FormEvent, close: () => void) => {
     e.preventDefault();
     if (busy) return;
-    setError('');
-    if (!answer.trim()) {
-      setError(ANSWER_MESSAGES.answerRequired);
-      return;
-    }
-    const id = questionId(question);
-    if (!id) {
-      setError(ANSWER_MESSAGES.invalidQuestionId);
-      return;
-    }
+    const checked = checkAnswer(answer, question);
+    setError(checked.ok ? '' : checked.message);
+    if (!checked.ok) return;
+    const { id } = checked;
     setBusy(true);
     try {
       const updated = await postAnswer(id, {

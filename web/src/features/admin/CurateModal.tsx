@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { CURATE_MESSAGES, QUESTION_LIMITS, type Question, type User } from '@ques/contracts/core';
 import { ErrorBanner } from '../../components/Banner';
-import { Checkbox, Field } from '../../components/Field';
+import { Checkbox, InputField, TextAreaField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { TagInput } from '../../components/TagInput';
 import { errorText } from '../../lib/api';
@@ -78,56 +78,38 @@ export function CurateModal({ user, onCreated, onClose }: CurateModalProps) {
     <Modal title="Curate a New Q&A" onClose={onClose} className="qa-modal">
       {(requestClose) => (
         <form className="qa-form" noValidate onSubmit={(e) => void submit(e, requestClose)}>
-          <Field label="Question title" marker="required" invalid={error === CURATE_MESSAGES.titleRequired} describedBy={describedBy}>
-            {(field) => (
-              <input
-                {...field}
-                className="input"
-                type="text"
-                maxLength={QUESTION_LIMITS.question}
-                value={question}
-                onChange={(e) => setQuestion(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Description" marker="optional">
-            {(field) => (
-              <textarea
-                {...field}
-                className="input input--area"
-                rows={3}
-                maxLength={QUESTION_LIMITS.detail}
-                value={detail}
-                onChange={(e) => setDetail(e.target.value)}
-              />
-            )}
-          </Field>
-          <Field label="Answer" marker="required" invalid={error === CURATE_MESSAGES.answerRequired} describedBy={describedBy}>
-            {(field) => (
-              <textarea
-                {...field}
-                className="input input--area qa-form__answer"
-                rows={6}
-                value={answer}
-                onChange={(e) => setAnswer(e.target.value)}
-              />
-            )}
-          </Field>
+          <InputField
+            label="Question title"
+            marker="required"
+            invalid={error === CURATE_MESSAGES.titleRequired}
+            describedBy={describedBy}
+            type="text"
+            maxLength={QUESTION_LIMITS.question}
+            value={question}
+            onChange={setQuestion}
+          />
+          <TextAreaField label="Description" marker="optional" rows={3} maxLength={QUESTION_LIMITS.detail} value={detail} onChange={setDetail} />
+          <TextAreaField
+            label="Answer"
+            marker="required"
+            invalid={error === CURATE_MESSAGES.answerRequired}
+            describedBy={describedBy}
+            className="input input--area qa-form__answer"
+            rows={6}
+            value={answer}
+            onChange={setAnswer}
+          />
           <TagInput tags={tags} onChange={setTags} />
           {archive ? (
-            <Field label="Source" marker="optional">
-              {(field) => (
-                <input
-                  {...field}
-                  className="input"
-                  type="text"
-                  maxLength={QUESTION_LIMITS.source}
-                  placeholder="Interview, podcast or post this answer comes from"
-                  value={source}
-                  onChange={(e) => setSource(e.target.value)}
-                />
-              )}
-            </Field>
+            <InputField
+              label="Source"
+              marker="optional"
+              type="text"
+              maxLength={QUESTION_LIMITS.source}
+              placeholder="Interview, podcast or post this answer comes from"
+              value={source}
+              onChange={setSource}
+            />
           ) : null}
           <Checkbox checked={displayOnProfile} onChange={setDisplayOnProfile}>
             Show on profile

@@ -5,7 +5,7 @@ import { usePageHead } from '../../lib/head';
 import { formatDate } from '../../lib/text';
 import { deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
-import { DisplayValue, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
+import { DisplayValue, QuestionCardHead, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
 import { askerName, isPending, needsFinalize, questionId } from './lists';
 import { QuestionListShell } from './QuestionListShell';
 import { useAdminList } from './use-admin-list';
@@ -121,15 +121,16 @@ export default function QuestionReceivedPage() {
       columns={columns}
       card={(q) => (
         <>
-          <div className="q-card__top">
-            <StatusTag pending={isPending(q)} />
-            <TipCell question={q} now={now} />
-          </div>
-          <p className="q-card__question">{q.question}</p>
-          <p className="q-card__meta">
-            {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
-            {isPending(q) ? null : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
-          </p>
+          <QuestionCardHead
+            question={q}
+            now={now}
+            meta={
+              <>
+                {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
+                {isPending(q) ? null : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
+              </>
+            }
+          />
           {actions(q)}
         </>
       )}

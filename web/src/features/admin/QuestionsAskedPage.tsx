@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { usePageHead } from '../../lib/head';
 import { formatDate } from '../../lib/text';
 import { withdrawQuestion } from './api';
-import { RowMenu, StatusTag, TipCell, type Column } from './list-parts';
+import { QuestionCardHead, RowMenu, StatusTag, TipCell, type Column } from './list-parts';
 import { isPending, questionId, recipientLabel } from './lists';
 import { QuestionListShell } from './QuestionListShell';
 import { useAdminList } from './use-admin-list';
@@ -76,14 +76,15 @@ export default function QuestionsAskedPage() {
       columns={columns}
       card={(q) => (
         <>
-          <div className="q-card__top">
-            <StatusTag pending={isPending(q)} />
-            <TipCell question={q} now={now} />
-          </div>
-          <p className="q-card__question">{q.question}</p>
-          <p className="q-card__meta">
-            To {recipientLabel(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
-          </p>
+          <QuestionCardHead
+            question={q}
+            now={now}
+            meta={
+              <>
+                To {recipientLabel(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
+              </>
+            }
+          />
           {actions(q)}
         </>
       )}

@@ -5,8 +5,7 @@ import { Modal } from '../../components/Modal';
 import { TagInput } from '../../components/TagInput';
 import { errorText } from '../../lib/api';
 import { editAnswer } from './api';
-import { questionId } from './lists';
-import { AnswerField, FormFooter, QuestionSummary } from './qa-form';
+import { AnswerField, checkAnswer, FormFooter, QuestionSummary } from './qa-form';
 
 /** Spec §8: what a failed edit says. */
 const EDIT_FAILED = { server: 'Failed to update answer', network: 'Failed to update answer. Please try again.' } as const;
@@ -41,16 +40,10 @@ export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    setError('');
-    if (!answer.trim()) {
-      setError(ANSWER_MESSAGES.answerRequired);
-      return;
-    }
-    const id = questionId(question);
-    if (!id) {
-      setError(ANSWER_MESSAGES.invalidQuestionId);
-      return;
-    }
+    const checked = checkAnswer(answer, question);
+    setError(checked.ok ? '' : checked.message);
+    if (!checked.ok) return;
+    const { id } = checked;
     setBusy(true);
     try {
       const updated = await editAnswer(id, answer.trim(), tags);

@@ -1,7 +1,8 @@
 import type { Question } from '@ques/contracts/core';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
-import { tipView } from './lists';
+import { isPending, tipView } from './lists';
+import { useDismiss } from './use-dismiss';
 import type { QuestionList } from './use-question-list';
 
 /** Search box above every list (spec §2, §5). */
@@ -134,27 +135,13 @@ export function RowMenu({
   const panelId = useId();
 
   useEffect(() => {
-    if (!open) {
-      setConfirming(false);
-      return;
-    }
-    rootRef.current?.querySelector<HTMLElement>('.row-menu__panel button')?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        setOpen(false);
-        toggleRef.current?.focus();
-      }
-    };
-    const onPointer = (e: PointerEvent) => {
-      if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
+    if (open) rootRef.current?.querySelector<HTMLElement>('.row-menu__panel button')?.focus();
+    else setConfirming(false);
   }, [open]);
+  useDismiss(open, rootRef, (how) => {
+    setOpen(false);
+    if (how === 'escape') toggleRef.current?.focus();
+  });
 
   useEffect(() => {
     if (confirming) rootRef.current?.querySelector<HTMLElement>('.row-menu__confirm button')?.focus();
@@ -295,5 +282,19 @@ export function QuestionCards({
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The top of a received or asked question's card: status, tip, the question, and a line about it. */
+export function QuestionCardHead({ question, now, meta }: { question: Question; now: number; meta: ReactNode }) {
+  return (
+    <>
+      <div className="q-card__top">
+        <StatusTag pending={isPending(question)} />
+        <TipCell question={question} now={now} />
+      </div>
+      <p className="q-card__question">{question.question}</p>
+      <p className="q-card__meta">{meta}</p>
+    </>
   );
 }

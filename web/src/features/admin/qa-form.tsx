@@ -1,7 +1,15 @@
-import type { Question } from '@ques/contracts/core';
-import { Field } from '../../components/Field';
+import { ANSWER_MESSAGES, type Question } from '@ques/contracts/core';
+import { TextAreaField } from '../../components/Field';
+import { questionId } from './lists';
 
 /* Parts of the answer, edit and curate forms (spec §2 "Modals"). */
+
+/** Spec §5 answer modal: the answer must not be blank, the question must have an id. */
+export function checkAnswer(answer: string, question: Question): { ok: true; id: string } | { ok: false; message: string } {
+  if (!answer.trim()) return { ok: false, message: ANSWER_MESSAGES.answerRequired };
+  const id = questionId(question);
+  return id ? { ok: true, id } : { ok: false, message: ANSWER_MESSAGES.invalidQuestionId };
+}
 
 /** The question being answered or viewed: title, optional detail, a meta line. */
 export function QuestionSummary({ question, meta }: { question: Question; meta?: string | undefined }) {
@@ -27,11 +35,16 @@ export function AnswerField({
   describedBy: string | undefined;
 }) {
   return (
-    <Field label="Your answer" marker="required" invalid={invalid} describedBy={describedBy}>
-      {(field) => (
-        <textarea {...field} className="input input--area qa-form__answer" rows={7} value={value} onChange={(e) => onChange(e.target.value)} />
-      )}
-    </Field>
+    <TextAreaField
+      label="Your answer"
+      marker="required"
+      invalid={invalid}
+      describedBy={describedBy}
+      className="input input--area qa-form__answer"
+      rows={7}
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 

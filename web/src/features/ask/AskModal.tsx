@@ -6,7 +6,7 @@ import {
   type PublicProfile,
   type TipOptionsResponse,
 } from '@ques/contracts/core';
-import { Checkbox, Field, TermsLinks } from '../../components/Field';
+import { Checkbox, InputField, TermsLinks, TextAreaField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -185,43 +185,41 @@ function AskForm({
 
   return (
     <form ref={formRef} className="ask-form" noValidate onSubmit={(e) => void submit(e)}>
-      <Field label="Question title" marker="required" id={ids.title} invalid={invalid('title')} describedBy={describe('title')}>
-        {(field) => (
-          <input
-            {...field}
-            className="input"
-            type="text"
-            value={title}
-            maxLength={QUESTION_LIMITS.question}
-            autoComplete="off"
-            onChange={(e) => setTitle(e.target.value)}
-          />
-        )}
-      </Field>
-      <Field label="Description" marker="optional">
-        {(field) => (
-          <textarea
-            {...field}
-            className="input input--area"
-            rows={4}
-            value={detail}
-            maxLength={QUESTION_LIMITS.detail}
-            onChange={(e) => setDetail(e.target.value)}
-          />
-        )}
-      </Field>
+      <InputField
+        label="Question title"
+        marker="required"
+        id={ids.title}
+        invalid={invalid('title')}
+        describedBy={describe('title')}
+        type="text"
+        maxLength={QUESTION_LIMITS.question}
+        autoComplete="off"
+        value={title}
+        onChange={setTitle}
+      />
+      <TextAreaField label="Description" marker="optional" rows={4} maxLength={QUESTION_LIMITS.detail} value={detail} onChange={setDetail} />
       {isGuest ? (
         <div className="field-row">
-          <Field label="Your Name" id={ids.name} invalid={invalid('name')} describedBy={describe('name')}>
-            {(field) => (
-              <input {...field} className="input" type="text" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
-            )}
-          </Field>
-          <Field label="Email" id={ids.email} invalid={invalid('email')} describedBy={describe('email')}>
-            {(field) => (
-              <input {...field} className="input" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-            )}
-          </Field>
+          <InputField
+            label="Your Name"
+            id={ids.name}
+            invalid={invalid('name')}
+            describedBy={describe('name')}
+            type="text"
+            autoComplete="name"
+            value={name}
+            onChange={setName}
+          />
+          <InputField
+            label="Email"
+            id={ids.email}
+            invalid={invalid('email')}
+            describedBy={describe('email')}
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={setEmail}
+          />
         </div>
       ) : null}
 

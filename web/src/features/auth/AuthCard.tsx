@@ -20,3 +20,24 @@ export function AuthCard({ title, intro, children, showLogo }: { title: string; 
     </section>
   );
 }
+
+/** The form's submit button: it says what is happening while the request runs. */
+export function AuthSubmit({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
+  return (
+    <button type="submit" className="button button--primary button--block" disabled={busy}>
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
+/** The link under the card to another auth page ("New to Ques? Create an account", "Back to login"). */
+export function AuthSwitch({ to, children, prompt }: { to: string; children: ReactNode; prompt?: string }) {
+  return (
+    <p className="auth__switch">
+      {prompt ? `${prompt} ` : null}
+      <Link to={to} className="text-link">
+        {children}
+      </Link>
+    </p>
+  );
+}

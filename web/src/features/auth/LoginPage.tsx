@@ -1,12 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from '../../lib/router';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
-import { Field } from '../../components/Field';
+import { InputField } from '../../components/Field';
 import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
 import { login } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 
 export default function LoginPage() {
   usePageHead('Log in — Ques', 'Log in to answer your questions on Ques.', '/login');
@@ -50,42 +50,26 @@ export default function LoginPage() {
     <AuthCard title="Welcome back" intro="Log in to answer your questions." showLogo>
       <SuccessBanner message={notice} />
       <form className="form" noValidate onSubmit={(e) => void submit(e)}>
-        <Field label="Email">
-          {(field) => (
-            <input {...field} className="input" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          )}
-        </Field>
-        <Field
+        <InputField label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} />
+        <InputField
           label="Password"
           labelAside={
             <Link to="/reset-password" className="text-link text-link--small">
               I don't remember
             </Link>
           }
-        >
-          {(field) => (
-            <input
-              {...field}
-              className="input"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          )}
-        </Field>
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={setPassword}
+        />
         <ErrorBanner>{error}</ErrorBanner>
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Logging in…' : 'Log In'}
-        </button>
+        <AuthSubmit busy={busy} label="Log In" busyLabel="Logging in…" />
       </form>
-      <p className="auth__switch">
-        New to Ques?{' '}
-        <Link to="/signup" className="text-link">
-          Create an account
-        </Link>
-      </p>
+      <AuthSwitch to="/signup" prompt="New to Ques?">
+        Create an account
+      </AuthSwitch>
     </AuthCard>
   );
 }

@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from '../../lib/router';
+import { useNavigate, useSearchParams } from '../../lib/router';
 import { ErrorBanner } from '../../components/Banner';
-import { Field } from '../../components/Field';
+import { InputField } from '../../components/Field';
 import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
 import { confirmPasswordReset } from './api';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 
 export default function ResetPasswordConfirmPage() {
   usePageHead('Choose a new password — Ques', 'Set a new password.', '/reset-password-confirm');
@@ -37,11 +37,7 @@ export default function ResetPasswordConfirmPage() {
     return (
       <AuthCard title="Choose a new password">
         <ErrorBanner>This reset link is incomplete. Please request a new one.</ErrorBanner>
-        <p className="auth__switch">
-          <Link to="/reset-password" className="text-link">
-            Request a new reset link
-          </Link>
-        </p>
+        <AuthSwitch to="/reset-password">Request a new reset link</AuthSwitch>
       </AuthCard>
     );
   }
@@ -49,29 +45,11 @@ export default function ResetPasswordConfirmPage() {
   return (
     <AuthCard title="Choose a new password">
       <form className="form" noValidate onSubmit={(e) => void submit(e)}>
-        <Field label="New Password">
-          {(field) => (
-            <input
-              {...field}
-              className="input"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          )}
-        </Field>
+        <InputField label="New Password" type="password" autoComplete="new-password" required value={password} onChange={setPassword} />
         <ErrorBanner>{error}</ErrorBanner>
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Saving…' : 'Reset Password'}
-        </button>
+        <AuthSubmit busy={busy} label="Reset Password" busyLabel="Saving…" />
       </form>
-      <p className="auth__switch">
-        <Link to="/login" className="text-link">
-          Back to login
-        </Link>
-      </p>
+      <AuthSwitch to="/login">Back to login</AuthSwitch>
     </AuthCard>
   );
 }

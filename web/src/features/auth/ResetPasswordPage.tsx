@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from '../../lib/router';
 import { ErrorBanner, SuccessBanner } from '../../components/Banner';
-import { Field } from '../../components/Field';
+import { InputField } from '../../components/Field';
 import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
 import { requestPasswordReset } from './api';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 
 export default function ResetPasswordPage() {
   usePageHead('Reset your password — Ques', 'Request a password reset link.', '/reset-password');
@@ -35,22 +34,12 @@ export default function ResetPasswordPage() {
   return (
     <AuthCard title="Reset your password" intro="Enter the email you signed up with and we’ll send you a reset link.">
       <form className="form" noValidate onSubmit={(e) => void submit(e)}>
-        <Field label="Email">
-          {(field) => (
-            <input {...field} className="input" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          )}
-        </Field>
+        <InputField label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} />
         <ErrorBanner>{error}</ErrorBanner>
         <SuccessBanner message={success} />
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Sending…' : 'Send Request'}
-        </button>
+        <AuthSubmit busy={busy} label="Send Request" busyLabel="Sending…" />
       </form>
-      <p className="auth__switch">
-        <Link to="/login" className="text-link">
-          Back to login
-        </Link>
-      </p>
+      <AuthSwitch to="/login">Back to login</AuthSwitch>
     </AuthCard>
   );
 }

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from '../../lib/router';
+import { useNavigate } from '../../lib/router';
 import { ErrorBanner } from '../../components/Banner';
-import { Checkbox, Field, TermsLinks } from '../../components/Field';
+import { Checkbox, InputField, TermsLinks } from '../../components/Field';
 import { errorText } from '../../lib/api';
 import type { User } from '@ques/contracts/core';
 import { usePageHead } from '../../lib/head';
 import { signup } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 
 export default function SignupPage() {
   usePageHead('Sign up — Ques', 'Create your Ques page: answer questions once, publish the answers, get tipped for your expertise.', '/signup');
@@ -54,43 +54,18 @@ export default function SignupPage() {
   return (
     <AuthCard title="Create your Ques page" intro="Answer once, publish it, and let people tip you for what you know.">
       <form className="form" noValidate onSubmit={(e) => void submit(e)}>
-        <Field label="Name">
-          {(field) => (
-            <input {...field} className="input" type="text" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
-          )}
-        </Field>
-        <Field label="Email">
-          {(field) => (
-            <input {...field} className="input" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-          )}
-        </Field>
-        <Field label="Password">
-          {(field) => (
-            <input
-              {...field}
-              className="input"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          )}
-        </Field>
+        <InputField label="Name" type="text" autoComplete="name" required value={name} onChange={setName} />
+        <InputField label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} />
+        <InputField label="Password" type="password" autoComplete="new-password" required value={password} onChange={setPassword} />
         <Checkbox checked={agreed} onChange={setAgreed} required>
           I agree to <TermsLinks />.
         </Checkbox>
         <ErrorBanner>{error}</ErrorBanner>
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Creating your account…' : 'Sign Up'}
-        </button>
+        <AuthSubmit busy={busy} label="Sign Up" busyLabel="Creating your account…" />
       </form>
-      <p className="auth__switch">
-        Already have an account?{' '}
-        <Link to="/login" className="text-link">
-          Log in
-        </Link>
-      </p>
+      <AuthSwitch to="/login" prompt="Already have an account?">
+        Log in
+      </AuthSwitch>
     </AuthCard>
   );
 }

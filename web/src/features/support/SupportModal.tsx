@@ -7,7 +7,7 @@ import {
   type SupportCategory,
 } from '@ques/contracts/core';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
-import { Field } from '../../components/Field';
+import { Field, InputField, TextAreaField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -125,30 +125,26 @@ export default function SupportModal({ onClose }: { onClose: () => void }) {
             </select>
           )}
         </Field>
-        <Field label="Title" marker="required" invalid={invalid && !title.trim()} describedBy={error ? errorId : undefined}>
-          {(field) => (
-            <input
-              {...field}
-              className="input"
-              type="text"
-              maxLength={SUPPORT_LIMITS.title}
-              value={title}
-              onChange={(e) => setTitle(e.target.value)}
-            />
-          )}
-        </Field>
-        <Field label="Description" marker="required" invalid={invalid && !description.trim()} describedBy={error ? errorId : undefined}>
-          {(field) => (
-            <textarea
-              {...field}
-              className="input input--area"
-              rows={5}
-              maxLength={SUPPORT_LIMITS.description}
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          )}
-        </Field>
+        <InputField
+          label="Title"
+          marker="required"
+          invalid={invalid && !title.trim()}
+          describedBy={error ? errorId : undefined}
+          type="text"
+          maxLength={SUPPORT_LIMITS.title}
+          value={title}
+          onChange={setTitle}
+        />
+        <TextAreaField
+          label="Description"
+          marker="required"
+          invalid={invalid && !description.trim()}
+          describedBy={error ? errorId : undefined}
+          rows={5}
+          maxLength={SUPPORT_LIMITS.description}
+          value={description}
+          onChange={setDescription}
+        />
 
         {captcha === 'hidden' ? null : <CaptchaStatus state={captcha} />}
         <ErrorBanner id={errorId}>{error}</ErrorBanner>
