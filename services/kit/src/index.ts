@@ -1,5 +1,6 @@
 export * from './bus/bus.js';
 export * from './config/config.js';
+export * from './db/connection-errors.js';
 export * from './db/database.js';
 export * from './db/migrations.js';
 export { EmbeddedPostgres } from './db/pglite-dialect.js';

@@ -61,6 +61,11 @@ export interface EventBus {
   subscribe(spec: SubscriptionSpec): Promise<Subscription>;
   /** True while the transport is connected. */
   isHealthy(): boolean;
+  /**
+   * Calls `listener` each time the transport is back after a disconnection (not on the first connect), so work that
+   * backed off while it was away (the outbox relay) resumes at once. Returns a function that removes the listener.
+   */
+  onReconnect(listener: () => void): () => void;
   /** Drains subscriptions and closes the connection. */
   close(): Promise<void>;
 }

@@ -91,6 +91,11 @@ export class InProcessEventBus implements EventBus {
     return !this.closed;
   }
 
+  /** Nothing to reconnect to: the bus lives in this process. */
+  onReconnect(_listener: () => void): () => void {
+    return () => {};
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const stops: Promise<void>[] = [];

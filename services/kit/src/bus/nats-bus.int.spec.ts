@@ -265,8 +265,8 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
 
       const b = collector();
       await subscribe(other, spec('test--handoff', b, { subjects: ['ques.support.Handoff'] }));
-      // Well inside the 30 s ack_wait: only an explicit nak on stop makes them available this soon.
-      await eventually(async () => b.handled.length === messages.length - 1, 10_000);
+      // Sooner than the 5 s ack_wait: only an explicit nak on stop makes them available this soon.
+      await eventually(async () => b.handled.length === messages.length - 1, 4_000);
       await settled(raw, stream, 'test--handoff');
       expect([...a.ids(), ...b.ids()].sort()).toEqual(messages.map((m) => m.envelope.id).sort());
     } finally {

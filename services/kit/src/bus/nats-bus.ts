@@ -10,6 +10,7 @@ import {
   type Consumer,
   type ConsumerConfig,
   type ConsumerInfo,
+  type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
@@ -44,14 +45,17 @@ export interface NatsEventBusOptions {
 // The outbox relay retries a failed batch, so failing fast beats holding its advisory lock on a dead server.
 const PUBLISH_TIMEOUT_MS = 2_000;
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
-const ACK_WAIT_MS = 30_000;
+// How long a message delivered to an instance that then died waits before another instance gets it. Live instances
+// keep every message they hold from expiring with `working()` heartbeats, so a slow handler is not redelivered.
+const ACK_WAIT_MS = 5_000;
+const HEARTBEAT_MS = ACK_WAIT_MS / 5;
 // Integration events are transport, not the record (the event stores are): they age out, and with them any personal
 // data of people who deleted their account (ADR 0010). History for a new consumer comes from the replay tool.
 const STREAM_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 const DEFAULT_MAX_DELIVER = 5;
 const DEFAULT_BACKOFF_MS = [200, 1_000, 5_000, 15_000];
 const RESTART_DELAY_MS = 1_000;
-// Messages buffered client-side age against ack_wait and are not available to other instances, so keep few.
+// Messages held by one instance are not available to the others, so take few at a time.
 const PULL_BATCH = 16;
 // Each pull request ends on the server after this long (or when PULL_BATCH arrived), so a stopping subscription
 // finishes its current request, sees every message the server sent for it, and hands those back (nak) at once.
@@ -69,6 +73,7 @@ export class NatsEventBus implements EventBus {
   private connected = true;
   private closing = false;
   private readonly subscriptions = new Set<NatsSubscription>();
+  private readonly reconnectListeners = new Set<() => void>();
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -146,6 +151,11 @@ export class NatsEventBus implements EventBus {
 
   isHealthy(): boolean {
     return this.connected && !this.closing && !this.nc.isClosed();
+  }
+
+  onReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
   }
 
   async close(): Promise<void> {
@@ -238,6 +248,13 @@ export class NatsEventBus implements EventBus {
           case Events.Reconnect:
             this.connected = true;
             this.log.info({ server: status.data }, 'NATS reconnected');
+            for (const listener of this.reconnectListeners) {
+              try {
+                listener();
+              } catch (err) {
+                this.log.error({ err }, 'NATS reconnect listener failed');
+              }
+            }
             break;
           case Events.LDM:
             this.log.warn({ server: status.data }, 'NATS server entering lame duck mode');
@@ -395,15 +412,7 @@ class NatsSubscription {
         consumer ??= await this.bind();
         if (this.stopped) break;
         // One bounded pull request at a time; a missing stream/consumer fails the fetch and this loop recreates it.
-        const messages = await consumer.fetch({ max_messages: PULL_BATCH, expires: PULL_EXPIRES_MS });
-        for await (const msg of messages) {
-          if (this.stopped) {
-            // Hand buffered messages back at once so another instance takes them without waiting for ack_wait.
-            nakAfter(msg, 0);
-            continue;
-          }
-          await this.process(msg);
-        }
+        await this.handleBatch(await consumer.fetch({ max_messages: PULL_BATCH, expires: PULL_EXPIRES_MS }));
         continue;
       } catch (err) {
         if (!this.stopped) this.o.log.warn({ err }, 'consume loop failed; restarting');
@@ -411,6 +420,48 @@ class NatsSubscription {
       consumer = null;
       if (!this.stopped) await this.pause(RESTART_DELAY_MS);
     }
+  }
+
+  /**
+   * Handles one pull response in order. Messages are taken off the wire as they arrive, not when their turn comes,
+   * so every message this instance holds — the one being handled and those waiting behind it — gets `working()`
+   * heartbeats, and none is redelivered elsewhere for having waited out ack_wait in this buffer.
+   */
+  private async handleBatch(messages: ConsumerMessages): Promise<void> {
+    const held: JsMsg[] = [];
+    let received = false;
+    let arrived = null as (() => void) | null;
+    const receiving = (async () => {
+      try {
+        for await (const msg of messages) {
+          held.push(msg);
+          arrived?.();
+        }
+      } finally {
+        received = true;
+        arrived?.();
+      }
+    })();
+    const heartbeat = setInterval(() => held.forEach((msg) => settle(() => msg.working())), HEARTBEAT_MS);
+    heartbeat.unref();
+    try {
+      for (;;) {
+        const msg = held[0];
+        if (!msg) {
+          if (received) break;
+          await new Promise<void>((resolve) => (arrived = resolve));
+          arrived = null;
+          continue;
+        }
+        // Stopping hands held messages back at once, so another instance takes them without waiting for ack_wait.
+        if (this.stopped) nakAfter(msg, 0);
+        else await this.process(msg);
+        held.shift();
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+    await receiving; // rethrows a failed pull (e.g. consumer deleted) once what did arrive is handled
   }
 
   private async pause(ms: number): Promise<void> {
@@ -450,7 +501,7 @@ class NatsSubscription {
         return;
       }
       try {
-        await withHeartbeat(msg, () => spec.handler(envelope, { attempt, subject }));
+        await spec.handler(envelope, { attempt, subject });
         settle(() => msg.ack());
       } catch (err) {
         if (attempt >= maxDeliver) {
@@ -481,17 +532,6 @@ class NatsSubscription {
     }
     log.warn({ subject: poison.subject, eventId: poison.eventId, attempts: poison.attempts, error: poison.error }, 'message parked as poison');
     settle(() => msg.term());
-  }
-}
-
-/** Keeps a slow handler's message from being redelivered elsewhere (ack_wait) while it is still being worked on. */
-async function withHeartbeat(msg: JsMsg, work: () => Promise<void>): Promise<void> {
-  const timer = setInterval(() => settle(() => msg.working()), ACK_WAIT_MS / 3);
-  timer.unref();
-  try {
-    await work();
-  } finally {
-    clearInterval(timer);
   }
 }
 

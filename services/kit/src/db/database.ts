@@ -54,6 +54,11 @@ export function connectPostgres(opts: PostgresOptions): Database {
   const pool = new pg.Pool({ ...base, max: opts.max ?? 10, idleTimeoutMillis: 30_000 });
   // A pooled client dying (e.g. Postgres restarting) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // pg-pool listens for errors only on idle clients. A checked-out client that loses its connection between two
+  // queries (Kysely holds one across a transaction's awaits) would emit 'error' with no listener and crash the
+  // process. This listener lives as long as the client: the loss reaches the caller as its query's rejection, and
+  // the pool discards the broken client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   const dedicated = new Set<pg.Client>();
 
@@ -107,7 +112,11 @@ export function connectPostgres(opts: PostgresOptions): Database {
       }
       const lost = new Promise<void>((resolve) => {
         client.on('end', resolve);
-        client.on('error', () => resolve());
+        client.on('error', () => {
+          resolve();
+          // A broken session that somehow lingered would keep the lock from everyone, this process included.
+          void client.end().catch(() => {});
+        });
       });
       return {
         lost,

@@ -19,6 +19,13 @@ export interface OutboxRelayOptions {
   retainPublishedMs?: number;
 }
 
+/**
+ * Waits between failed publish attempts: short, because a failed attempt is cheap (a SELECT, then a publish that
+ * fails fast or times out) while every second of backoff is a second of events held back after the fault clears.
+ * A returning bus does not wait for it at all (`onReconnect`); the cap covers faults nothing signals the end of.
+ */
+const RETRY_DELAYS_MS = [100, 200, 400, 800, 1_000];
+
 interface OutboxRow {
   position: number;
   event_id: string;
@@ -44,6 +51,9 @@ export class OutboxRelay {
   private pending = false;
   private loop: Promise<void> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
+  private offReconnect: (() => void) | null = null;
+  /** Set when the bus reconnects; a failure seen meanwhile is retried at once instead of backing off. */
+  private busReturned = false;
   private leadership: Leadership | null = null;
   private lastCleanup = 0;
   private published = 0;
@@ -68,6 +78,10 @@ export class OutboxRelay {
     if (this.running) return;
     this.running = true;
     this.unlisten = await this.opts.database.listen(outboxChannel(this.opts.database.schema), () => this.wake());
+    this.offReconnect = this.opts.bus.onReconnect(() => {
+      this.busReturned = true;
+      this.wake();
+    });
     this.loop = this.run();
   }
 
@@ -82,6 +96,7 @@ export class OutboxRelay {
     this.running = false;
     this.wake();
     await this.loop;
+    this.offReconnect?.();
     await this.unlisten?.();
     await this.leadership?.release();
     this.leadership = null;
@@ -140,11 +155,18 @@ export class OutboxRelay {
         await this.drain();
         await this.cleanup();
         failures = 0;
+        this.busReturned = false;
       } catch (err) {
         failures += 1;
         // Bus down or database unreachable: rows stay unpublished and are retried; back off to avoid a hot loop.
         log.warn({ err, failures }, 'outbox relay could not publish; will retry');
-        await this.sleep(Math.min(200 * 2 ** Math.min(failures, 5), 5000));
+        if (this.busReturned) {
+          // The bus came back while this attempt was failing (a publish sent into the outage): retry now.
+          this.busReturned = false;
+          failures = 0;
+          continue;
+        }
+        await this.sleep(RETRY_DELAYS_MS[Math.min(failures, RETRY_DELAYS_MS.length) - 1]!);
         continue;
       }
       if (!this.pending && this.running) await this.sleep(this.pollIntervalMs);

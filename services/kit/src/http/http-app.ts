@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { ZodError, type z } from 'zod';
+import { isConnectionLoss } from '../db/connection-errors.js';
 import { AppError, badRequest } from '../errors.js';
 import type { EventMetadata } from '../events/types.js';
 
@@ -80,6 +81,12 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
       return reply.status(error.status).send({ message: error.message, code: error.code });
+    }
+    if (isConnectionLoss(error)) {
+      // The database connection dropped (restart, failover, terminated backend); the pool reconnects, so a retry may
+      // well succeed.
+      request.log.warn({ err: error }, 'request failed: database connection lost');
+      return reply.status(503).header('retry-after', '1').send({ message: 'Ques is having trouble right now. Please try again in a moment.', code: 'UNAVAILABLE' });
     }
     // Text Postgres cannot store (a NUL byte, broken UTF-8) is the caller's mistake, not ours.
     if (POSTGRES_BAD_TEXT.has((error as { code?: string }).code ?? '')) {
