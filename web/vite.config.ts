@@ -7,11 +7,12 @@ const API_TARGET = 'http://127.0.0.1:3000';
 const publicDir = fileURLToPath(new URL('./public', import.meta.url));
 
 /**
- * The public origin of the static default metadata in index.html (canonical, og:url, og:image), from the deployment's
- * configuration; never a hard-coded domain. Without QUES_SITE_ORIGIN those URLs stay relative to the page: the BFF
- * serves the block rewritten on its configured PUBLIC_ORIGIN, and the app reads that origin back (src/lib/head.ts).
+ * Absolute origin of the static default metadata in index.html (canonical, og:url, og:image): QUES_SITE_ORIGIN, else
+ * a placeholder on the reserved `.invalid` domain — never a real, hard-coded one. The BFF serves the shell with these
+ * URLs moved to its configured PUBLIC_ORIGIN (bff/src/web/html.ts), so the build need not know where it will run;
+ * the app reads that origin back from the canonical link (src/lib/head.ts `siteOrigin`).
  */
-const SITE_ORIGIN = (process.env.QUES_SITE_ORIGIN ?? '').replace(/\/+$/, '');
+const SITE_ORIGIN = (process.env.QUES_SITE_ORIGIN ?? 'https://site-origin.invalid').replace(/\/+$/, '');
 
 function siteOrigin(): Plugin {
   return {
@@ -46,7 +47,7 @@ function treeShakeReactRouter(): Plugin {
  * hooks), the contracts' zod-free modules those use, the public profile's first-paint prefetch and Vite's preload
  * helper. Left to itself Rolldown spreads these over several common chunks (React in one, each helper in another),
  * and the public profile fetched seven files, each compressed on its own: +1.9 kB gzip for the same code
- * (`node web/scripts/bundle-size.mjs`). Every screen and modal stays its own lazy chunk. The helper belongs here:
+ * (`npm run budgets -w @ques/web`). Every screen and modal stays its own lazy chunk. The helper belongs here:
  * App's lazy imports use it, and a shared chunk importing it back from the entry would make a cycle.
  */
 const SHARED = [
@@ -89,5 +90,8 @@ export default defineConfig({
     rolldownOptions: {
       output: { codeSplitting: { groups: [{ name: 'shared', test: isShared, includeDependenciesRecursively: false }] } },
     },
+    // dist/.vite/manifest.json: which chunks each route loads, read by the JavaScript budget check
+    // (scripts/check-budgets.mjs). The BFF does not serve dot-folders.
+    manifest: true,
   },
 });

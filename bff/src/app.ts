@@ -1,15 +1,15 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import helmet from '@fastify/helmet';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { createHttpApp, registerJwt, requireUser } from '@ques/kit';
+import { registerCompression } from './compression.js';
 import { API_ROUTES, type ApiRoute } from './routes.js';
 import { SeoRenderer } from './seo/renderer.js';
 import { Upstreams, type ServiceName } from './upstreams.js';
+import { loadWebBuild } from './web/build.js';
+import { registerWebRoutes } from './web/serve.js';
 
 export interface BffOptions {
   log: Logger;
@@ -17,7 +17,7 @@ export interface BffOptions {
   jwt: { publicKey: string; issuer: string; audience: string };
   /** The app's own origin (CORS allows only it). */
   publicOrigin: string;
-  /** Built web app to serve at `/`; skipped when missing. */
+  /** Built web app to serve at `/` (read into memory at start); skipped when missing. */
   webDist?: string;
   /** Requests per minute per IP on credential routes. */
   authRateLimitPerMinute?: number;
@@ -62,9 +62,10 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
     },
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(cors, { origin: [opts.publicOrigin], credentials: false });
+  await app.register(cors, { origin: [opts.publicOrigin], credentials: false, exposedHeaders: ['Idempotent-Replayed'] });
   await app.register(rateLimit, { global: false });
   await registerJwt(app, opts.jwt);
+  await registerCompression(app);
 
   // Uploads stream through to the service that owns them; the BFF never buffers or parses them.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
@@ -92,30 +93,15 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
     });
   }
 
-  if (opts.webDist && existsSync(join(opts.webDist, 'index.html'))) {
-    const webDist = opts.webDist;
-    await app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      index: false,
-      // Our setHeaders decides caching; the plugin's default would overwrite it.
-      cacheControl: false,
-      setHeaders(res, path) {
-        // Vite's hashed assets never change; everything else is revalidated.
-        res.setHeader('cache-control', path.includes(`${join(webDist, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
-    const seo = new SeoRenderer({ upstreams, indexHtmlPath: join(webDist, 'index.html'), publicOrigin: opts.publicOrigin, log: app.log });
-    app.get('/*', async (request, reply) => {
-      const file = request.url.split('?')[0]!;
-      if (file.startsWith('/api/')) return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
-      if (file !== '/' && existsSync(join(webDist, file)) && !file.includes('..')) return reply.sendFile(file.slice(1));
-      // Public profiles and answer pages carry their own title and share tags, for crawlers that run no JavaScript.
-      const page = await seo.render(file, request.correlationId);
-      if (page) return reply.status(page.status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
-      // Client-side routes get the app shell.
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    });
+  const web = opts.webDist ? await loadWebBuild(opts.webDist, { publicOrigin: opts.publicOrigin }) : null;
+  if (web) {
+    if (web.uncompressed.length)
+      app.log.warn(
+        { count: web.uncompressed.length, examples: web.uncompressed.slice(0, 3) },
+        'web build without brotli/gzip copies: these files go out uncompressed (build with npm run build -w @ques/web)',
+      );
+    const seo = new SeoRenderer({ upstreams, indexHtml: web.shellHtml, publicOrigin: opts.publicOrigin, log: app.log });
+    registerWebRoutes(app, { build: web, seo });
   }
 
   app.addHook('onClose', async () => upstreams.close());

@@ -15,6 +15,8 @@ async function startUpstream(): Promise<{ app: FastifyInstance; url: string; see
   const app = Fastify();
   app.all('/*', async (request, reply) => {
     seen.push({ url: request.url, headers: request.headers, body: request.body });
+    // As a service answers a retried idempotent request.
+    if (request.headers['idempotency-key']) void reply.header('idempotent-replayed', 'true');
     return reply.status(201).header('x-next-cursor', 'abc').send({ message: 'from identity' });
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -55,6 +57,13 @@ describe('BFF', () => {
     expect(call.headers['x-correlation-id']).toEqual(expect.any(String));
   });
 
+  it('forwards an Idempotency-Key to the service and passes Idempotent-Replayed back', async () => {
+    const res = await bff.inject({ method: 'POST', url: '/api/users/logout', payload: {}, headers: { 'idempotency-key': 'key-123', origin: ORIGIN } });
+    expect(upstream.seen.at(-1)!.headers['idempotency-key']).toBe('key-123');
+    expect(res.headers['idempotent-replayed']).toBe('true');
+    expect(String(res.headers['access-control-expose-headers'])).toContain('Idempotent-Replayed');
+  });
+
   it('turns away a protected call without a valid token before it reaches the service', async () => {
     const before = upstream.seen.length;
     const none = await bff.inject({ method: 'GET', url: '/api/users/profile' });
@@ -71,8 +80,11 @@ describe('BFF', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
-    expect(res.headers['access-control-allow-origin']).toBe(ORIGIN);
-    const other = await bff.inject({ method: 'GET', url: '/', headers: { origin: 'https://evil.test' } });
+    // CORS is for the API; the app's own pages and files are same-origin and carry no CORS headers.
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    const api = await bff.inject({ method: 'GET', url: '/api/users/public/ada', headers: { origin: ORIGIN } });
+    expect(api.headers['access-control-allow-origin']).toBe(ORIGIN);
+    const other = await bff.inject({ method: 'GET', url: '/api/users/public/ada', headers: { origin: 'https://evil.test' } });
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
   });
 

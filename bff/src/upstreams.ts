@@ -1,13 +1,15 @@
+import type {} from '@fastify/compress';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
 import { AppError } from '@ques/kit/errors';
+import { varyOnAcceptEncoding, worthCompressing } from './compression.js';
 
 export type ServiceName = 'identity' | 'questions' | 'payments' | 'support';
 
 /** Request headers a service may see; everything else (cookies, hop-by-hop) stays at the edge. */
-const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'stripe-signature'];
+const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'stripe-signature', 'idempotency-key'];
 /** Response headers passed back to the browser. */
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'location', 'x-next-cursor', 'retry-after'];
+const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'location', 'x-next-cursor', 'retry-after', 'idempotent-replayed'];
 
 /** Keep-alive connection pools to each service (undici: no per-request connection setup, no fetch overhead). */
 export class Upstreams {
@@ -78,6 +80,23 @@ export class Upstreams {
     for (const name of FORWARDED_RESPONSE_HEADERS) {
       const value = response.headers[name];
       if (value !== undefined) void reply.header(name, value);
+    }
+    const header = (name: string) => {
+      const value = response.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const relayed = {
+      method: request.method,
+      statusCode: response.statusCode,
+      contentType: header('content-type'),
+      contentLength: header('content-length'),
+      contentEncoding: header('content-encoding'),
+    };
+    // Big JSON (and the test-mode HTML pages) compressed as it streams through, when the client accepts it.
+    if (worthCompressing(relayed)) {
+      varyOnAcceptEncoding(reply);
+      reply.compress(response.body);
+      return reply;
     }
     return reply.send(response.body);
   }

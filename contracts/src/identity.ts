@@ -164,5 +164,21 @@ export const IdentityEvents = {
   },
   /** The person is gone: consumers erase everything personal they hold about them (name, e-mail, bio, avatar). */
   UserDeleted: { version: 1, schema: z.object({ userId: z.uuid(), deletedAt: z.iso.datetime({ offset: true }) }) },
+  /**
+   * Sessions ended (logout, password change or reset, refresh-token reuse, account deletion): every service refuses
+   * their access tokens from now on (ADR 0017). Not a stored domain event: sessions are operational state, so the
+   * envelope's streamId is `sessions-<userId>` and its streamVersion is always 1. At most
+   * SESSIONS_PER_REVOCATION_EVENT ids per event; a user with more sessions gets several events.
+   */
+  SessionsRevoked: {
+    version: 1,
+    schema: z.object({
+      userId: z.uuid(),
+      sessionIds: z.array(z.uuid()).min(1).max(500),
+      reason: z.string().min(1).max(100),
+      revokedAt: z.iso.datetime({ offset: true }),
+    }),
+  },
 } as const;
+export const SESSIONS_PER_REVOCATION_EVENT = 500;
 export type IdentityEventType = keyof typeof IdentityEvents;

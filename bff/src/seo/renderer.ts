@@ -41,8 +41,10 @@ type Rendered =
 
 export interface SeoRendererOptions {
   upstreams: Upstreams;
-  /** The built web app's index.html: re-read when it changes (a rebuild while the BFF runs). */
-  indexHtmlPath: string;
+  /** The app shell's HTML as served (web/build.ts reads it once, with the public origin applied). */
+  indexHtml?: string;
+  /** Or the built web app's index.html on disk: re-read when it changes (a rebuild while the BFF runs). */
+  indexHtmlPath?: string;
   /** Absolute URLs (canonical, og:url, og:image) use the configured origin, never the request's Host header. */
   publicOrigin: string;
   log: FastifyBaseLogger;
@@ -222,6 +224,8 @@ export class SeoRenderer {
   }
 
   private async loadTemplate() {
+    if (this.opts.indexHtml !== undefined) return (this.template ??= this.parseTemplate(this.opts.indexHtml, 0, 0));
+    if (this.opts.indexHtmlPath === undefined) return null;
     const now = this.now();
     if (this.template && now - this.template.checkedAt < 1_000) return this.template;
     const { mtimeMs } = await stat(this.opts.indexHtmlPath);
@@ -230,14 +234,18 @@ export class SeoRenderer {
       return this.template;
     }
     const html = await readFile(this.opts.indexHtmlPath, 'utf8');
+    this.template = this.parseTemplate(html, mtimeMs, now);
+    return this.template;
+  }
+
+  private parseTemplate(html: string, mtimeMs: number, checkedAt: number) {
     const parts = splitIndexHtml(html);
     if (!parts)
       this.opts.log.warn(
         { path: this.opts.indexHtmlPath },
         'index.html has no <!--meta:start--> block: page metadata is not rendered',
       );
-    this.template = { parts, html, mtimeMs, checkedAt: now };
-    return this.template;
+    return { parts, html, mtimeMs, checkedAt };
   }
 }
 

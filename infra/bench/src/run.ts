@@ -1,8 +1,12 @@
 /**
  * `npm run bench`: the quality bars of ../shared/design/quality-bars.md that are ratios of one server to a baseline
- * measured in the same run. Servers run in a child process (src/targets.ts); autocannon runs here, no pipelining,
- * warm-up first, median of several runs; any non-2xx response fails the run. Results also go to
+ * measured in the same run, in turns with it. Servers run in a child process (src/targets.ts,
+ * src/static-targets.ts); autocannon runs here, no pipelining, warm-up first, median of several runs; any non-2xx
+ * response fails the run. Then Lighthouse on the public pages (src/lighthouse.ts). Results also go to
  * test-artifacts/bench/results.json.
+ *
+ * `npm run bench -w @ques/bench -- <section>…` runs only the named sections: http, static, memory, pipeline,
+ * lighthouse (all of them when none is named).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,7 +15,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { printFigures, runLighthouse } from './lighthouse.js';
 import { runPipeline } from './pipeline.js';
+
+const SECTIONS = ['http', 'static', 'memory', 'pipeline', 'lighthouse'] as const;
+type Section = (typeof SECTIONS)[number];
+const named = process.argv.slice(2).filter((arg) => arg !== '--');
+const unknown = named.filter((arg) => !(SECTIONS as readonly string[]).includes(arg));
+if (unknown.length) throw new Error(`unknown bench section ${unknown.join(', ')}; choose from ${SECTIONS.join(', ')}`);
+const runs = (section: Section) => named.length === 0 || named.includes(section);
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
@@ -25,18 +37,15 @@ interface Measured {
   runs: number[];
 }
 
-async function once(url: string, duration: number): Promise<autocannon.Result> {
-  const result = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration });
+async function once(url: string, duration: number, headers?: Record<string, string>): Promise<autocannon.Result> {
+  const result = await autocannon({ url, connections: CONNECTIONS, pipelining: 1, duration, headers });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
   return result;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function measure(url: string): Promise<Measured> {
-  await once(url, 2); // warm-up
-  const results: autocannon.Result[] = [];
-  for (let i = 0; i < RUNS; i += 1) results.push(await once(url, DURATION_S));
+function summary(url: string, results: autocannon.Result[]): Measured {
   return {
     url,
     reqPerSec: median(results.map((r) => r.requests.average)),
@@ -46,20 +55,80 @@ async function measure(url: string): Promise<Measured> {
   };
 }
 
-const child = spawn(process.execPath, [fileURLToPath(new URL('./targets.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
-const targets = await new Promise<Record<string, string | number>>((resolve, reject) => {
-  const lines = createInterface({ input: child.stdout });
-  lines.once('line', (line) => resolve(JSON.parse(line) as Record<string, string | number>));
-  child.once('exit', (code) => reject(new Error(`bench targets exited with ${code}`)));
-});
+/**
+ * Baseline and target warmed up, then measured in turns (baseline, target, baseline, …): on a machine whose load
+ * drifts, both sides of a ratio see the same conditions.
+ */
+async function measurePair(baselineUrl: string, targetUrl: string, headers?: Record<string, string>): Promise<{ baseline: Measured; target: Measured }> {
+  await once(baselineUrl, 2, headers);
+  await once(targetUrl, 2, headers);
+  const baseline: autocannon.Result[] = [];
+  const target: autocannon.Result[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    baseline.push(await once(baselineUrl, DURATION_S, headers));
+    target.push(await once(targetUrl, DURATION_S, headers));
+  }
+  return { baseline: summary(baselineUrl, baseline), target: summary(targetUrl, target) };
+}
 
-const list = `/api/questions?username=${targets.owner}&role=receiver&limit=${targets.page}`;
-const comparisons = [
-  { name: 'Service GET /health (full plugin stack) vs bare node:http', target: `${targets.identityUrl}/health`, baseline: `${targets.bareHttp}/`, bar: { ratio: 0.85 } },
-  { name: 'Questions public list (Fastify + kysely + pg) vs bare Fastify + raw pg', target: `${targets.questionsUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.85, p99: 1.2 } },
-  { name: 'BFF public list (one hop) vs the bare route', target: `${targets.bffUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.5, p99: 2 } },
-  { name: '/ask/{username} HTML with share tags (cached render) vs static index.html', target: `${targets.bffUrl}/ask/${targets.owner}`, baseline: `${targets.bffUrl}/index.html`, bar: { ratio: 0.7 } },
-];
+/** Starts a targets script in a child process and reads the JSON line it prints with its servers' URLs. */
+async function startTargets(script: string) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const urls = await new Promise<Record<string, string | number>>((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => resolve(JSON.parse(line) as Record<string, string | number>));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+  return { urls, stop: () => child.kill('SIGTERM') };
+}
+
+interface Comparison {
+  name: string;
+  target: string;
+  baseline: string;
+  headers?: Record<string, string>;
+  /** None: printed for the record only. */
+  bar?: { ratio: number; p99?: number };
+}
+
+function httpComparisons(targets: Record<string, string | number>): Comparison[] {
+  const list = `/api/questions?username=${targets.owner}&role=receiver&limit=${targets.page}`;
+  return [
+    { name: 'Service GET /health (full plugin stack) vs bare node:http', target: `${targets.identityUrl}/health`, baseline: `${targets.bareHttp}/`, bar: { ratio: 0.85 } },
+    { name: 'Questions public list (Fastify + kysely + pg) vs bare Fastify + raw pg', target: `${targets.questionsUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.85, p99: 1.2 } },
+    { name: 'BFF public list (one hop) vs the bare route', target: `${targets.bffUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.5, p99: 2 } },
+    { name: '/ask/{username} HTML with share tags (cached render) vs static index.html', target: `${targets.bffUrl}/ask/${targets.owner}`, baseline: `${targets.bffUrl}/index.html`, bar: { ratio: 0.7 } },
+  ];
+}
+
+/** The BFF's static path against a bare @fastify/static on the same files (quality bar: ≥ 90 % of its req/s). */
+function staticComparisons(targets: Record<string, string | number>): Comparison[] {
+  const compressed = { 'accept-encoding': 'br, gzip' };
+  return [
+    { name: 'Static index.html: BFF / vs bare @fastify/static /index.html', target: `${targets.bffUrl}/`, baseline: `${targets.bareStatic}/index.html`, bar: { ratio: 0.9 } },
+    { name: 'SPA fallback: BFF /login (app shell) vs bare @fastify/static /index.html', target: `${targets.bffUrl}/login`, baseline: `${targets.bareStatic}/index.html`, bar: { ratio: 0.9 } },
+    { name: 'Hashed entry chunk, identity: BFF vs bare @fastify/static', target: `${targets.bffUrl}${targets.entry}`, baseline: `${targets.bareStatic}${targets.entry}`, bar: { ratio: 0.9 } },
+    // For the record only: autocannon decodes every body into a string, and compressed bytes decode several times
+    // slower than ASCII, so this row measures the load generator more than either server.
+    { name: 'Hashed entry chunk, Accept-Encoding br: BFF vs bare @fastify/static (preCompressed)', target: `${targets.bffUrl}${targets.entry}`, baseline: `${targets.bareStatic}${targets.entry}`, headers: compressed },
+  ];
+}
+
+const report: unknown[] = [];
+
+async function compare(c: Comparison): Promise<boolean> {
+  const { baseline, target } = await measurePair(c.baseline, c.target, c.headers);
+  const ratio = target.reqPerSec / baseline.reqPerSec;
+  const p99Ratio = baseline.p99 > 0 ? target.p99 / baseline.p99 : 1;
+  const ok = !c.bar || (ratio >= c.bar.ratio && (c.bar.p99 === undefined || p99Ratio <= c.bar.p99));
+  console.log(`${c.bar ? (ok ? 'PASS' : 'MISS') : 'INFO'}  ${c.name}`);
+  console.log(`      target   ${Math.round(target.reqPerSec)} req/s  p50 ${target.p50} ms  p99 ${target.p99} ms  runs ${target.runs.join('/')}`);
+  console.log(`      baseline ${Math.round(baseline.reqPerSec)} req/s  p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  runs ${baseline.runs.join('/')}`);
+  const bars = c.bar ? ` (bar ≥ ${c.bar.ratio * 100} %)${c.bar.p99 ? `, p99 ×${p99Ratio.toFixed(2)} (bar ≤ ×${c.bar.p99})` : ''}` : ' (no bar)';
+  console.log(`      ratio ${(ratio * 100).toFixed(1)} %${bars}\n`);
+  report.push({ ...c, target, baseline, ratio, p99Ratio, ok });
+  return ok;
+}
 
 /** Peak resident memory of the embedded product (`npm start`'s process) while it serves the public list. */
 async function embeddedMemory(): Promise<{ peakRssMb: number; reqPerSec: number }> {
@@ -85,39 +154,50 @@ async function embeddedMemory(): Promise<{ peakRssMb: number; reqPerSec: number 
   }
 }
 
-const report: unknown[] = [];
 let failed = false;
 try {
   console.log(`Ques benchmarks: ${RUNS} runs × ${DURATION_S} s, ${CONNECTIONS} connections, no pipelining, median\n`);
-  for (const c of comparisons) {
-    const baseline = await measure(c.baseline);
-    const target = await measure(c.target);
-    const ratio = target.reqPerSec / baseline.reqPerSec;
-    const p99Ratio = baseline.p99 > 0 ? target.p99 / baseline.p99 : 1;
-    const ok = ratio >= c.bar.ratio && (c.bar.p99 === undefined || p99Ratio <= c.bar.p99);
-    console.log(`${ok ? 'PASS' : 'MISS'}  ${c.name}`);
-    console.log(`      target   ${Math.round(target.reqPerSec)} req/s  p50 ${target.p50} ms  p99 ${target.p99} ms  runs ${target.runs.join('/')}`);
-    console.log(`      baseline ${Math.round(baseline.reqPerSec)} req/s  p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  runs ${baseline.runs.join('/')}`);
-    console.log(`      ratio ${(ratio * 100).toFixed(1)} % (bar ≥ ${c.bar.ratio * 100} %)${c.bar.p99 ? `, p99 ×${p99Ratio.toFixed(2)} (bar ≤ ×${c.bar.p99})` : ''}\n`);
-    report.push({ ...c, target, baseline, ratio, p99Ratio, ok });
+  if (runs('http')) {
+    const targets = await startTargets('./targets.js');
+    try {
+      for (const c of httpComparisons(targets.urls)) await compare(c);
+    } finally {
+      targets.stop();
+    }
   }
-  const memory = await embeddedMemory();
-  const memoryOk = memory.peakRssMb <= 1024;
-  console.log(`${memoryOk ? 'PASS' : 'MISS'}  Embedded product (npm start) peak RSS under load: ${memory.peakRssMb} MB (bar ≤ 1024 MB; ${memory.reqPerSec} req/s)\n`);
-  report.push({ name: 'embedded peak RSS', ...memory, ok: memoryOk });
-  const pipeline = await runPipeline();
-  const rebuildOk = pipeline.rebuildPerSec >= 20_000;
-  console.log(`${rebuildOk ? 'PASS' : 'MISS'}  Projection rebuild: ${Math.round(pipeline.rebuildPerSec)} events/s over ${pipeline.events} events (bar ≥ 20,000/s); raw keyset read of the same events ${Math.round(pipeline.rawReadPerSec)}/s (ratio ${((pipeline.rebuildPerSec / pipeline.rawReadPerSec) * 100).toFixed(1)} %)`);
-  const relayOk = pipeline.relayPerSec !== null && pipeline.relayPerSec >= 10_000;
-  console.log(`${relayOk ? 'PASS' : 'MISS'}  Outbox → JetStream relay: ${pipeline.relayPerSec === null ? 'no NATS' : `${Math.round(pipeline.relayPerSec)} events/s over ${pipeline.outbox} rows`} (bar ≥ 10,000/s)\n`);
-  report.push({ name: 'pipeline', ...pipeline, rebuildOk, relayOk });
+  if (runs('static')) {
+    const targets = await startTargets('./static-targets.js');
+    try {
+      for (const c of staticComparisons(targets.urls)) await compare(c);
+    } finally {
+      targets.stop();
+    }
+  }
+  if (runs('memory')) {
+    const memory = await embeddedMemory();
+    const memoryOk = memory.peakRssMb <= 1024;
+    console.log(`${memoryOk ? 'PASS' : 'MISS'}  Embedded product (npm start) peak RSS under load: ${memory.peakRssMb} MB (bar ≤ 1024 MB; ${memory.reqPerSec} req/s)\n`);
+    report.push({ name: 'embedded peak RSS', ...memory, ok: memoryOk });
+  }
+  if (runs('pipeline')) {
+    const pipeline = await runPipeline();
+    const rebuildOk = pipeline.rebuildPerSec >= 20_000;
+    console.log(`${rebuildOk ? 'PASS' : 'MISS'}  Projection rebuild: ${Math.round(pipeline.rebuildPerSec)} events/s over ${pipeline.events} events (bar ≥ 20,000/s); raw keyset read of the same events ${Math.round(pipeline.rawReadPerSec)}/s (ratio ${((pipeline.rebuildPerSec / pipeline.rawReadPerSec) * 100).toFixed(1)} %)`);
+    const relayOk = pipeline.relayPerSec !== null && pipeline.relayPerSec >= 10_000;
+    console.log(`${relayOk ? 'PASS' : 'MISS'}  Outbox → JetStream relay: ${pipeline.relayPerSec === null ? 'no NATS' : `${Math.round(pipeline.relayPerSec)} events/s over ${pipeline.outbox} rows`} (bar ≥ 10,000/s)\n`);
+    report.push({ name: 'pipeline', ...pipeline, rebuildOk, relayOk });
+  }
+  if (runs('lighthouse')) {
+    const pages = await runLighthouse();
+    report.push({ name: 'lighthouse', pages });
+    console.log('Lighthouse summary (reports in test-artifacts/lighthouse/):');
+    for (const page of pages) printFigures(page);
+  }
   const dir = fileURLToPath(new URL('../../../test-artifacts/bench/', import.meta.url));
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}results.json`, JSON.stringify({ at: new Date().toISOString(), runs: RUNS, durationS: DURATION_S, connections: CONNECTIONS, report }, null, 2));
+  writeFileSync(`${dir}results.json`, JSON.stringify({ at: new Date().toISOString(), sections: named.length ? named : SECTIONS, runs: RUNS, durationS: DURATION_S, connections: CONNECTIONS, report }, null, 2));
 } catch (error) {
   failed = true;
   console.error(error);
-} finally {
-  child.kill('SIGTERM');
 }
 process.exitCode = failed ? 1 : 0;

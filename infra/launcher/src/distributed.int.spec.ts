@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBff } from '@ques/bff';
 import { startIdentityService, type IdentityExtra } from '@ques/identity';
 import { startQuestionsService, type QuestionsExtra } from '@ques/questions';
-import { connectPostgres, createMailer, generateJwtKeys, NatsEventBus, type Database, type ServiceRuntime } from '@ques/kit';
+import { connectPostgres, createMailer, generateJwtKeys, NatsEventBus, SESSION_ENDED, type Database, type ServiceRuntime } from '@ques/kit';
 import {
   createTestDatabase,
   deleteNamespaceStreams,
@@ -18,8 +18,9 @@ import {
   uniqueNamespace,
   type TestDatabase,
 } from '@ques/kit/testing';
-import { identityJourney } from './test/identity-journey.js';
+import { call, identityJourney, signup, TEST_PASSWORD } from './test/identity-journey.js';
 import { questionsJourney } from './test/questions-journey.js';
+import { expectRefusedEverywhereWithin } from './test/revocation.js';
 
 const log = pino({ level: 'silent' });
 const natsUrl = await natsTestUrl();
@@ -96,6 +97,20 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
     await eventually(async () => types.every((t) => events.some((e) => e.type === t)) && events.filter((e) => e.type === 'QuestionWithdrawn').length === 1);
     expect(events.map((e) => (e.data as { questionId: string }).questionId)).toEqual(expect.arrayContaining(questionIds));
     expect(JSON.stringify(events)).not.toContain('@');
+  });
+
+  it('refuses a logged-out session, and the other sessions after a password change, on questions within a second (outbox → JetStream → consumer)', async () => {
+    const me = await signup(base, 'Nia Nats', 'nia.nats@example.com');
+    const login = async () => (await call(base, 'POST', '/api/users/login', { email: me.email, password: TEST_PASSWORD })).body.accessToken as string;
+    const mine = (token: string) => ({ name: 'questions: list my questions', send: () => call(base, 'GET', '/api/questions', undefined, token), accepted: [200] });
+    const [laptop, phone, desk] = [await login(), await login(), await login()];
+    for (const token of [laptop, phone, desk]) await eventually(async () => (await mine(token).send()).status === 200);
+    expect((await call(base, 'POST', '/api/users/logout', {}, laptop)).status).toBe(200);
+    await expectRefusedEverywhereWithin([mine(laptop)], 1_000, SESSION_ENDED);
+    expect((await mine(phone).send()).status).toBe(200);
+    expect((await call(base, 'PUT', '/api/users/profile', { newPassword: 'a brand new passphrase' }, desk)).status).toBe(200);
+    await expectRefusedEverywhereWithin([mine(phone), mine(me.token)], 1_000, SESSION_ENDED);
+    expect((await mine(desk).send()).status).toBe(200);
   });
 
   it('rejects a CORS preflight from another origin and allows the app origin', async () => {

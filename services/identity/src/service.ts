@@ -1,6 +1,6 @@
 import { PersonalDataVault, startService, type Mailer, type ServiceDefinition, type ServiceDeps, type ServiceRuntime } from '@ques/kit';
 import { identityMigrations } from './db/migrations/index.js';
-import { LoginThrottle, Sessions } from './sessions/sessions.js';
+import { LoginThrottle, outboxAnnouncer, Sessions } from './sessions/sessions.js';
 import { PERSONAL_FIELDS } from './users/domain/user.js';
 import { identityIntegration } from './users/integration.js';
 import { usersProjection, UsersReadModel } from './users/read-models/users.js';
@@ -30,8 +30,10 @@ export function createIdentityService(options: IdentityOptions): ServiceDefiniti
     projections: [usersProjection],
     toIntegration: identityIntegration,
     cipher: identityVault,
+    // Identity checks its own session table (requireActiveUser) and tells the others through SessionsRevoked.
+    ownsSessions: true,
     async setup(app, ctx) {
-      const sessions = new Sessions(ctx.database.db, ctx.clock);
+      const sessions = new Sessions(ctx.database.db, ctx.clock, outboxAnnouncer(ctx.database));
       const throttle = new LoginThrottle(ctx.database.db, ctx.clock);
       const users = new UsersReadModel(ctx.database.db);
       await registerUserRoutes(app, { ctx, sessions, throttle, users });

@@ -10,8 +10,10 @@ import { EventStore } from './events/event-store.js';
 import type { EventCipher } from './events/personal-data.js';
 import { OutboxRelay } from './events/outbox-relay.js';
 import { systemClock, type Clock, type IntegrationMapper, type Projection } from './events/types.js';
-import { registerJwt, type JwtVerifyOptions } from './http/auth.js';
+import { registerJwt, useRevocationCheck, type JwtVerifyOptions } from './http/auth.js';
 import { createHttpApp } from './http/http-app.js';
+import { registerIdempotency } from './http/idempotency.js';
+import { assertRevocationsTable, REVOCATIONS_CONTEXT, revocationsConsumer, watchRevokedSessions } from './http/revocations.js';
 import { Scheduler, type JobHandler } from './scheduler/scheduler.js';
 
 /** What every service is given from outside; main.ts builds it for real infrastructure, the launcher for embedded. */
@@ -50,6 +52,11 @@ export interface ServiceDefinition<Extra> {
   setup: (app: FastifyInstance, ctx: ServiceContext) => Promise<Extra>;
   /** Size of the request body limit (e.g. larger for uploads). */
   bodyLimit?: number;
+  /**
+   * Identity keeps the sessions and checks them itself. Every other service refuses tokens of revoked sessions
+   * through the kit's read model, fed by identity's `SessionsRevoked` (ADR 0017; needs `kitRevocationsMigration`).
+   */
+  ownsSessions?: boolean;
 }
 
 export interface ServiceRuntime<Extra = unknown> {
@@ -94,14 +101,21 @@ export async function startService<Extra>(def: ServiceDefinition<Extra>, deps: S
     },
   });
   await registerJwt(app, deps.jwt);
+  // Issue 12: Idempotency-Key for routes that opt in (ADR 0016); revoked sessions refused on every service (ADR 0017).
+  registerIdempotency(app, { database: deps.database, log, clock });
+  const readsRevocations = !def.ownsSessions;
+  if (readsRevocations) {
+    await assertRevocationsTable(deps.database.db, def.name);
+    useRevocationCheck(app, watchRevokedSessions(app, { database: deps.database, log }));
+  }
   const extra = await def.setup(app, ctx);
   await app.ready();
 
-  await deps.bus.ensureStreams([def.context, ...(def.consumes ?? [])]);
+  await deps.bus.ensureStreams([def.context, ...(def.consumes ?? []), ...(readsRevocations ? [REVOCATIONS_CONTEXT] : [])]);
   const relay = new OutboxRelay({ database: deps.database, bus: deps.bus, log, pollIntervalMs: deps.pollIntervalMs });
   await relay.start();
   const subscriptions: Subscription[] = [];
-  for (const consumer of def.consumers?.(ctx) ?? []) {
+  for (const consumer of [...(def.consumers?.(ctx) ?? []), ...(readsRevocations ? [revocationsConsumer(def.name, deps.database, clock)] : [])]) {
     subscriptions.push(await startConsumer(deps.bus, deps.database, log, consumer));
   }
   scheduler?.start();

@@ -14,6 +14,12 @@ interface AvatarProps {
   className?: string;
 }
 
+/** Uploaded avatars exist at 512 and 160 px (identity's AVATAR_SIZES, `-160` before `.webp`): the screen picks. */
+export function avatarSrcSet(src: string): string | undefined {
+  const match = /^(\/images\/avatars\/[^/?]+\/[a-z0-9]+)\.webp(\?[^\s,]*)?$/.exec(src);
+  return match ? `${match[1]}-160.webp${match[2] ?? ''} 160w, ${match[1]}.webp${match[2] ?? ''} 512w` : undefined;
+}
+
 /** Round avatar with fixed dimensions (no layout shift while the image loads). */
 export function Avatar({ name, url, size = AVATAR_SIZE, initialsWhenDefault, priority, className }: AvatarProps) {
   const style = { width: size, height: size, fontSize: Math.round(size * 0.38) };
@@ -25,10 +31,14 @@ export function Avatar({ name, url, size = AVATAR_SIZE, initialsWhenDefault, pri
       </span>
     );
   }
+  const src = avatarSrc(url);
+  const srcSet = avatarSrcSet(src);
   return (
     <img
       className={cls}
-      src={avatarSrc(url)}
+      src={src}
+      srcSet={srcSet}
+      sizes={srcSet ? `${size}px` : undefined}
       width={size}
       height={size}
       style={style}

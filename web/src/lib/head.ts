@@ -10,14 +10,18 @@ import {
 } from '@ques/contracts/core';
 
 /**
- * The site's public origin as the server was configured with it. Every HTML page the BFF serves carries a canonical
- * link on its configured public origin (and a build with QUES_SITE_ORIGIN writes it into index.html); read on first
- * use, before the app changes any tag. Without one (tests, `vite dev` without the variable) it is this page's origin.
+ * The site's public origin as the server was configured with it: the BFF serves every page with its canonical link on
+ * PUBLIC_ORIGIN (a build with QUES_SITE_ORIGIN writes it into index.html). Read on first use, before the app changes
+ * any tag. A build without QUES_SITE_ORIGIN served by something else (`vite dev`, tests) carries the `.invalid`
+ * placeholder, or no link: then it is this page's origin.
  */
 let origin: string | undefined;
-export const siteOrigin = () =>
-  (origin ??= new URL(document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href || window.location.href)
-    .origin);
+export function siteOrigin(): string {
+  if (origin) return origin;
+  const canonical = new URL(document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href || window.location.href);
+  origin = canonical.hostname.endsWith('.invalid') ? window.location.origin : canonical.origin;
+  return origin;
+}
 
 /** Updates the tag index.html (or the server) already put there, or adds it. */
 function setTag(tag: Exclude<HeadTag, { kind: 'title' }>): void {

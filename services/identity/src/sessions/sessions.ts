@@ -1,5 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { IdentityEvents, SESSIONS_PER_REVOCATION_EVENT } from '@ques/contracts';
+import { enqueueOperationalEvent, type Database } from '@ques/kit';
 import { unauthorized } from '@ques/kit/errors';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
@@ -14,6 +16,48 @@ export interface IssuedRefresh {
   refreshToken: string;
 }
 
+export interface RevokedSessions {
+  userId: string;
+  sessionIds: string[];
+  reason: string;
+  revokedAt: Date;
+  correlationId: string;
+}
+
+/** Tells the other services that sessions ended, inside the transaction that ends them. */
+export type AnnounceRevoked = (trx: Kysely<any>, revoked: RevokedSessions) => Promise<void>;
+
+/** The request a revocation serves (for the correlation id), and the transaction to join when it is part of a larger change. */
+export interface RevokeBy {
+  correlationId: string;
+  trx?: Kysely<any>;
+}
+
+/**
+ * Identity's announcer: `SessionsRevoked` through the outbox (ADR 0017), so every service refuses the sessions' access
+ * tokens within a second of the commit, and never hears of a revocation that rolled back.
+ */
+export function outboxAnnouncer(database: Pick<Database, 'schema'>): AnnounceRevoked {
+  return async (trx, revoked) => {
+    for (let i = 0; i < revoked.sessionIds.length; i += SESSIONS_PER_REVOCATION_EVENT) {
+      await enqueueOperationalEvent(trx, database, {
+        context: 'identity',
+        type: 'SessionsRevoked',
+        version: IdentityEvents.SessionsRevoked.version,
+        streamId: `sessions-${revoked.userId}`,
+        data: {
+          userId: revoked.userId,
+          sessionIds: revoked.sessionIds.slice(i, i + SESSIONS_PER_REVOCATION_EVENT),
+          reason: revoked.reason,
+          revokedAt: revoked.revokedAt.toISOString(),
+        },
+        occurredAt: revoked.revokedAt,
+        correlationId: revoked.correlationId,
+      });
+    }
+  };
+}
+
 /**
  * Refresh-token families: a login starts a family; each refresh spends the presented token and issues the next.
  * Presenting a spent token means it was copied — the whole family is revoked (OAuth 2.1 reuse detection).
@@ -22,6 +66,7 @@ export class Sessions {
   constructor(
     private readonly db: Kysely<any>,
     private readonly clock: () => Date,
+    private readonly announce: AnnounceRevoked = async () => {},
   ) {}
 
   async start(userId: string): Promise<IssuedRefresh> {
@@ -38,7 +83,7 @@ export class Sessions {
     return { familyId, userId, refreshToken };
   }
 
-  async rotate(presented: string): Promise<IssuedRefresh> {
+  async rotate(presented: string, correlationId: string): Promise<IssuedRefresh> {
     const now = this.clock();
     const invalid = () => unauthorized('Invalid or expired refresh token');
     const outcome = await this.db.transaction().execute(async (trx) => {
@@ -51,11 +96,13 @@ export class Sessions {
         .executeTakeFirst());
       if (!row || row.revoked_at) return { ok: false as const };
       if (row.used_at) {
-        await trx
+        const revoked = await trx
           .updateTable('session_families')
           .set({ revoked_at: now, revoked_reason: 'refresh token reused' })
           .where('id', '=', row.family_id)
+          .returning(['id', 'user_id'])
           .execute();
+        await this.announceEach(trx, revoked, 'refresh token reused', now, correlationId);
         return { ok: false as const, reused: true };
       }
       if (new Date(row.expires_at) <= now) return { ok: false as const };
@@ -72,29 +119,49 @@ export class Sessions {
     return outcome.issued;
   }
 
-  async revokeFamily(familyId: string, reason: string): Promise<void> {
-    await this.db
-      .updateTable('session_families')
-      .set({ revoked_at: this.clock(), revoked_reason: reason })
-      .where('id', '=', familyId)
-      .where('revoked_at', 'is', null)
-      .execute();
+  async revokeFamily(familyId: string, reason: string, by: RevokeBy): Promise<void> {
+    const now = this.clock();
+    await this.within(by, async (trx) => {
+      const revoked = await trx
+        .updateTable('session_families')
+        .set({ revoked_at: now, revoked_reason: reason })
+        .where('id', '=', familyId)
+        .where('revoked_at', 'is', null)
+        .returning(['id', 'user_id'])
+        .execute();
+      await this.announceEach(trx, revoked, reason, now, by.correlationId);
+    });
   }
 
-  async revokeByToken(presented: string, reason: string): Promise<void> {
+  async revokeByToken(presented: string, reason: string, by: RevokeBy): Promise<void> {
     const row = await this.db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', hashToken(presented)).executeTakeFirst();
-    if (row) await this.revokeFamily(row.family_id as string, reason);
+    if (row) await this.revokeFamily(row.family_id as string, reason, by);
   }
 
   /** Ends every session of a user except `keepFamilyId` (password change) or all of them. */
-  async revokeAllForUser(userId: string, reason: string, keepFamilyId?: string): Promise<void> {
-    let query = this.db
-      .updateTable('session_families')
-      .set({ revoked_at: this.clock(), revoked_reason: reason })
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null);
-    if (keepFamilyId) query = query.where('id', '!=', keepFamilyId);
-    await query.execute();
+  async revokeAllForUser(userId: string, reason: string, by: RevokeBy & { keepFamilyId?: string }): Promise<void> {
+    const now = this.clock();
+    await this.within(by, async (trx) => {
+      let query = trx
+        .updateTable('session_families')
+        .set({ revoked_at: now, revoked_reason: reason })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null);
+      if (by.keepFamilyId) query = query.where('id', '!=', by.keepFamilyId);
+      const revoked = await query.returning(['id', 'user_id']).execute();
+      await this.announceEach(trx, revoked, reason, now, by.correlationId);
+    });
+  }
+
+  private within(by: RevokeBy, work: (trx: Kysely<any>) => Promise<void>): Promise<void> {
+    return by.trx ? work(by.trx) : this.db.transaction().execute(work);
+  }
+
+  /** One announcement per user whose sessions these rows ended (nothing when none did). */
+  private async announceEach(trx: Kysely<any>, rows: { id: string; user_id: string }[], reason: string, revokedAt: Date, correlationId: string): Promise<void> {
+    const byUser = new Map<string, string[]>();
+    for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row.id]);
+    for (const [userId, sessionIds] of byUser) await this.announce(trx, { userId, sessionIds, reason, revokedAt, correlationId });
   }
 
   async isActive(familyId: string): Promise<boolean> {

@@ -141,9 +141,10 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AccountR
     const userId = claimed.user_id as string;
     if (!(await users.byId(userId))) throw badRequest(RESET_FAILED);
     const passwordHash = await hashPassword(body.password);
-    await store.handle(userStreamId(userId), userDecider, { type: 'ChangePassword', data: { passwordHash, now } }, metadataFrom(request, userId));
-    // Whoever held a session (perhaps the reason for the reset) is signed out everywhere.
-    await sessions.revokeAllForUser(userId, 'password reset');
+    // Whoever held a session (perhaps the reason for the reset) is signed out everywhere, with the change.
+    await store.handle(userStreamId(userId), userDecider, { type: 'ChangePassword', data: { passwordHash, now } }, metadataFrom(request, userId), (trx) =>
+      sessions.revokeAllForUser(userId, 'password reset', { correlationId: request.correlationId, trx }),
+    );
     await ctx.database.db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
     return { message: 'Your password has been reset. You can log in now.' };
   });
@@ -164,8 +165,8 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AccountR
         .where('published_at', 'is not', null)
         .where(sql<boolean>`envelope->>'streamId' = ${stream}`)
         .execute();
+      await sessions.revokeAllForUser(userId, 'account deleted', { correlationId: request.correlationId, trx });
     });
-    await sessions.revokeAllForUser(userId, 'account deleted');
     return { message: 'Account deleted successfully' };
   });
 }

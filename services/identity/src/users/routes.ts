@@ -118,10 +118,10 @@ export async function registerUserRoutes(app: FastifyInstance, deps: IdentityRou
 
   app.post('/api/users/refresh-token', async (request) => {
     const body = parseWith(ZRefreshTokenRequest, request.body);
-    const issued = await sessions.rotate(body.refreshToken);
+    const issued = await sessions.rotate(body.refreshToken, request.correlationId);
     const row = await users.byId(issued.userId);
     if (!row) {
-      await sessions.revokeFamily(issued.familyId, 'user gone');
+      await sessions.revokeFamily(issued.familyId, 'user gone', request);
       throw unauthorized('Invalid or expired refresh token');
     }
     const response: RefreshTokenResponse = { accessToken: issueAccess(row, issued.familyId), refreshToken: issued.refreshToken };
@@ -131,8 +131,8 @@ export async function registerUserRoutes(app: FastifyInstance, deps: IdentityRou
   app.post('/api/users/logout', async (request) => {
     const body = parseWith(ZLogoutRequest, request.body);
     const claims = await optionalUser(request).catch(() => null);
-    if (claims) await sessions.revokeFamily(claims.sid, 'logout');
-    if (body.refreshToken) await sessions.revokeByToken(body.refreshToken, 'logout');
+    if (claims) await sessions.revokeFamily(claims.sid, 'logout', request);
+    if (body.refreshToken) await sessions.revokeByToken(body.refreshToken, 'logout', request);
     return { message: 'Logged out' };
   });
 
@@ -150,9 +150,10 @@ export async function registerUserRoutes(app: FastifyInstance, deps: IdentityRou
     if ('newPassword' in body) {
       const { newPassword } = parseWith(ZChangePasswordRequest, body);
       const passwordHash = await hashPassword(newPassword);
-      await store.handle(userStreamId(claims.sub), userDecider, { type: 'ChangePassword', data: { passwordHash, now: clock() } }, metadata);
-      // Whoever else held a session (a stolen token, an old device) is signed out; this session stays.
-      await sessions.revokeAllForUser(claims.sub, 'password changed', claims.sid);
+      // Whoever else held a session (a stolen token, an old device) is signed out, with the change; this session stays.
+      await store.handle(userStreamId(claims.sub), userDecider, { type: 'ChangePassword', data: { passwordHash, now: clock() } }, metadata, (trx) =>
+        sessions.revokeAllForUser(claims.sub, 'password changed', { correlationId: request.correlationId, trx, keepFamilyId: claims.sid }),
+      );
     } else {
       const changes = parseWith(ZUpdateProfileRequest, body);
       if (changes.email) {

@@ -1,6 +1,7 @@
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors.js';
+import { SESSION_ENDED, type RevocationCheck } from './revocations.js';
 
 /** Claims of an access token (issued by identity, verified everywhere). */
 export interface AccessClaims {
@@ -15,6 +16,13 @@ declare module '@fastify/jwt' {
   interface FastifyJWT {
     payload: AccessClaims;
     user: AccessClaims;
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by startService where sessions are revoked through the kit's read model (every service but identity). */
+    revocations: RevocationCheck | null;
   }
 }
 
@@ -38,20 +46,54 @@ export async function registerJwt(app: FastifyInstance, opts: JwtVerifyOptions):
     secret: opts.privateKey ? { private: opts.privateKey, public: opts.publicKey } : { public: opts.publicKey },
     // Numbers are seconds in @fastify/jwt.
     sign: { algorithm: JWT_ALGORITHM, iss: opts.issuer, aud: opts.audience, expiresIn: opts.accessTtlSeconds ?? 900 },
-    verify: { algorithms: [JWT_ALGORITHM], allowedIss: opts.issuer, allowedAud: opts.audience, maxAge: opts.accessTtlSeconds ?? 900 },
+    verify: {
+      algorithms: [JWT_ALGORITHM],
+      allowedIss: opts.issuer,
+      allowedAud: opts.audience,
+      maxAge: opts.accessTtlSeconds ?? 900,
+      // fast-jwt skips the checks of an absent claim: a token without exp, iat, iss or aud would otherwise pass them.
+      requiredClaims: ['exp', 'iat', 'iss', 'aud'],
+    },
   });
+  if (!app.hasDecorator('revocations')) app.decorate('revocations', null);
 }
 
-/** The signed-in user's claims, or a 401 with the spec-style body. */
-export async function requireUser(request: FastifyRequest): Promise<AccessClaims> {
+/** Makes `requireUser` / `optionalUser` refuse tokens of revoked sessions (startService does this). */
+export function useRevocationCheck(app: FastifyInstance, check: RevocationCheck): void {
+  app.revocations = check;
+}
+
+const verified = new WeakMap<FastifyRequest, Promise<AccessClaims>>();
+
+/**
+ * The signed-in user's claims, or a 401 with the spec-style body: an access token (typ, sub, sid, exp, iat) whose
+ * session has not been revoked. Verified once per request, however often a route and its hooks ask.
+ */
+export function requireUser(request: FastifyRequest): Promise<AccessClaims> {
+  let claims = verified.get(request);
+  if (!claims) {
+    claims = verifyAccess(request);
+    verified.set(request, claims);
+  }
+  return claims;
+}
+
+async function verifyAccess(request: FastifyRequest): Promise<AccessClaims> {
   if (!request.headers.authorization) throw unauthorized('Not authorized, no token');
-  let claims: AccessClaims;
+  let claims: AccessClaims & { exp?: unknown; iat?: unknown };
   try {
     claims = await request.jwtVerify<AccessClaims>();
   } catch {
     throw unauthorized('Not authorized, token failed');
   }
-  if (claims.typ !== 'access' || typeof claims.sub !== 'string') throw unauthorized('Not authorized, token failed');
+  const wellFormed =
+    claims.typ === 'access' &&
+    typeof claims.sub === 'string' &&
+    typeof claims.sid === 'string' &&
+    typeof claims.exp === 'number' &&
+    typeof claims.iat === 'number';
+  if (!wellFormed) throw unauthorized('Not authorized, token failed');
+  if (await request.server.revocations?.isRevoked(claims.sid)) throw unauthorized(SESSION_ENDED);
   return claims;
 }
 

@@ -1,0 +1,78 @@
+import type {} from '@fastify/compress';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SeoRenderer } from '../seo/renderer.js';
+import type { WebBuild, WebFile } from './build.js';
+import { cachedNegotiator } from './encoding.js';
+
+export interface WebRoutesOptions {
+  build: WebBuild;
+  /** Decides the HTML of the public profile and answer pages (share tags for crawlers); null serves the shell. */
+  seo: SeoRenderer | null;
+}
+
+/** The URL's path, percent-decoded; null when it cannot be decoded (no file has such a name). */
+function pathOf(url: string): string | null {
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `If-None-Match` names this ETag (a list, `*`, or a weak form of it). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch === etag || ifNoneMatch.trim() === '*') return true;
+  return ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/**
+ * The web app from memory (see build.ts): built files by exact path, the best encoding the client accepts, 304 for
+ * a matching ETag; the public pages through the crawler renderer; every other page the app shell. Nothing here
+ * touches the disk, so a page request costs a map lookup.
+ */
+export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoutesOptions): void {
+  const accepted = cachedNegotiator();
+
+  const sendFile = (request: FastifyRequest, reply: FastifyReply, file: WebFile): FastifyReply => {
+    let representation = file.identity;
+    if (file.br || file.gzip) {
+      const coding = accepted(request.headers['accept-encoding']);
+      // A client that takes brotli takes gzip as well in practice; a file may have only one of the two copies.
+      if (coding === 'br') representation = file.br ?? file.gzip ?? file.identity;
+      else if (coding === 'gzip') representation = file.gzip ?? file.identity;
+    }
+    void reply.headers(representation.headers);
+    if (matches(request.headers['if-none-match'], representation.etag)) return reply.code(304).send();
+    return reply.send(representation.body);
+  };
+
+  // Same-origin only: the app's files and pages need no CORS headers (and skip that work).
+  app.get('/*', { config: { cors: false } }, async (request, reply) => {
+    const path = pathOf(request.url);
+    const file = path === null ? undefined : build.files.get(path);
+    if (file) return sendFile(request, reply, file);
+    if (path === null || path.startsWith('/api/'))
+      return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+    // A hashed chunk that is not in this build (a page from an older deploy): a 404, never the HTML shell, which a
+    // browser would try to run as a script.
+    if (path.startsWith('/assets/'))
+      return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+    // Public profiles and answer pages carry their own title and share tags, for crawlers that run no JavaScript.
+    const page = seo ? await seo.render(path, request.correlationId) : null;
+    if (page) {
+      void reply
+        .status(page.status)
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .header('vary', 'accept-encoding');
+      reply.compress(page.html);
+      return reply;
+    }
+    // Client-side routes get the app shell.
+    return sendFile(request, reply, build.shell);
+  });
+}

@@ -1,0 +1,372 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  connectEmbedded,
+  connectPostgres,
+  isUniqueViolation,
+  openEmbeddedPostgres,
+  type Database,
+} from '../db/database.js';
+import { migrate } from '../db/migrations.js';
+import type { EmbeddedPostgres } from '../db/pglite-dialect.js';
+import { badRequest } from '../errors.js';
+import { createTestDatabase, infraGate, postgresServerUrl, type TestDatabase } from '../testing/infra.js';
+import { createTestTokenSigner, type TestTokenSigner } from '../testing/identities.js';
+import { silentLog } from '../test/fixture.js';
+import { registerJwt } from './auth.js';
+import { optionalUser } from './auth.js';
+import { createHttpApp } from './http-app.js';
+import { generateJwtKeys } from './keys.js';
+import {
+  IDEMPOTENCY_MESSAGES,
+  idempotentId,
+  kitIdempotencyMigration,
+  registerIdempotency,
+} from './idempotency.js';
+
+const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
+
+const LEASE_MS = 5_000;
+const DAY_MS = 24 * 3600_000;
+
+const migrations = {
+  '2026_11_23_0001_kit_idempotency': kitIdempotencyMigration,
+  '2026_11_23_0002_widgets': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('widgets')
+        .addColumn('id', 'uuid', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+/** What the test does to the next run of the route (failures are server-side, so a retry can send the same body). */
+interface Script {
+  failBeforeCommit: boolean;
+  failAfterCommit: boolean;
+  /** The handler commits, then waits for this before answering (a request in flight, or a process that died). */
+  holdAfterCommit: Promise<void> | null;
+  committed: () => void;
+}
+
+/**
+ * A small service on the kit's app: `POST /widgets` opts in and keys its effect with idempotentId, as a command route
+ * does (a retry of a committed request finds the row and answers with it); `POST /plain` does not opt in.
+ */
+async function widgetApp(database: Database, clock: () => Date, keys: ReturnType<typeof generateJwtKeys>) {
+  const app = createHttpApp({ name: 'widgets', log: silentLog });
+  await registerJwt(app, { publicKey: keys.publicKey, issuer: 'ques-identity', audience: 'ques' });
+  registerIdempotency(app, { database, log: silentLog, clock, leaseMs: LEASE_MS });
+  const runs = { count: 0 };
+  const script: Script = {
+    failBeforeCommit: false,
+    failAfterCommit: false,
+    holdAfterCommit: null,
+    committed: () => {},
+  };
+  const { db } = database;
+
+  const create = async (owner: string, id: string, name: string) => {
+    try {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('widgets').values({ id, owner, name }).execute();
+        if (script.failBeforeCommit) {
+          script.failBeforeCommit = false;
+          throw new Error('connection dropped before commit');
+        }
+      });
+      return 'created' as const;
+    } catch (error) {
+      // The keyed effect: the first attempt committed this very id; answer with it instead of making another.
+      if (isUniqueViolation(error)) return 'existing' as const;
+      throw error;
+    }
+  };
+
+  app.post('/widgets', { config: { idempotent: true } }, async (request, reply) => {
+    runs.count += 1;
+    const user = await optionalUser(request);
+    const { name } = (request.body ?? {}) as { name?: unknown };
+    if (typeof name !== 'string' || !name.trim()) throw badRequest('Please name the widget.');
+    const id = idempotentId(request);
+    await create(user?.sub ?? 'guest', id, name);
+    if (script.failAfterCommit) {
+      script.failAfterCommit = false;
+      throw new Error('connection dropped after commit');
+    }
+    if (script.holdAfterCommit) {
+      const hold = script.holdAfterCommit;
+      script.holdAfterCommit = null;
+      script.committed();
+      await hold;
+    }
+    const row = await db.selectFrom('widgets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    return reply.status(201).header('location', `/widgets/${id}`).send(row);
+  });
+  app.post('/plain', async () => {
+    runs.count += 1;
+    return { ok: true, n: runs.count };
+  });
+  await app.ready();
+  return { app, runs, script };
+}
+
+for (const kind of ['postgres', 'embedded'] as const) {
+  describe.runIf(run || kind === 'embedded')(
+    `Idempotency-Key on ${kind === 'postgres' ? 'real Postgres' : 'the embedded PGlite'}`,
+    () => {
+      let testDb: TestDatabase | null = null;
+      let embedded: EmbeddedPostgres | null = null;
+      let database: Database;
+      let app: FastifyInstance;
+      let runs: { count: number };
+      let script: Script;
+      let signer: TestTokenSigner;
+      let offsetMs = 0;
+      const clock = () => new Date(Date.now() + offsetMs);
+      const keys = generateJwtKeys();
+      const ada = { id: randomUUID(), username: 'ada' };
+      const bob = { id: randomUUID(), username: 'bob' };
+      let adaToken: string;
+      let bobToken: string;
+
+      beforeAll(async () => {
+        if (kind === 'postgres') {
+          testDb = await createTestDatabase();
+          database = connectPostgres({ connectionString: testDb.url, schema: 'questions' });
+        } else {
+          embedded = await openEmbeddedPostgres();
+          database = connectEmbedded(embedded, 'questions');
+        }
+        await migrate(database, migrations);
+        ({ app, runs, script } = await widgetApp(database, clock, keys));
+        signer = await createTestTokenSigner(keys);
+        adaToken = signer.sign(ada);
+        bobToken = signer.sign(bob);
+      });
+      afterAll(async () => {
+        await app?.close();
+        await signer?.close();
+        await database?.close();
+        await testDb?.drop();
+        await embedded?.pglite.close();
+      });
+      beforeEach(() => {
+        offsetMs = 0;
+      });
+
+      const post = (payload: unknown, key?: string, token?: string, url = '/widgets') =>
+        app.inject({
+          method: 'POST',
+          url,
+          payload: payload as Record<string, unknown>,
+          headers: {
+            ...(key === undefined ? {} : { 'idempotency-key': key }),
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+        });
+      const widgets = async (name: string) =>
+        (await database.db.selectFrom('widgets').selectAll().where('name', '=', name).execute()).length;
+
+      it('replays the first response (status, body, location) for the same key and body, without running the route again', async () => {
+        const key = randomUUID();
+        const first = await post({ name: 'replayed', size: { w: 1, h: 2 } }, key, adaToken);
+        expect(first.statusCode).toBe(201);
+        expect(first.headers['idempotent-replayed']).toBeUndefined();
+        const before = runs.count;
+        // Object keys in another order are the same request.
+        const again = await post({ size: { h: 2, w: 1 }, name: 'replayed' }, key, adaToken);
+        expect(again.statusCode).toBe(201);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(again.headers.location).toBe(first.headers.location);
+        expect(again.headers['content-type']).toBe(first.headers['content-type']);
+        expect(again.json()).toEqual(first.json());
+        expect(runs.count).toBe(before);
+        expect(await widgets('replayed')).toBe(1);
+      });
+
+      it('answers 422 to the same key with another body or another route, and never runs the route for it', async () => {
+        const key = randomUUID();
+        expect((await post({ name: 'first body' }, key, adaToken)).statusCode).toBe(201);
+        const before = runs.count;
+        const other = await post({ name: 'second body' }, key, adaToken);
+        expect(other.statusCode).toBe(422);
+        expect(other.json()).toEqual({ message: IDEMPOTENCY_MESSAGES.mismatch, code: 'UNPROCESSABLE' });
+        expect((await post({ name: 'first body' }, key, adaToken, '/widgets?copy=1')).statusCode).toBe(422);
+        expect(runs.count).toBe(before);
+        expect(await widgets('second body')).toBe(0);
+      });
+
+      it('keeps keys apart per caller: another user or a guest with the same key gets its own run, never the first response', async () => {
+        const key = randomUUID();
+        const mine = await post({ name: 'scoped' }, key, adaToken);
+        const theirs = await post({ name: 'scoped' }, key, bobToken);
+        const guest = await post({ name: 'scoped' }, key);
+        for (const res of [mine, theirs, guest]) {
+          expect(res.statusCode).toBe(201);
+          expect(res.headers['idempotent-replayed']).toBeUndefined();
+        }
+        expect(new Set([mine.json().id, theirs.json().id, guest.json().id]).size).toBe(3);
+        expect(theirs.json().owner).toBe(bob.id);
+        expect(await widgets('scoped')).toBe(3);
+        // A forged or expired token is a 401 before any key is looked at.
+        expect((await post({ name: 'scoped' }, key, 'not-a-jwt')).statusCode).toBe(401);
+      });
+
+      it('answers 409 to a duplicate while the first request is still in flight, then replays once it finished', async () => {
+        const key = randomUUID();
+        let release!: () => void;
+        script.holdAfterCommit = new Promise((resolve) => (release = resolve));
+        const committed = new Promise<void>((resolve) => (script.committed = resolve));
+        const first = post({ name: 'in flight' }, key, adaToken);
+        await committed;
+        const duplicate = await post({ name: 'in flight' }, key, adaToken);
+        expect(duplicate.statusCode).toBe(409);
+        expect(duplicate.json()).toEqual({ message: IDEMPOTENCY_MESSAGES.inProgress, code: 'CONFLICT' });
+        // A different body is still a 422, in flight or not.
+        expect((await post({ name: 'in flight, changed' }, key, adaToken)).statusCode).toBe(422);
+        release();
+        expect((await first).statusCode).toBe(201);
+        const later = await post({ name: 'in flight' }, key, adaToken);
+        expect(later.statusCode).toBe(201);
+        expect(later.headers['idempotent-replayed']).toBe('true');
+        expect(await widgets('in flight')).toBe(1);
+      });
+
+      it('does not store a 5xx: a retry with the same key runs the route again', async () => {
+        const key = randomUUID();
+        script.failBeforeCommit = true;
+        const failed = await post({ name: 'after a 500' }, key, adaToken);
+        expect(failed.statusCode).toBe(500);
+        const before = runs.count;
+        const retried = await post({ name: 'after a 500' }, key, adaToken);
+        expect(retried.statusCode).toBe(201);
+        expect(retried.headers['idempotent-replayed']).toBeUndefined();
+        expect(runs.count).toBe(before + 1);
+        expect(await widgets('after a 500')).toBe(1);
+      });
+
+      it('stores a 4xx: the same request with the same key gets the same 400 without running again', async () => {
+        const key = randomUUID();
+        const bad = await post({ name: ' ' }, key, adaToken);
+        expect(bad.statusCode).toBe(400);
+        const before = runs.count;
+        const again = await post({ name: ' ' }, key, adaToken);
+        expect(again.statusCode).toBe(400);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(again.json()).toEqual({ message: 'Please name the widget.', code: 'BAD_REQUEST' });
+        expect(runs.count).toBe(before);
+      });
+
+      it('a 500 after the effect committed (a dropped connection): the retry answers with what committed, no duplicate', async () => {
+        const key = randomUUID();
+        script.failAfterCommit = true;
+        expect((await post({ name: 'committed then 500' }, key, adaToken)).statusCode).toBe(500);
+        const retried = await post({ name: 'committed then 500' }, key, adaToken);
+        expect(retried.statusCode).toBe(201);
+        expect(retried.json().name).toBe('committed then 500');
+        expect(await widgets('committed then 500')).toBe(1);
+      });
+
+      it('a crash between the commit and storing the response: 409 while the claim is leased, then the retry runs and does not duplicate', async () => {
+        const key = randomUUID();
+        // The process "dies" after its commit: it never answers and never stores a response.
+        let revive!: () => void;
+        script.holdAfterCommit = new Promise((resolve) => (revive = resolve));
+        const committed = new Promise<void>((resolve) => (script.committed = resolve));
+        const lost = post({ name: 'crashed' }, key, adaToken);
+        await committed;
+        expect((await post({ name: 'crashed' }, key, adaToken)).statusCode).toBe(409);
+        offsetMs = LEASE_MS + 1;
+        const retried = await post({ name: 'crashed' }, key, adaToken);
+        expect(retried.statusCode).toBe(201);
+        expect(retried.headers['idempotent-replayed']).toBeUndefined();
+        expect(await widgets('crashed')).toBe(1);
+        const replayed = await post({ name: 'crashed' }, key, adaToken);
+        expect(replayed.headers['idempotent-replayed']).toBe('true');
+        expect(replayed.json()).toEqual(retried.json());
+        // Had the old process come back, its late response must not overwrite the claim it lost.
+        revive();
+        await lost;
+        const still = await post({ name: 'crashed' }, key, adaToken);
+        expect(still.headers['idempotent-replayed']).toBe('true');
+        expect(still.json()).toEqual(retried.json());
+        expect(await widgets('crashed')).toBe(1);
+      });
+
+      it('keeps a key for 24 hours, then lets it go (and purges expired keys)', async () => {
+        const key = randomUUID();
+        expect((await post({ name: 'kept a day' }, key, adaToken)).statusCode).toBe(201);
+        offsetMs = DAY_MS - 60_000;
+        const dayLater = await post({ name: 'kept a day' }, key, adaToken);
+        expect(dayLater.headers['idempotent-replayed']).toBe('true');
+        expect((await post({ name: 'another body' }, key, adaToken)).statusCode).toBe(422);
+        offsetMs = DAY_MS + 60_000;
+        // Expired: the key is free again, for any request.
+        const reused = await post({ name: 'after expiry' }, key, adaToken);
+        expect(reused.statusCode).toBe(201);
+        expect(reused.headers['idempotent-replayed']).toBeUndefined();
+        // An untouched old key is purged by the next claim once 10 minutes have passed since the last purge.
+        const forgotten = randomUUID();
+        offsetMs = 0;
+        await database.db
+          .insertInto('idempotency_keys')
+          .values({
+            caller: 'guest',
+            key: forgotten,
+            fingerprint: 'x',
+            state: 'completed',
+            claim_id: randomUUID(),
+            locked_until: new Date(),
+            expires_at: new Date(Date.now() + DAY_MS),
+            created_at: new Date(),
+            response_status: 201,
+          })
+          .execute();
+        offsetMs = 3 * DAY_MS;
+        expect((await post({ name: 'purge trigger' }, randomUUID(), adaToken)).statusCode).toBe(201);
+        await expect
+          .poll(
+            async () =>
+              (
+                await database.db
+                  .selectFrom('idempotency_keys')
+                  .select('key')
+                  .where('key', '=', forgotten)
+                  .execute()
+              ).length,
+          )
+          .toBe(0);
+      });
+
+      it('refuses a malformed key with 400 and accepts the structured-field form "…" as the same key', async () => {
+        for (const key of ['', ' ', 'a'.repeat(256), 'spaced key', 'clé']) {
+          const res = await post({ name: 'bad key' }, key, adaToken);
+          expect(res.statusCode).toBe(400);
+          expect(res.json().message).toBe(IDEMPOTENCY_MESSAGES.invalidKey);
+        }
+        expect(await widgets('bad key')).toBe(0);
+        const longest = 'k'.repeat(255);
+        expect((await post({ name: 'quoted' }, longest, adaToken)).statusCode).toBe(201);
+        const quoted = await post({ name: 'quoted' }, `"${longest}"`, adaToken);
+        expect(quoted.headers['idempotent-replayed']).toBe('true');
+      });
+
+      it('leaves requests without a key, and routes that did not opt in, as they were', async () => {
+        expect((await post({ name: 'no key' })).statusCode).toBe(201);
+        expect((await post({ name: 'no key' })).statusCode).toBe(201);
+        expect(await widgets('no key')).toBe(2);
+        const key = randomUUID();
+        const a = await post({}, key, adaToken, '/plain');
+        const b = await post({}, key, adaToken, '/plain');
+        expect(b.json().n).toBe(a.json().n + 1);
+        expect(b.headers['idempotent-replayed']).toBeUndefined();
+      });
+    },
+  );
+}

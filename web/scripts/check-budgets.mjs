@@ -1,0 +1,77 @@
+// JavaScript budgets of the built app (quality bars): what a visitor downloads before a page is interactive, as the
+// BFF transfers it (the build's brotli copies, scripts/compress-dist.mjs). Reads web/dist — build first — and the
+// Vite manifest to find, per route, the entry chunk and the route's lazily loaded screen with every chunk those import
+// statically (the modulepreloads). Prints the figures each run; exits 1 when a route is over its budget.
+// Also fails when a built chunk carries zod (the app imports only the zod-free `@ques/contracts/core`, docs/adr/0018)
+// or imports the entry chunk back (a cycle: its code could run before the entry's and find its imports unset).
+// Run: node web/scripts/check-budgets.mjs [distDir]   (`npm run budgets -w @ques/web`)
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url));
+const ENTRY = 'index.html';
+/** Each route: the screen module App.tsx imports lazily for it, and its budget in bytes (kB = 1,000 bytes). */
+const ROUTES = [
+  {
+    name: 'public profile /ask/:username',
+    screen: 'src/features/public-profile/ProfilePage.tsx',
+    budget: 60_000,
+  },
+  { name: 'admin /admin (initial)', screen: 'src/app/AdminApp.tsx', budget: 120_000 },
+];
+
+const manifestPath = join(dist, '.vite', 'manifest.json');
+if (!existsSync(manifestPath)) {
+  console.error(`check-budgets: ${manifestPath} is missing: build the web app first (npx turbo run build).`);
+  process.exit(1);
+}
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+
+/** The chunk keys a module needs before it runs: itself and its static imports, transitively. */
+function closure(key, seen = new Set()) {
+  if (seen.has(key)) return seen;
+  const chunk = manifest[key];
+  if (!chunk)
+    throw new Error(
+      `check-budgets: the Vite manifest has no "${key}" (renamed? update ROUTES in ${import.meta.url})`,
+    );
+  seen.add(key);
+  for (const imported of chunk.imports ?? []) closure(imported, seen);
+  return seen;
+}
+
+/** Bytes the BFF sends for a file to a browser that accepts brotli (or gzip): the copy when the build made one. */
+function transferred(file) {
+  const path = join(dist, file);
+  const size = (copy) => (existsSync(copy) ? statSync(copy).size : statSync(path).size);
+  return { raw: statSync(path).size, br: size(`${path}.br`), gz: size(`${path}.gz`) };
+}
+
+const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
+let over = false;
+for (const route of ROUTES) {
+  const keys = closure(route.screen, closure(ENTRY));
+  const files = [...keys].map((key) => manifest[key].file).filter((file) => file.endsWith('.js'));
+  const sizes = files.map((file) => ({ file, ...transferred(file) }));
+  const sum = (key) => sizes.reduce((total, s) => total + s[key], 0);
+  const total = sum('br');
+  const ok = total <= route.budget;
+  over ||= !ok;
+  console.log(
+    `${ok ? 'PASS' : 'MISS'}  ${route.name}: ${kB(total)} brotli (budget ${kB(route.budget)}), ${kB(sum('gz'))} gzip, ` +
+      `${kB(sum('raw'))} raw, ${files.length} chunks`,
+  );
+  for (const s of sizes.sort((a, b) => b.br - a.br))
+    console.log(`        ${kB(s.br).padStart(9)}  (${kB(s.gz)} gzip, ${kB(s.raw)} raw)  ${s.file}`);
+}
+
+const scripts = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'));
+const code = (file) => readFileSync(join(dist, 'assets', file), 'utf8');
+// zod 4 keeps these names in a minified bundle (`_zod` internals, `$ZodType`-style class names, `ZodError`).
+const withZod = scripts.filter((file) => /\b_zod\b|\$Zod[A-Z]\w*|\bZodError\b/.test(code(file)));
+const entry = manifest[ENTRY].file.replace(/^assets\//, '');
+const backToEntry = scripts.filter((file) => file !== entry && code(file).includes(`from"./${entry}"`));
+console.log(withZod.length ? `FAIL  zod in ${withZod.join(', ')}` : 'PASS  no zod in any chunk');
+console.log(backToEntry.length ? `FAIL  importing the entry back: ${backToEntry.join(', ')}` : 'PASS  no chunk imports the entry');
+process.exitCode = over || withZod.length || backToEntry.length ? 1 : 0;
