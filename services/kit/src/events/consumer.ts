@@ -57,8 +57,9 @@ export interface ConsumerDefinition {
 }
 
 /**
- * Subscribes an idempotent, schema-validating consumer. A message whose data fails its schema fails every delivery,
- * so after maxDeliver attempts it is parked in the dead-letter table instead of blocking the stream.
+ * Subscribes an idempotent, schema-validating consumer. A message whose data fails its schema fails every time, so
+ * after maxDeliver failures it is parked in the dead-letter table instead of blocking the stream. An effect that lost
+ * its database connection has not failed: the bus retries it until the database is back, however long that takes.
  */
 export async function startConsumer(
   bus: EventBus,
