@@ -2,6 +2,30 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Web app layering (bulletproof-react's rule): a feature folder (web/src/features/X) imports only its own files,
+ * `lib/` and `components/` (and `test/` in tests) — never another feature, never `app/`. Shared code moves down into
+ * lib/ or components/; the app layer (`app/`) composes features. Import paths are relative, so the rule is written
+ * per folder depth: from features/X/a.ts `../Y/…` leaves the feature, from features/X/sub/a.ts it takes `../../Y/…`.
+ * Lazy `import()` counts too.
+ */
+const FEATURE_BOUNDARY = 'Features do not import each other or app/: move shared code to lib/ or components/, or compose in app/.';
+const featureBoundaries = [0, 1, 2].map((depth) => {
+  const up = '\\.\\./'.repeat(depth + 1); // from the file's folder up to web/src/features/X/..
+  // `../Y` (another feature) or `../../app` / `../../features/…` (out of features/ into app/, or back in by name).
+  const leaves = `^${up}(?!\\.\\./)|^${up}\\.\\./(?:app|features)(?:/|$)`;
+  return {
+    files: [`web/src/features/*/${'*/'.repeat(depth)}*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: leaves, message: FEATURE_BOUNDARY }] }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: `ImportExpression[source.value=/${leaves.replaceAll('/', '\\/')}/]`, message: FEATURE_BOUNDARY },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.turbo/**', '**/*.config.*', '**/*.mjs', '**/*.cjs'] },
   js.configs.recommended,
@@ -77,4 +101,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...featureBoundaries,
 );

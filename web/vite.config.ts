@@ -7,11 +7,12 @@ const API_TARGET = 'http://127.0.0.1:3000';
 const publicDir = fileURLToPath(new URL('./public', import.meta.url));
 
 /**
- * Absolute origin used by the static default metadata in index.html (canonical, og:url, og:image). The BFF serves
- * the shell with these URLs moved to its configured PUBLIC_ORIGIN (bff/src/web/html.ts), so the build need not know
- * where it will run. Per-page tags are set at runtime from `location.origin`, and the BFF renders them for crawlers.
+ * Absolute origin of the static default metadata in index.html (canonical, og:url, og:image): QUES_SITE_ORIGIN, else
+ * a placeholder on the reserved `.invalid` domain — never a real, hard-coded one. The BFF serves the shell with these
+ * URLs moved to its configured PUBLIC_ORIGIN (bff/src/web/html.ts), so the build need not know where it will run;
+ * the app reads that origin back from the canonical link (src/lib/head.ts `siteOrigin`).
  */
-const SITE_ORIGIN = (process.env.QUES_SITE_ORIGIN ?? 'https://ques.app').replace(/\/+$/, '');
+const SITE_ORIGIN = (process.env.QUES_SITE_ORIGIN ?? 'https://site-origin.invalid').replace(/\/+$/, '');
 
 function siteOrigin(): Plugin {
   return {
@@ -40,6 +41,25 @@ function treeShakeReactRouter(): Plugin {
   };
 }
 
+/**
+ * The code every page runs before its own chunk, as ONE chunk next to a tiny entry (main.tsx): React and the router,
+ * the app shell (App, Header and the components they render), src/lib (API client, session, page metadata, data
+ * hooks), the contracts' zod-free modules those use, the public profile's first-paint prefetch and Vite's preload
+ * helper. Left to itself Rolldown spreads these over several common chunks (React in one, each helper in another),
+ * and the public profile fetched seven files, each compressed on its own: +1.9 kB gzip for the same code
+ * (`npm run budgets -w @ques/web`). Every screen and modal stays its own lazy chunk. The helper belongs here:
+ * App's lazy imports use it, and a shared chunk importing it back from the entry would make a cycle.
+ */
+const SHARED = [
+  /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
+  /[\\/]src[\\/]lib[\\/]/,
+  /[\\/]src[\\/]app[\\/](App|Header)\.tsx$/,
+  /[\\/]src[\\/]components[\\/](Banner|Avatar|Logo)\.tsx$/,
+  /[\\/]src[\\/]features[\\/]public-profile[\\/](load|api)\.ts$/,
+  /[\\/]contracts[\\/]dist[\\/]core[\\/](identity|questions|page-meta)\.js$/,
+];
+const isShared = (id: string) => id === '\0vite/preload-helper.js' || SHARED.some((pattern) => pattern.test(id));
+
 export default defineConfig({
   plugins: [react(), siteOrigin(), treeShakeReactRouter()],
   server: {
@@ -67,6 +87,9 @@ export default defineConfig({
     sourcemap: true,
     // Every browser that runs es2022 modules supports <link rel=modulepreload>; the polyfill is dead weight.
     modulePreload: { polyfill: false },
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'shared', test: isShared, includeDependenciesRecursively: false }] } },
+    },
     // dist/.vite/manifest.json: which chunks each route loads, read by the JavaScript budget check
     // (scripts/check-budgets.mjs). The BFF does not serve dot-folders.
     manifest: true,

@@ -5,7 +5,7 @@ export default defineConfig({
   plugins: [react()],
   test: {
     environment: 'jsdom',
-    include: ['src/**/*.spec.{ts,tsx}'],
+    include: ['src/**/*.unit.spec.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
   },

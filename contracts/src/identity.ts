@@ -1,17 +1,8 @@
 import { z } from 'zod';
+import { LIMITS } from './core/identity.js';
 
-export const DEFAULT_AVATAR_URL = '/images/user-image.png';
-export const DEFAULT_BRAND_COLOR_MAIN = '#1A140F';
-export const DEFAULT_BRAND_COLOR_LIGHT = '#FAF6F2';
-
-export const LIMITS = {
-  name: 80,
-  email: 254,
-  bio: 1000,
-  passwordMin: 8,
-  passwordMax: 200,
-  username: 40,
-} as const;
+// The zod-free constants and the username rule live in ./core/identity.ts (the browser imports them from there).
+export * from './core/identity.js';
 
 const trimmed = (max: number) => z.string().trim().max(max);
 export const ZHexColor = z
@@ -29,18 +20,6 @@ const ZPassword = z
   .min(LIMITS.passwordMin, `Password must be at least ${LIMITS.passwordMin} characters`)
   .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters`);
 
-/**
- * Username rule of spec §3: lowercase, trimmed, spaces to hyphens, non-word characters removed.
- * (Hyphens survive: they are what spaces became.)
- */
-export function usernameFromName(name: string): string {
-  return name
-    .toLowerCase()
-    .trim()
-    .replace(/\s+/g, '-')
-    .replace(/[^\w-]/g, '')
-    .slice(0, LIMITS.username);
-}
 export const ZUsername = z
   .string()
   .trim()
@@ -104,9 +83,6 @@ export const ZResetPasswordConfirmRequest = z.object({
   password: z.string({ error: 'Please enter a new password.' }).min(1, 'Please enter a new password.').pipe(ZPassword),
 });
 export type ResetPasswordConfirmRequest = z.infer<typeof ZResetPasswordConfirmRequest>;
-
-/** Size limit of an avatar upload (spec: 2 MB). */
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
 // ---- responses ----
 

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  ANSWER_MESSAGES,
+  ASK_MESSAGES,
+  CURATE_MESSAGES,
+  QUESTION_LIMITS,
+  TAG_MESSAGES,
+} from './core/question-rules.js';
+import { DEFAULT_PAGE_SIZE, isUuid, MAX_PAGE_SIZE, MIN_TIP_CENTS, type Checked } from './core/questions.js';
 
 /*
  * The questions context: spec §5 validation (with the spec's messages), the /api bodies of spec §7, the question as
@@ -6,73 +14,11 @@ import { z } from 'zod';
  * so payments (next issue) publishes exactly these shapes.
  */
 
-export const QUESTION_LIMITS = {
-  question: 300,
-  detail: 5000,
-  answer: 20_000,
-  source: 1000,
-  tag: 40,
-  tags: 20,
-  name: 80,
-  email: 254,
-  replierName: 80,
-  /** Largest tip accepted, in dollars. */
-  tipMaxDollars: 10_000,
-} as const;
+// The zod-free constants, messages and rules live in ./core/ (the browser imports them from there).
+export * from './core/questions.js';
+export * from './core/question-rules.js';
 
-/** Spec §1/§9: unanswered tipped questions are released after 5 days. */
-export const ANSWER_WINDOW_DAYS = 5;
-export const ANSWER_WINDOW_MS = ANSWER_WINDOW_DAYS * 24 * 60 * 60 * 1000;
-/** Spec §5 rule 7 / §9: at least one whole dollar. */
-export const MIN_TIP_CENTS = 100;
-/** `fromUsername` of a guest's question (spec §3). */
-export const GUEST_USERNAME = 'guest';
-/** Page size of every list when `limit` is not given: large enough to keep the spec's "one call shows all" behaviour. */
-export const DEFAULT_PAGE_SIZE = 100;
-export const MAX_PAGE_SIZE = 100;
-/** Response header carrying the cursor of the next page (absent on the last page). */
-export const NEXT_CURSOR_HEADER = 'x-next-cursor';
-
-/** Spec §5, ask modal, in the order they are checked. */
-export const ASK_MESSAGES = {
-  titleRequired: 'Question title is required',
-  mustAgree: 'You must agree to the Terms of Use and Privacy Policy before posting.',
-  nameAndEmail: 'Name and Email are required',
-  recipientMissing: 'Recipient user data is missing. Please try again later.',
-  recipientEmailMissing: 'Recipient email is missing',
-  selectTip: 'Select a tip amount to proceed',
-  penny: "Your tip can't be a penny, please start with at least one buck.",
-  // Server-side rules the spec's client does not show:
-  invalidEmail: 'Please enter a valid email address',
-  archiveProfile: 'This profile is a curated archive and does not take questions.',
-  tipNeedsCheckout: 'A question with a tip is posted through checkout.',
-  tipTooLarge: `Tips can be at most $${QUESTION_LIMITS.tipMaxDollars.toLocaleString('en-US')}.`,
-} as const;
-
-/** Spec §5, curate form (note the full stops: the spec's wording differs from the ask modal). */
-export const CURATE_MESSAGES = {
-  titleRequired: 'Question title is required.',
-  answerRequired: 'Answer is required.',
-  noTip: 'Curated questions have no tip.',
-} as const;
-
-/** Spec §5, answer modal. */
-export const ANSWER_MESSAGES = {
-  answerRequired: 'Answer is required',
-  invalidQuestionId: 'Invalid question ID',
-} as const;
-
-export const TAG_MESSAGES = {
-  notAList: 'Tags must be a list of words',
-  tooLong: `Tags must be at most ${QUESTION_LIMITS.tag} characters`,
-  tooMany: `At most ${QUESTION_LIMITS.tags} tags`,
-} as const;
-
-export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 const fail = (message: string): { ok: false; message: string } => ({ ok: false, message });
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
 const ZEmailAddress = z.email();
 
@@ -367,18 +313,6 @@ export interface Question extends Omit<PublicQuestion, 'answer'> {
   answerDeadline: string | null;
   /** The window passed unanswered: the tip was released; the question can still be answered, for free. */
   answerWindowExpired: boolean;
-}
-
-/**
- * Spec §2: "the lowercased question text with punctuation removed and spaces turned into hyphens".
- */
-export function questionSlug(question: string): string {
-  return question
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s-]/gu, '')
-    .trim()
-    .replace(/\s+/g, '-')
-    .slice(0, 120);
 }
 
 // ---- integration events (ques.questions.*) ----

@@ -2,8 +2,10 @@
 // BFF transfers it (the build's brotli copies, scripts/compress-dist.mjs). Reads web/dist — build first — and the
 // Vite manifest to find, per route, the entry chunk and the route's lazily loaded screen with every chunk those import
 // statically (the modulepreloads). Prints the figures each run; exits 1 when a route is over its budget.
-// Run: node web/scripts/check-budgets.mjs [distDir]   (part of `npm test -w @ques/web`)
-import { existsSync, readFileSync, statSync } from 'node:fs';
+// Also fails when a built chunk carries zod (the app imports only the zod-free `@ques/contracts/core`, docs/adr/0018)
+// or imports the entry chunk back (a cycle: its code could run before the entry's and find its imports unset).
+// Run: node web/scripts/check-budgets.mjs [distDir]   (`npm run budgets -w @ques/web`)
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,7 +18,7 @@ const ROUTES = [
     screen: 'src/features/public-profile/ProfilePage.tsx',
     budget: 60_000,
   },
-  { name: 'admin /admin (initial)', screen: 'src/features/admin/AdminApp.tsx', budget: 120_000 },
+  { name: 'admin /admin (initial)', screen: 'src/app/AdminApp.tsx', budget: 120_000 },
 ];
 
 const manifestPath = join(dist, '.vite', 'manifest.json');
@@ -39,11 +41,11 @@ function closure(key, seen = new Set()) {
   return seen;
 }
 
-/** Bytes the BFF sends for a file to a browser that accepts brotli: the .br copy when the build made one. */
+/** Bytes the BFF sends for a file to a browser that accepts brotli (or gzip): the copy when the build made one. */
 function transferred(file) {
   const path = join(dist, file);
-  const br = `${path}.br`;
-  return { raw: statSync(path).size, br: existsSync(br) ? statSync(br).size : statSync(path).size };
+  const size = (copy) => (existsSync(copy) ? statSync(copy).size : statSync(path).size);
+  return { raw: statSync(path).size, br: size(`${path}.br`), gz: size(`${path}.gz`) };
 }
 
 const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
@@ -52,13 +54,24 @@ for (const route of ROUTES) {
   const keys = closure(route.screen, closure(ENTRY));
   const files = [...keys].map((key) => manifest[key].file).filter((file) => file.endsWith('.js'));
   const sizes = files.map((file) => ({ file, ...transferred(file) }));
-  const total = sizes.reduce((sum, s) => sum + s.br, 0);
+  const sum = (key) => sizes.reduce((total, s) => total + s[key], 0);
+  const total = sum('br');
   const ok = total <= route.budget;
   over ||= !ok;
   console.log(
-    `${ok ? 'PASS' : 'MISS'}  ${route.name}: ${kB(total)} brotli (budget ${kB(route.budget)}), ${files.length} chunks`,
+    `${ok ? 'PASS' : 'MISS'}  ${route.name}: ${kB(total)} brotli (budget ${kB(route.budget)}), ${kB(sum('gz'))} gzip, ` +
+      `${kB(sum('raw'))} raw, ${files.length} chunks`,
   );
   for (const s of sizes.sort((a, b) => b.br - a.br))
-    console.log(`        ${kB(s.br).padStart(9)}  (${kB(s.raw)} raw)  ${s.file}`);
+    console.log(`        ${kB(s.br).padStart(9)}  (${kB(s.gz)} gzip, ${kB(s.raw)} raw)  ${s.file}`);
 }
-process.exitCode = over ? 1 : 0;
+
+const scripts = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'));
+const code = (file) => readFileSync(join(dist, 'assets', file), 'utf8');
+// zod 4 keeps these names in a minified bundle (`_zod` internals, `$ZodType`-style class names, `ZodError`).
+const withZod = scripts.filter((file) => /\b_zod\b|\$Zod[A-Z]\w*|\bZodError\b/.test(code(file)));
+const entry = manifest[ENTRY].file.replace(/^assets\//, '');
+const backToEntry = scripts.filter((file) => file !== entry && code(file).includes(`from"./${entry}"`));
+console.log(withZod.length ? `FAIL  zod in ${withZod.join(', ')}` : 'PASS  no zod in any chunk');
+console.log(backToEntry.length ? `FAIL  importing the entry back: ${backToEntry.join(', ')}` : 'PASS  no chunk imports the entry');
+process.exitCode = over || withZod.length || backToEntry.length ? 1 : 0;

@@ -1,16 +1,9 @@
 import { stat, readFile } from 'node:fs/promises';
 import { isUuid, type PublicProfile, type PublicQuestion } from '@ques/contracts';
+import { profileMeta, questionMeta, STRUCTURED_DATA_QUESTIONS } from '@ques/contracts/core';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceName, Upstreams } from '../upstreams.js';
-import {
-  profileMeta,
-  questionMeta,
-  renderMetaBlock,
-  splitIndexHtml,
-  STRUCTURED_DATA_QUESTIONS,
-  withMetaBlock,
-  type IndexParts,
-} from './meta.js';
+import { renderMetaBlock, splitIndexHtml, withMetaBlock, type IndexParts } from './meta.js';
 
 /** The public pages whose HTML carries their own metadata (spec §2). */
 export type SeoRoute =

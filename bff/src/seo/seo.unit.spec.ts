@@ -8,15 +8,8 @@ import type { PublicProfile, PublicQuestion } from '@ques/contracts';
 import { createLogger, generateJwtKeys } from '@ques/kit';
 import { buildBff } from '../app.js';
 import { Upstreams } from '../upstreams.js';
-import {
-  escapeHtml,
-  excerpt,
-  jsonForScript,
-  profileMeta,
-  questionMeta,
-  questionPath,
-  renderMetaBlock,
-} from './meta.js';
+import { excerpt, jsonForScript, profileMeta, questionMeta, questionPath } from '@ques/contracts/core';
+import { escapeHtml, renderMetaBlock } from './meta.js';
 import { matchSeoRoute, SeoRenderer } from './renderer.js';
 
 const log = createLogger('seo-test', 'silent');

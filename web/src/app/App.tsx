@@ -2,8 +2,9 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, Route, Routes, useLocation } from '../lib/router';
 import { LoadingText } from '../components/Banner';
 import { themeVars } from '../lib/color';
-import { AuthProvider, useAuth } from '../features/auth/auth-context';
+import { AuthProvider, useAuth } from '../lib/auth/auth-context';
 import { loadProfilePage } from '../features/public-profile/load';
+import type { AskModalSlot } from '../features/public-profile/ProfilePage';
 import { Header } from './Header';
 
 // Every screen is its own chunk: the public profile downloads only the shell and its own code.
@@ -16,9 +17,13 @@ const ProfilePage = lazy(loadProfilePage);
 const QuestionPage = lazy(() => import('../features/question/QuestionPage'));
 const TermsPage = lazy(() => import('../features/legal/TermsPage'));
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage'));
-const AdminApp = lazy(() => import('../features/admin/AdminApp'));
+const AdminApp = lazy(() => import('./AdminApp'));
 const SupportModal = lazy(() => import('../features/support/SupportModal'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
+
+// The public profile opens the ask modal (its own feature and chunk); the app hands it over.
+const loadAskModal = () => import('../features/ask/AskModal');
+const ASK_MODAL: AskModalSlot = { Modal: lazy(loadAskModal), preload: loadAskModal };
 
 export function App() {
   return (
@@ -32,7 +37,7 @@ export function App() {
           <Route path="reset-password" element={<ResetPasswordPage />} />
           <Route path="reset-password-confirm" element={<ResetPasswordConfirmPage />} />
           <Route path="ask" element={<AskIndex />} />
-          <Route path="ask/:username" element={<ProfilePage />} />
+          <Route path="ask/:username" element={<ProfilePage ask={ASK_MODAL} />} />
           <Route path="ask/:username/question/:id/:slug?" element={<QuestionPage />} />
           <Route path="terms-of-use" element={<TermsPage />} />
           <Route path="privacy-policy" element={<PrivacyPage />} />

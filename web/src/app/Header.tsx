@@ -1,8 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useLocation } from '../lib/router';
 import { Avatar } from '../components/Avatar';
-import { useAuth } from '../features/auth/auth-context';
-import { Logo } from './Logo';
+import { useAuth } from '../lib/auth/auth-context';
+import { Logo } from '../components/Logo';
 
 interface HeaderProps {
   onOpenSupport: () => void;

@@ -1,8 +1,8 @@
 import { Link } from '../lib/router';
-import { useDocumentHead } from '../lib/head';
+import { usePageHead } from '../lib/head';
 
 export default function NotFoundPage() {
-  useDocumentHead({ title: 'Page not found — Ques', description: 'This page does not exist.', canonical: '/' });
+  usePageHead('Page not found — Ques', 'This page does not exist.', '/');
   return (
     <section className="page page--narrow">
       <h1 className="page__title">Page not found</h1>

@@ -1,5 +1,6 @@
+import { isDefaultAvatar } from '@ques/contracts/core';
 import { AVATAR_SIZE } from '../lib/constants';
-import { avatarSrc, isDefaultAvatar } from '../lib/avatar';
+import { avatarSrc } from '../lib/avatar';
 import { initials } from '../lib/text';
 
 interface AvatarProps {

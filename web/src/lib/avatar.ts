@@ -1,10 +1,4 @@
-import { DEFAULT_AVATAR_URL } from './constants';
-
-export function isDefaultAvatar(url: string | undefined | null): boolean {
-  if (!url) return true;
-  const path = url.split('?')[0] ?? '';
-  return path === DEFAULT_AVATAR_URL || path.endsWith(DEFAULT_AVATAR_URL);
-}
+import { DEFAULT_AVATAR_URL, isDefaultAvatar } from '@ques/contracts/core';
 
 /**
  * The cache-busting version (spec §2). It changes hourly, so visitors still get HTTP caching, and it is

@@ -1,5 +1,5 @@
 import type { CSSProperties } from 'react';
-import { DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from './constants';
+import { DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from '@ques/contracts/core';
 
 const HEX = /^#([0-9a-f]{6})$/i;
 const INK = '#1A140F';

@@ -1,94 +1,69 @@
 import { useEffect } from 'react';
-import { DEFAULT_DESCRIPTION, DEFAULT_SHARE_IMAGE, DEFAULT_TITLE } from './constants';
+import {
+  defaultMeta,
+  headTags,
+  JSON_LD_ID,
+  pageMeta,
+  valueAttribute,
+  type HeadTag,
+  type PageMeta,
+} from '@ques/contracts/core';
 
-export interface HeadTags {
-  title: string;
-  description: string;
-  /** Path or absolute URL; made absolute against the current origin. */
-  canonical: string;
-  /** Path or absolute URL of the social-share image. */
-  image?: string;
-  /** schema.org structured data, rendered as one JSON-LD script. */
-  jsonLd?: object | null;
+/**
+ * The site's public origin as the server was configured with it: the BFF serves every page with its canonical link on
+ * PUBLIC_ORIGIN (a build with QUES_SITE_ORIGIN writes it into index.html). Read on first use, before the app changes
+ * any tag. A build without QUES_SITE_ORIGIN served by something else (`vite dev`, tests) carries the `.invalid`
+ * placeholder, or no link: then it is this page's origin.
+ */
+let origin: string | undefined;
+export function siteOrigin(): string {
+  if (origin) return origin;
+  const canonical = new URL(document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href || window.location.href);
+  origin = canonical.hostname.endsWith('.invalid') ? window.location.origin : canonical.origin;
+  return origin;
 }
 
-const JSON_LD_ID = 'ques-structured-data';
-
-function absolute(url: string): string {
-  try {
-    return new URL(url, window.location.origin).href;
-  } catch {
-    return url;
-  }
-}
-
-/** Updates the tag index.html already has (between the meta comments), or adds it. */
-function setTag(selector: string, create: () => HTMLElement, attr: 'content' | 'href', value: string) {
-  let el = document.head.querySelector<HTMLElement>(selector);
+/** Updates the tag index.html (or the server) already put there, or adds it. */
+function setTag(tag: Exclude<HeadTag, { kind: 'title' }>): void {
+  let el = document.head.querySelector(`${tag.kind}[${tag.attribute}="${tag.key}"]`);
   if (!el) {
-    el = create();
-    document.head.appendChild(el);
+    el = document.head.appendChild(document.createElement(tag.kind));
+    el.setAttribute(tag.attribute, tag.key);
   }
-  el.setAttribute(attr, value);
+  el.setAttribute(valueAttribute(tag.kind), tag.value);
 }
 
-const meta = (key: 'name' | 'property', name: string) => () => {
-  const el = document.createElement('meta');
-  el.setAttribute(key, name);
-  return el;
-};
-
-export function applyHead(tags: HeadTags): void {
-  const canonical = absolute(tags.canonical);
-  const image = absolute(tags.image ?? DEFAULT_SHARE_IMAGE);
-  document.title = tags.title;
-  setTag('meta[name="description"]', meta('name', 'description'), 'content', tags.description);
-  setTag(
-    'link[rel="canonical"]',
-    () => {
-      const el = document.createElement('link');
-      el.rel = 'canonical';
-      return el;
-    },
-    'href',
-    canonical,
-  );
-  setTag('meta[property="og:title"]', meta('property', 'og:title'), 'content', tags.title);
-  setTag('meta[property="og:description"]', meta('property', 'og:description'), 'content', tags.description);
-  setTag('meta[property="og:url"]', meta('property', 'og:url'), 'content', canonical);
-  setTag('meta[property="og:image"]', meta('property', 'og:image'), 'content', image);
-  setTag('meta[name="twitter:title"]', meta('name', 'twitter:title'), 'content', tags.title);
-  setTag('meta[name="twitter:description"]', meta('name', 'twitter:description'), 'content', tags.description);
-  setTag('meta[name="twitter:image"]', meta('name', 'twitter:image'), 'content', image);
-
+/** Sets the same tags the BFF renders into the HTML (`@ques/contracts/core` `headTags`), and the one JSON-LD script. */
+export function applyHead(meta: PageMeta): void {
+  for (const tag of headTags(meta)) {
+    if (tag.kind === 'title') document.title = tag.text;
+    else setTag(tag);
+  }
   document.getElementById(JSON_LD_ID)?.remove();
-  if (tags.jsonLd) {
+  if (meta.jsonLd) {
     const script = document.createElement('script');
     script.type = 'application/ld+json';
     script.id = JSON_LD_ID;
-    // `<` escaped so user text can never close the script element.
-    script.textContent = JSON.stringify(tags.jsonLd).replace(/</g, '\\u003c');
+    // Text of a script element is not parsed as HTML: no escaping needed (the BFF's HTML uses `jsonForScript`).
+    script.textContent = JSON.stringify(meta.jsonLd);
     document.head.appendChild(script);
   }
 }
-
-export const DEFAULT_HEAD: HeadTags = {
-  title: DEFAULT_TITLE,
-  description: DEFAULT_DESCRIPTION,
-  canonical: '/',
-  image: DEFAULT_SHARE_IMAGE,
-  jsonLd: null,
-};
 
 /**
  * Sets the page's metadata while the component is mounted and puts the defaults back afterwards.
  * Pass `null` while data is loading to keep whatever is there.
  */
-export function useDocumentHead(tags: HeadTags | null): void {
-  const key = tags ? JSON.stringify(tags) : null;
+export function useDocumentHead(meta: PageMeta | null): void {
+  const key = meta ? JSON.stringify(meta) : null;
   useEffect(() => {
     if (!key) return;
-    applyHead(JSON.parse(key) as HeadTags);
-    return () => applyHead({ ...DEFAULT_HEAD, canonical: window.location.pathname });
+    applyHead(JSON.parse(key) as PageMeta);
+    return () => applyHead(defaultMeta(siteOrigin(), window.location.pathname));
   }, [key]);
+}
+
+/** A page without data of its own: its title, description and canonical path. */
+export function usePageHead(title: string, description: string, path: string): void {
+  useDocumentHead(pageMeta(siteOrigin(), { title, description, path }));
 }

@@ -1,12 +1,3 @@
-import { EXCERPT_CHARS } from './constants';
-
-/** First `max` characters, whitespace collapsed; an ellipsis only when something was cut. */
-export function excerpt(text: string | undefined, max = EXCERPT_CHARS): string {
-  const clean = (text ?? '').replace(/\s+/g, ' ').trim();
-  if (clean.length <= max) return clean;
-  return `${clean.slice(0, max - 1).trimEnd()}…`;
-}
-
 /** Up to two initials from a name ("Ada Lovelace" → "AL"). */
 export function initials(name: string | undefined): string {
   const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);

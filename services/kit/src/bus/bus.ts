@@ -38,7 +38,11 @@ export interface SubscriptionSpec {
   handler: EnvelopeHandler;
   /** Called once when a message is given up on; must persist it (dead-letter table). Then the message is dropped. */
   onPoison: (poison: PoisonMessage) => Promise<void>;
-  /** Total deliveries before a message is poison. Default 5. */
+  /**
+   * Handler failures before a message is poison. Deliveries are not failures: a message redelivered after a shutdown,
+   * a crash or a lost database connection (`isConnectionLoss`, retried until the database is back) does not count.
+   * Default 5.
+   */
   maxDeliver?: number;
   /** Redelivery delays in ms, one per retry (the last repeats). Default [200, 1000, 5000, 15000]. */
   backoffMs?: number[];

@@ -14,11 +14,13 @@ import {
   type JetStreamClient,
   type JetStreamManager,
   type JsMsg,
+  type KV,
   type NatsConnection,
   type StreamInfo,
 } from 'nats';
 import type { Logger } from 'pino';
 import type { Context } from '@ques/contracts';
+import { isConnectionLoss } from '../db/connection-errors.js';
 import type { EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec } from './bus.js';
 import {
   appSubject,
@@ -54,11 +56,17 @@ const HEARTBEAT_MS = ACK_WAIT_MS / 5;
 const STREAM_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 const DEFAULT_MAX_DELIVER = 5;
 const DEFAULT_BACKOFF_MS = [200, 1_000, 5_000, 15_000];
+// A handler that lost its database connection is retried at its backoff, but never later than this: the message
+// waits for the database, not for a schedule meant for failing handlers.
+const CONNECTION_LOSS_MAX_RETRY_MS = 2_000;
+// How long a handler failure is remembered. Only an upper bound for how late failures still count: a poison message
+// reaches maxDeliver failures within a minute at the default backoff.
+const FAILURE_LEDGER_TTL_MS = 24 * 60 * 60_000;
 const RESTART_DELAY_MS = 1_000;
 // Messages held by one instance are not available to the others, so take few at a time.
 const PULL_BATCH = 16;
 // Each pull request ends on the server after this long (or when PULL_BATCH arrived), so a stopping subscription
-// finishes its current request, sees every message the server sent for it, and hands those back (nak) at once.
+// waits at most this long for its current request to end before handing back (nak) what it did not handle.
 const PULL_EXPIRES_MS = 1_000;
 // The server's "not found" error codes (JetStream API err_code).
 const CONSUMER_NOT_FOUND = 10014;
@@ -74,6 +82,7 @@ export class NatsEventBus implements EventBus {
   private closing = false;
   private readonly subscriptions = new Set<NatsSubscription>();
   private readonly reconnectListeners = new Set<() => void>();
+  private readonly failures: FailureLedger;
 
   private constructor(
     private readonly nc: NatsConnection,
@@ -82,6 +91,7 @@ export class NatsEventBus implements EventBus {
     private readonly namespace: string | undefined,
     private readonly log: Logger,
   ) {
+    this.failures = new FailureLedger(js, failureLedgerBucket(namespace));
     void this.watchStatus();
   }
 
@@ -134,6 +144,7 @@ export class NatsEventBus implements EventBus {
       stream: streamName(spec.context, this.namespace),
       namespace: this.namespace,
       filtersSupported: () => this.supportsFilterChanges(),
+      failures: this.failures,
       jsm: this.jsm,
       js: this.js,
       log: this.log.child({ consumer: spec.durable }),
@@ -289,6 +300,7 @@ interface NatsSubscriptionOptions {
   stream: string;
   namespace: string | undefined;
   filtersSupported: () => boolean;
+  failures: FailureLedger;
   jsm: JetStreamManager;
   js: JetStreamClient;
   log: Logger;
@@ -314,8 +326,8 @@ class NatsSubscription {
     if (!this.stopped) {
       this.stopped = true;
       this.wake?.();
-      // The current pull request is left to end on the server (≤ PULL_EXPIRES_MS): closing it early would drop
-      // messages already on the wire, which then wait out ack_wait before anyone else may take them.
+      // No new pull request starts. The current one is left to end on the server (≤ PULL_EXPIRES_MS): closing it
+      // early would drop messages already on the wire, which then wait out ack_wait before anyone else may take them.
     }
     await this.loop;
   }
@@ -388,9 +400,9 @@ class NatsSubscription {
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
       ack_wait: nanos(ACK_WAIT_MS),
-      // Unbounded on the server on purpose: the poison decision is ours (attempt >= maxDeliver). A server-side
-      // limit would silently drop a message whose last delivery could not be parked (onPoison failed), or one
-      // whose handler crashed the process every time, instead of dead-lettering it.
+      // Unbounded on the server on purpose: the poison decision is ours, by handler failures (FailureLedger), not by
+      // deliveries — shutdowns, crashes and lost connections redeliver messages that never failed. A server-side
+      // limit would also silently drop a message whose parking failed (onPoison) instead of dead-lettering it.
       max_deliver: -1,
       ...filter,
     };
@@ -426,11 +438,20 @@ class NatsSubscription {
    * Handles one pull response in order. Messages are taken off the wire as they arrive, not when their turn comes,
    * so every message this instance holds — the one being handled and those waiting behind it — gets `working()`
    * heartbeats, and none is redelivered elsewhere for having waited out ack_wait in this buffer.
+   *
+   * Stopping finishes the message in hand, then hands the rest back (nak) — but only once this pull request has
+   * ended. A nak while it is still open makes the server deliver the message straight back into it, to an instance
+   * that will not handle it: each round trip counted as a delivery, and one stop used to burn a message's every
+   * allowed delivery in about a second.
    */
   private async handleBatch(messages: ConsumerMessages): Promise<void> {
     const held: JsMsg[] = [];
     let received = false;
     let arrived = null as (() => void) | null;
+    const nextArrival = async () => {
+      await new Promise<void>((resolve) => (arrived = resolve));
+      arrived = null;
+    };
     const receiving = (async () => {
       try {
         for await (const msg of messages) {
@@ -445,18 +466,20 @@ class NatsSubscription {
     const heartbeat = setInterval(() => held.forEach((msg) => settle(() => msg.working())), HEARTBEAT_MS);
     heartbeat.unref();
     try {
-      for (;;) {
+      while (!this.stopped) {
         const msg = held[0];
         if (!msg) {
           if (received) break;
-          await new Promise<void>((resolve) => (arrived = resolve));
-          arrived = null;
+          await nextArrival();
           continue;
         }
-        // Stopping hands held messages back at once, so another instance takes them without waiting for ack_wait.
-        if (this.stopped) nakAfter(msg, 0);
-        else await this.process(msg);
+        await this.process(msg);
         held.shift();
+      }
+      if (this.stopped) {
+        while (!received) await nextArrival();
+        // No pull request of this instance is open any more, so these go to another instance at once.
+        for (const msg of held.splice(0)) nakAfter(msg, 0);
       }
     } finally {
       clearInterval(heartbeat);
@@ -475,12 +498,17 @@ class NatsSubscription {
     this.wake = null;
   }
 
-  /** Never throws: one bad message must not end the loop. */
+  /**
+   * Never throws: one bad message must not end the loop. A message is poison when its handler has failed on
+   * maxDeliver deliveries (counted in the FailureLedger, shared by every instance) — not after maxDeliver
+   * deliveries: a shutdown, a crash or a lost connection redelivers messages whose handler never failed. A handler
+   * that lost its database connection has not failed either: it is retried until the database is back.
+   */
   private async process(msg: JsMsg): Promise<void> {
     const { spec, maxDeliver, backoffMs, log } = this.o;
     const subject = appSubject(msg.subject, this.o.namespace);
     // deliveryCount is 1 on the first delivery (the deprecated redeliveryCount holds the same number).
-    const attempt = msg.info.deliveryCount;
+    const delivery = msg.info.deliveryCount;
     try {
       if (this.clientFilter && !this.clientFilter.some((p) => subjectMatches(p, subject))) {
         settle(() => msg.ack());
@@ -490,32 +518,35 @@ class NatsSubscription {
       const decoded = decodeEnvelope(payload);
       if (!decoded.ok) {
         const eventId = decoded.eventId ?? (msg.headers?.get('Nats-Msg-Id') || null);
-        await this.poison(msg, { consumer: spec.durable, subject, payload, eventId, error: decoded.error, attempts: attempt });
+        await this.poison(msg, { consumer: spec.durable, subject, payload, eventId, error: decoded.error, attempts: delivery });
         return;
       }
       const { envelope } = decoded;
-      const base = { consumer: spec.durable, subject, payload, eventId: envelope.id };
-      if (attempt > maxDeliver) {
-        // Only reachable when earlier deliveries ended without our verdict (crash, hang past ack_wait) or parking failed.
-        await this.poison(msg, { ...base, error: `not handled within ${maxDeliver} deliveries`, attempts: attempt });
-        return;
-      }
       try {
-        await spec.handler(envelope, { attempt, subject });
+        await spec.handler(envelope, { attempt: delivery, subject });
         settle(() => msg.ack());
+        return;
       } catch (err) {
-        if (attempt >= maxDeliver) {
-          log.warn({ err, subject, eventId: envelope.id, attempt }, 'handler failed on the last allowed delivery');
-          await this.poison(msg, { ...base, error: errorMessage(err), attempts: attempt });
+        if (isConnectionLoss(err)) {
+          const delay = Math.min(retryDelay(backoffMs, delivery), CONNECTION_LOSS_MAX_RETRY_MS);
+          log.warn({ err, subject, eventId: envelope.id, delivery, retryInMs: delay }, 'handler lost its database connection; will retry (not a failure)');
+          nakAfter(msg, delay);
+          return;
+        }
+        const failures = await this.o.failures.add(spec.durable, envelope.id);
+        if (failures >= maxDeliver) {
+          log.warn({ err, subject, eventId: envelope.id, failures }, 'handler failed for the last allowed time');
+          await this.poison(msg, { consumer: spec.durable, subject, payload, eventId: envelope.id, error: errorMessage(err), attempts: failures });
         } else {
-          const delay = retryDelay(backoffMs, attempt);
-          log.warn({ err, subject, eventId: envelope.id, attempt, retryInMs: delay }, 'handler failed; will retry');
+          const delay = retryDelay(backoffMs, failures);
+          log.warn({ err, subject, eventId: envelope.id, failures, retryInMs: delay }, 'handler failed; will retry');
           nakAfter(msg, delay);
         }
       }
     } catch (err) {
-      log.error({ err, subject, attempt }, 'message processing failed unexpectedly; will retry');
-      nakAfter(msg, retryDelay(backoffMs, attempt));
+      // Also where a failure that could not be recorded ends up: the message is retried, and counted next time.
+      log.error({ err, subject, delivery }, 'message processing failed unexpectedly; will retry');
+      nakAfter(msg, retryDelay(backoffMs, delivery));
     }
   }
 
@@ -533,6 +564,46 @@ class NatsSubscription {
     log.warn({ subject: poison.subject, eventId: poison.eventId, attempts: poison.attempts, error: poison.error }, 'message parked as poison');
     settle(() => msg.term());
   }
+}
+
+/**
+ * Handler failures per (durable, event id), in a JetStream KV bucket beside the streams: every instance sharing a
+ * durable, and every restart, adds to the same count, and nothing but a handler failure does (ADR 0018). Opened on
+ * the first failure, so a bus whose handlers never fail never creates it.
+ */
+export class FailureLedger {
+  private kv: Promise<KV> | null = null;
+
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly bucket: string,
+  ) {}
+
+  /** Records one more failure of `durable`'s handler on `eventId` and returns how many there have been. */
+  async add(durable: string, eventId: string): Promise<number> {
+    const kv = await this.open();
+    const key = `${durable}.${eventId}`;
+    const entry = await kv.get(key);
+    const failures = (entry?.operation === 'PUT' ? Number.parseInt(entry.string(), 10) || 0 : 0) + 1;
+    // A plain put: one message is held by one instance at a time, so two instances do not count the same failure.
+    await kv.put(key, String(failures));
+    return failures;
+  }
+
+  private open(): Promise<KV> {
+    this.kv ??= this.js.views
+      .kv(this.bucket, { history: 1, ttl: FAILURE_LEDGER_TTL_MS, storage: StorageType.File })
+      .catch((err: unknown) => {
+        this.kv = null; // try again on the next failure
+        throw err;
+      });
+    return this.kv;
+  }
+}
+
+/** The KV bucket of handler failures: `HANDLER_FAILURES`, or `<NAMESPACE>_HANDLER_FAILURES` under a namespace. */
+export function failureLedgerBucket(namespace?: string): string {
+  return namespace ? `${namespace.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}_HANDLER_FAILURES` : 'HANDLER_FAILURES';
 }
 
 /**

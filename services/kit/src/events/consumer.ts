@@ -60,8 +60,9 @@ export interface ConsumerDefinition<DB = KitTables> {
 }
 
 /**
- * Subscribes an idempotent, schema-validating consumer. A message whose data fails its schema fails every delivery,
- * so after maxDeliver attempts it is parked in the dead-letter table instead of blocking the stream.
+ * Subscribes an idempotent, schema-validating consumer. A message whose data fails its schema fails every time, so
+ * after maxDeliver failures it is parked in the dead-letter table instead of blocking the stream. An effect that lost
+ * its database connection has not failed: the bus retries it until the database is back, however long that takes.
  */
 export async function startConsumer<DB extends KitTables>(
   bus: EventBus,

@@ -3,18 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { routesWithoutSchemas } from '../testing/routes.js';
 import { createHttpApp, type HttpApp } from './http-app.js';
+import { capturingLog } from '../testing/logs.js';
 
 const silent = pino({ level: 'silent' });
-
-/** Log lines written by the app, to see what it reports about its own mistakes. */
-function capturingLog() {
-  const lines: Record<string, unknown>[] = [];
-  const log = pino(
-    { level: 'info' },
-    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-  );
-  return { log, lines };
-}
 
 describe('the kit HTTP app with the zod type provider', () => {
   const { log, lines } = capturingLog();
@@ -109,17 +100,28 @@ describe('the kit HTTP app with the zod type provider', () => {
 
 /** Errors as `pg`, `pg-pool` and Kysely raise them when the database connection is lost or refused. */
 const connectionLosses: Record<string, () => Error> = {
-  'terminated backend (57P01)': () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
-  'crash shutdown (57P02)': () => Object.assign(new Error('terminating connection due to crash of another server process'), { code: '57P02' }),
-  'starting up (57P03)': () => Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
+  'terminated backend (57P01)': () =>
+    Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+  'crash shutdown (57P02)': () =>
+    Object.assign(new Error('terminating connection due to crash of another server process'), {
+      code: '57P02',
+    }),
+  'starting up (57P03)': () =>
+    Object.assign(new Error('the database system is starting up'), { code: '57P03' }),
   'connection exception (08000)': () => Object.assign(new Error('connection exception'), { code: '08000' }),
-  'connection does not exist (08003)': () => Object.assign(new Error('connection does not exist'), { code: '08003' }),
+  'connection does not exist (08003)': () =>
+    Object.assign(new Error('connection does not exist'), { code: '08003' }),
   'connection failure (08006)': () => Object.assign(new Error('connection failure'), { code: '08006' }),
   'socket reset': () => Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
-  'server down': () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
+  'server down': () =>
+    Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }),
   'socket ended': () => new Error('Connection terminated unexpectedly'),
-  'rollback on a broken client': () => new Error('Client has encountered a connection error and is not queryable'),
-  'wrapped in a cause': () => new Error('could not append', { cause: Object.assign(new Error('terminating connection'), { code: '57P01' }) }),
+  'rollback on a broken client': () =>
+    new Error('Client has encountered a connection error and is not queryable'),
+  'wrapped in a cause': () =>
+    new Error('could not append', {
+      cause: Object.assign(new Error('terminating connection'), { code: '57P01' }),
+    }),
 };
 
 describe('the HTTP error handler', () => {
@@ -139,18 +141,27 @@ describe('the HTTP error handler', () => {
   });
   afterAll(async () => app.close());
 
-  it.each(Object.keys(connectionLosses))('answers a lost database connection (%s) with 503 UNAVAILABLE and Retry-After', async (kind) => {
-    const res = await app.inject({ method: 'GET', url: `/loss/${encodeURIComponent(kind)}` });
-    expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ message: 'Ques is having trouble right now. Please try again in a moment.', code: 'UNAVAILABLE' });
-    expect(res.headers['retry-after']).toBe('1');
-  });
+  it.each(Object.keys(connectionLosses))(
+    'answers a lost database connection (%s) with 503 UNAVAILABLE and Retry-After',
+    async (kind) => {
+      const res = await app.inject({ method: 'GET', url: `/loss/${encodeURIComponent(kind)}` });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        message: 'Ques is having trouble right now. Please try again in a moment.',
+        code: 'UNAVAILABLE',
+      });
+      expect(res.headers['retry-after']).toBe('1');
+    },
+  );
 
   it('still answers a programming error or another SQL error with 500 INTERNAL, without details', async () => {
     for (const url of ['/bug', '/other-sql-error']) {
       const res = await app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(500);
-      expect(res.json()).toEqual({ message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' });
+      expect(res.json()).toEqual({
+        message: 'Something went wrong on our side. Please try again.',
+        code: 'INTERNAL',
+      });
     }
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { infraGate, postgresServerUrl } from '../testing/infra.js';
+import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
 import type { Kysely } from 'kysely';
 import { counterFixture, silentLog, type CounterDB, type KitFixture } from '../test/fixture.js';
 import { cancelJob, scheduleJob, Scheduler } from './scheduler.js';
@@ -70,5 +70,64 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     fail = false;
     now = new Date(now.getTime() + 1500);
     expect(await scheduler.runDue()).toBe(1);
+  });
+
+  const jobStatuses = async (prefix: string) =>
+    (await fx.database.db.selectFrom('scheduled_jobs').select('status').where('key', 'like', `${prefix}%`).execute()).map((r) => r.status).sort();
+
+  it('stops claiming jobs once stop() is called: the job in hand finishes, the rest of the backlog stays pending', async () => {
+    const started: string[] = [];
+    let firstStarted!: () => void;
+    const first = new Promise<void>((resolve) => (firstStarted = resolve));
+    const scheduler = new Scheduler({
+      database: fx.database,
+      log: silentLog,
+      pollIntervalMs: 50,
+      handlers: {
+        // As a webhook job calling a slow provider: a backlog of these once held a shutdown for 20 s and more.
+        slow: async (_trx, job) => {
+          started.push(job.key);
+          firstStarted();
+          await new Promise((r) => setTimeout(r, 300));
+        },
+      },
+    });
+    const due = new Date(Date.now() - 1_000);
+    await fx.database.db.transaction().execute(async (trx) => {
+      for (let i = 0; i < 20; i += 1) await scheduleJob(trx, { kind: 'slow', key: `backlog-${i}`, dueAt: due, payload: {} });
+    });
+
+    scheduler.start();
+    await first;
+    await scheduler.stop();
+    expect(started).toHaveLength(1);
+    expect(await jobStatuses('backlog-')).toEqual(['done', ...Array<string>(19).fill('pending')]);
+    await new Promise((r) => setTimeout(r, 200)); // nothing is claimed after stop() resolved
+    expect(started).toHaveLength(1);
+  });
+
+  it('stop() returns after stopTimeoutMs when the job in hand hangs, and that job still completes on its own', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let inHand = false;
+    const scheduler = new Scheduler({
+      database: fx.database,
+      log: silentLog,
+      stopTimeoutMs: 100,
+      handlers: {
+        hang: async () => {
+          inHand = true;
+          await gate;
+        },
+      },
+    });
+    await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'hang', key: 'hanging-1', dueAt: new Date(Date.now() - 1_000), payload: {} }));
+
+    scheduler.start();
+    await eventually(async () => inHand);
+    await scheduler.stop();
+    expect(await jobStatuses('hanging-')).toEqual(['pending']); // still in its transaction
+    release();
+    await eventually(async () => (await jobStatuses('hanging-'))[0] === 'done');
   });
 });

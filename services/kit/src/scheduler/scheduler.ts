@@ -25,7 +25,13 @@ export interface SchedulerOptions<DB extends KitTables = KitTables> {
   /** Delay before retrying a failed job (grows with attempts). */
   retryDelayMs?: number;
   maxAttempts?: number;
+  /** How long `stop()` waits for the job in hand before it returns anyway. Default 5 s. */
+  stopTimeoutMs?: number;
 }
+
+// How long a shutdown waits for the job in hand. One still running after that is left to its transaction: it commits,
+// or it rolls back with its connection and the job is claimed again later.
+const STOP_TIMEOUT_MS = 5_000;
 
 /** Schedules (or reschedules) the job identified by `key`, inside the caller's transaction. */
 export async function scheduleJob<DB extends KitTables>(
@@ -78,7 +84,10 @@ export class Scheduler<DB extends KitTables = KitTables> {
   private readonly clock: Clock;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
+  /** Not polling (before `start()`, after `stop()`). */
   private stopped = true;
+  /** `stop()` was called: no further job is claimed, even mid-`runDue()`. */
+  private stopping = false;
 
   constructor(private readonly opts: SchedulerOptions<DB>) {
     this.clock = opts.clock ?? systemClock;
@@ -91,6 +100,7 @@ export class Scheduler<DB extends KitTables = KitTables> {
 
   start(): void {
     this.stopped = false;
+    this.stopping = false;
     const tick = () => {
       if (this.stopped) return;
       this.running = this.runDue()
@@ -102,20 +112,35 @@ export class Scheduler<DB extends KitTables = KitTables> {
     tick();
   }
 
+  /**
+   * Claims no further job, lets the one in hand finish (waiting at most `stopTimeoutMs`) and resolves. Due jobs left
+   * over stay pending for the next instance: a shutdown must not wait for a backlog of them.
+   */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    const running = this.running;
+    if (!running) return;
+    const timeoutMs = this.opts.stopTimeoutMs ?? STOP_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const finished = await Promise.race([
+      running.then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (!finished) this.opts.log.warn({ waitedMs: timeoutMs }, 'scheduler stopped while a job was still running; its transaction decides');
   }
 
-  /** Runs every job due at the clock's now; returns how many completed. */
+  /** Runs every job due at the clock's now (until `stop()` is called); returns how many completed. */
   async runDue(): Promise<number> {
     let done = 0;
-    for (;;) {
+    while (!this.stopping) {
       const outcome = await this.runOne();
       if (outcome === 'none') return done;
       if (outcome === 'done') done += 1;
     }
+    return done;
   }
 
   private async runOne(): Promise<'none' | 'done' | 'failed'> {

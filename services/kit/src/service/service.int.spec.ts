@@ -18,6 +18,7 @@ import {
   type NatsTestServer,
 } from '../testing/nats.js';
 import { runService, type ServiceConfig } from './service.js';
+import { capturingLog } from '../testing/logs.js';
 
 const server = await postgresServerUrl();
 const run = infraGate(!!server && !!natsServerBinary(), 'Postgres and a nats-server binary');
@@ -50,17 +51,6 @@ function latePostgres(port: number, target: URL) {
       for (const s of sockets) s.destroy();
       return new Promise<void>((resolve) => proxy.close(() => resolve()));
     },
-  };
-}
-
-function capturingLog() {
-  const lines: Record<string, unknown>[] = [];
-  return {
-    lines,
-    log: pino(
-      { level: 'info' },
-      { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-    ),
   };
 }
 

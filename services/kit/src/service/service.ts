@@ -58,7 +58,12 @@ export interface ServiceContext<
  * CLI need. `DB` is the service's table interface, `C` its config, `P` the parts `build` makes once and routes,
  * consumers and jobs share, `O` what a caller may pass instead of what `build` would make.
  */
-export interface ServiceDefinition<DB extends KitTables & IdempotencyTables, C extends ServiceConfig, P, O = object> {
+export interface ServiceDefinition<
+  DB extends KitTables & IdempotencyTables,
+  C extends ServiceConfig,
+  P,
+  O = object,
+> {
   /** The bounded context: schema name, stream context and logger name. */
   name: Context;
   /** The service's config loader (its `config.ts`, the only reader of process.env). */
@@ -252,7 +257,11 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       await assertRevocationsTable(database.db, def.name);
       const { schema } = database;
       const revoked = watchRevokedSessions(app, {
-        database: { schema, listen: (channel, onNotify) => ctx.database.listen(channel, onNotify), db: revocationsView(database.db) },
+        database: {
+          schema,
+          listen: (channel, onNotify) => ctx.database.listen(channel, onNotify),
+          db: revocationsView(database.db),
+        },
         log,
       });
       useRevocationCheck(app, revoked);
@@ -260,7 +269,11 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
     await def.routes(app, parts, ctx);
     await app.ready();
 
-    await bus.ensureStreams([def.name, ...(def.consumes ?? []), ...(readsRevocations ? [REVOCATIONS_CONTEXT] : [])]);
+    await bus.ensureStreams([
+      def.name,
+      ...(def.consumes ?? []),
+      ...(readsRevocations ? [REVOCATIONS_CONTEXT] : []),
+    ]);
     const relay = new OutboxRelay<DB>({ database, bus, log, pollIntervalMs: options.pollIntervalMs });
     started.relay = relay;
     await relay.start();
@@ -269,7 +282,8 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       ...(def.consumers?.(parts, ctx) ?? []),
       ...(readsRevocations ? [revocationsConsumer<DB>(database.schema, database, clock)] : []),
     ];
-    for (const consumer of consumers) started.subscriptions.push(await startConsumer(bus, database, log, consumer));
+    for (const consumer of consumers)
+      started.subscriptions.push(await startConsumer(bus, database, log, consumer));
     if (Object.keys(jobs).length > 0) scheduler.start();
 
     const url = await app.listen({ port: options.port ?? config.PORT, host: options.host ?? config.HOST });

@@ -1,17 +1,6 @@
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { waitUntilReachable } from './startup.js';
-
-function capturingLog() {
-  const lines: Record<string, unknown>[] = [];
-  return {
-    lines,
-    log: pino(
-      { level: 'info' },
-      { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
-    ),
-  };
-}
+import { capturingLog } from '../testing/logs.js';
 
 describe('waiting for infrastructure at start', () => {
   it('retries with growing waits, logging why, until the connection succeeds', async () => {

@@ -6,3 +6,4 @@ export * from './migrations.js';
 export * from './decider.js';
 export * from './routes.js';
 export * from './test-bed.js';
+export * from './logs.js';

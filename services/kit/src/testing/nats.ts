@@ -7,6 +7,7 @@ import { delimiter, join } from 'node:path';
 import { connect } from 'nats';
 import { CONTEXTS } from '@ques/contracts';
 import { streamName } from '../bus/naming.js';
+import { failureLedgerBucket } from '../bus/nats-bus.js';
 
 const LOCAL_NATS = 'nats://127.0.0.1:4222';
 let testUrl: Promise<string | null> | null = null;
@@ -37,7 +38,7 @@ export function uniqueNamespace(prefix = 't'): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;
 }
 
-/** Deletes the streams a namespaced bus created (missing ones are fine). */
+/** Deletes the streams a namespaced bus created, its handler-failure bucket included (missing ones are fine). */
 export async function deleteNamespaceStreams(url: string, namespace: string): Promise<void> {
   const nc = await connect({ servers: url, timeout: 2_000, reconnect: false });
   try {
@@ -45,6 +46,7 @@ export async function deleteNamespaceStreams(url: string, namespace: string): Pr
     for (const context of CONTEXTS) {
       await jsm.streams.delete(streamName(context, namespace)).catch(() => false);
     }
+    await jsm.streams.delete(`KV_${failureLedgerBucket(namespace)}`).catch(() => false);
   } finally {
     await nc.close();
   }

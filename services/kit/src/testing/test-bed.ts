@@ -98,3 +98,12 @@ export async function startTestBed<DB extends KitTables>(opts: {
     },
   };
 }
+
+/** A suite's way to publish another service's event (context, type, data, stream, version) as its relay would. */
+export type PublishEvent = (
+  context: Context,
+  type: string,
+  data: unknown,
+  streamId: string,
+  streamVersion?: number,
+) => Promise<EventEnvelope>;

@@ -1,13 +1,15 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN, LIMITS, profilePath } from '@ques/contracts/core';
 import { useNavigate } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { Field, InputField, TextAreaField } from '../../components/Field';
 import { ApiError } from '../../lib/api';
 import { bumpAvatarVersion } from '../../lib/avatar';
 import { normalizeHex, themeVars } from '../../lib/color';
-import { AVATAR_SIZE, DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from '../../lib/constants';
-import { useDocumentHead } from '../../lib/head';
-import { useAuth } from '../auth/auth-context';
+import { AVATAR_SIZE } from '../../lib/constants';
+import { siteOrigin, usePageHead } from '../../lib/head';
+import { useAuth } from '../../lib/auth/auth-context';
 import { changePassword, checkAvatarFile, deleteAccount, updateProfile, uploadAvatar, type ProfileFields } from './api';
 import './account.css';
 
@@ -19,20 +21,9 @@ const messageFor = (err: unknown, generic: string) =>
 
 /** Account settings (spec §2 "Account settings", §8 account messages). */
 export default function AccountSettingsPage() {
-  useDocumentHead({ title: 'Account Settings — Ques', description: 'Your Ques account settings.', canonical: '/admin/account-settings' });
+  usePageHead('Account Settings — Ques', 'Your Ques account settings.', '/admin/account-settings');
   const { user, updateUser, endSession } = useAuth();
   const navigate = useNavigate();
-  const ids = {
-    name: useId(),
-    email: useId(),
-    bio: useId(),
-    link: useId(),
-    password: useId(),
-    passwordError: useId(),
-    main: useId(),
-    light: useId(),
-    avatar: useId(),
-  };
 
   const [fields, setFields] = useState<ProfileFields>(() => ({
     name: user?.name ?? '',
@@ -69,9 +60,8 @@ export default function AccountSettingsPage() {
   }, [user]);
 
   if (!user) return null;
-  const profileLink = `${window.location.origin}/ask/${user.username}`;
-  const set = (key: keyof ProfileFields) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
-    setFields((f) => ({ ...f, [key]: e.target.value }));
+  const profileLink = `${siteOrigin()}${profilePath(user.username)}`;
+  const set = (key: keyof ProfileFields) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
 
   const saveProfile = async (e: FormEvent) => {
     e.preventDefault();
@@ -173,7 +163,6 @@ export default function AccountSettingsPage() {
           <div>
             <input
               ref={fileRef}
-              id={ids.avatar}
               type="file"
               accept="image/*"
               className="visually-hidden"
@@ -187,57 +176,27 @@ export default function AccountSettingsPage() {
           </div>
         </div>
 
-        <div className="field">
-          <label htmlFor={ids.name} className="field__label">
-            Name
-          </label>
-          <input id={ids.name} className="input" type="text" autoComplete="name" value={fields.name} onChange={set('name')} />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.email} className="field__label">
-            Email Address
-          </label>
-          <input id={ids.email} className="input" type="email" autoComplete="email" value={fields.email} onChange={set('email')} />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.bio} className="field__label">
-            Bio
-          </label>
-          <textarea id={ids.bio} className="input input--area" rows={4} maxLength={1000} value={fields.bio} onChange={set('bio')} />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.link} className="field__label">
-            Profile Link
-          </label>
-          <div className="input-group">
-            <input id={ids.link} className="input" type="text" readOnly value={profileLink} onFocus={(e) => e.target.select()} />
-            <button type="button" className="button button--ghost" onClick={() => void copyLink()}>
-              Copy Link
-            </button>
-          </div>
-          <ErrorBanner>{linkError}</ErrorBanner>
-        </div>
+        <InputField label="Name" type="text" autoComplete="name" value={fields.name} onChange={set('name')} />
+        <InputField label="Email Address" type="email" autoComplete="email" value={fields.email} onChange={set('email')} />
+        <TextAreaField label="Bio" rows={4} maxLength={LIMITS.bio} value={fields.bio} onChange={set('bio')} />
+        <Field label="Profile Link">
+          {(field) => (
+            <>
+              <div className="input-group">
+                <input {...field} className="input" type="text" readOnly value={profileLink} onFocus={(e) => e.target.select()} />
+                <button type="button" className="button button--ghost" onClick={() => void copyLink()}>
+                  Copy Link
+                </button>
+              </div>
+              <ErrorBanner>{linkError}</ErrorBanner>
+            </>
+          )}
+        </Field>
 
         <h2 className="account__heading">Brand colours</h2>
         <div className="account__colors">
-          <div className="field field--color">
-            <label htmlFor={ids.main} className="field__label">
-              Main colour
-            </label>
-            <div className="color-field">
-              <input id={ids.main} type="color" value={fields.brandColorMain} onChange={set('brandColorMain')} />
-              <code>{fields.brandColorMain.toUpperCase()}</code>
-            </div>
-          </div>
-          <div className="field field--color">
-            <label htmlFor={ids.light} className="field__label">
-              Light colour
-            </label>
-            <div className="color-field">
-              <input id={ids.light} type="color" value={fields.brandColorLight} onChange={set('brandColorLight')} />
-              <code>{fields.brandColorLight.toUpperCase()}</code>
-            </div>
-          </div>
+          <ColorField label="Main colour" value={fields.brandColorMain} onChange={set('brandColorMain')} />
+          <ColorField label="Light colour" value={fields.brandColorLight} onChange={set('brandColorLight')} />
           <div className="color-preview" style={themeVars(fields.brandColorMain, fields.brandColorLight)} aria-hidden="true">
             <span className="color-preview__banner" />
             <span className="color-preview__text">Your public page</span>
@@ -264,33 +223,29 @@ export default function AccountSettingsPage() {
 
       <div className="account__card">
         <h2 className="account__heading">Password</h2>
-        <div className="field">
-          <label htmlFor={ids.password} className="field__label">
-            New Password
-          </label>
-          <div className="input-group">
-            <input
-              id={ids.password}
-              className="input"
-              type="password"
-              autoComplete="new-password"
-              value={password}
-              aria-invalid={passwordError ? true : undefined}
-              aria-describedby={passwordError ? ids.passwordError : undefined}
-              onChange={(e) => setPassword(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Enter') {
-                  e.preventDefault();
-                  void submitPassword();
-                }
-              }}
-            />
-            <button type="button" className="button button--ghost" disabled={changingPassword} onClick={() => void submitPassword()}>
-              {changingPassword ? 'Changing…' : 'Change password'}
-            </button>
-          </div>
-          <ErrorBanner id={ids.passwordError}>{passwordError}</ErrorBanner>
-        </div>
+        <Field label="New Password" error={passwordError}>
+          {(field) => (
+            <div className="input-group">
+              <input
+                {...field}
+                className="input"
+                type="password"
+                autoComplete="new-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    void submitPassword();
+                  }
+                }}
+              />
+              <button type="button" className="button button--ghost" disabled={changingPassword} onClick={() => void submitPassword()}>
+                {changingPassword ? 'Changing…' : 'Change password'}
+              </button>
+            </div>
+          )}
+        </Field>
       </div>
 
       <div className="account__card account__card--danger">
@@ -302,5 +257,18 @@ export default function AccountSettingsPage() {
         </button>
       </div>
     </section>
+  );
+}
+
+function ColorField({ label, value, onChange }: { label: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <Field label={label} className="field--color">
+      {(field) => (
+        <div className="color-field">
+          <input {...field} type="color" value={value} onChange={(e) => onChange(e.target.value)} />
+          <code>{value.toUpperCase()}</code>
+        </div>
+      )}
+    </Field>
   );
 }

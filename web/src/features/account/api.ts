@@ -1,6 +1,5 @@
+import { AVATAR_MAX_BYTES, type User } from '@ques/contracts/core';
 import { api } from '../../lib/api';
-import type { User } from '../../lib/api';
-import { AVATAR_MAX_BYTES } from '../../lib/constants';
 
 export interface ProfileFields {
   name: string;

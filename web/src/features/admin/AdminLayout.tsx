@@ -2,7 +2,9 @@ import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
 import { LoadingText } from '../../components/Banner';
-import { useAuth } from '../auth/auth-context';
+import { useAuth } from '../../lib/auth/auth-context';
+import './admin.css';
+import { useDismiss } from './use-dismiss';
 
 interface NavItem {
   to: string;
@@ -38,21 +40,7 @@ export function AdminLayout() {
   useEffect(() => setOpen(false), [pathname]);
 
   // The mobile dropdown closes on Escape and on a click elsewhere.
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') setOpen(false);
-    };
-    const onPointer = (e: PointerEvent) => {
-      if (!asideRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
+  useDismiss(open, asideRef, () => setOpen(false));
 
   const current = GROUPS.flatMap((g) => g.items).find((i) => (i.end ? pathname === i.to || pathname === `${i.to}/` : pathname.startsWith(i.to)));
 

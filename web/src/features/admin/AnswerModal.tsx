@@ -1,31 +1,30 @@
+import { ANSWER_MESSAGES, type Question } from '@ques/contracts/core';
 import { useId, useState, type FormEvent } from 'react';
-import { Modal } from '../../components/Modal';
 import { ErrorBanner } from '../../components/Banner';
+import { Checkbox } from '../../components/Field';
+import { Modal } from '../../components/Modal';
 import { TagInput } from '../../components/TagInput';
 import { errorText } from '../../lib/api';
 import { formatDate } from '../../lib/text';
-import { postAnswer, type AdminQuestion } from './api';
-import { askerName, questionId, tipView } from './lists';
+import { postAnswer } from './api';
+import { askerName, tipView } from './lists';
+import { AnswerField, checkAnswer, FormFooter, QuestionSummary } from './qa-form';
 
-export const ANSWER_MESSAGES = {
-  required: 'Answer is required',
-  invalidId: 'Invalid question ID',
-  failed: 'Failed to post answer',
-  network: 'Failed to post answer. Please try again.',
-} as const;
+/** Spec §8: what a failed answer says. */
+const POST_FAILED = { server: 'Failed to post answer', network: 'Failed to post answer. Please try again.' } as const;
 
 interface AnswerModalProps {
-  question: AdminQuestion;
+  question: Question;
   /** The name the answer is signed with (spec §7: the owner's name, or "Anonymous"). */
   replierName: string;
   /** The posted answer, as the server returned it. The modal closes itself afterwards. */
-  onAnswered: (updated: AdminQuestion) => void;
+  onAnswered: (updated: Question) => void;
   onClose: () => void;
 }
 
 /** Answer a received question (spec §2 modals, §5 answer rules): answer required, show on profile by default, tags. */
 export function AnswerModal({ question, replierName, onAnswered, onClose }: AnswerModalProps) {
-  const ids = { answer: useId(), error: useId() };
+  const errorId = useId();
   const [answer, setAnswer] = useState('');
   const [tags, setTags] = useState<string[]>(question.tags ?? []);
   const [displayOnProfile, setDisplayOnProfile] = useState(true);
@@ -36,16 +35,10 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
   const submit = async (e: FormEvent, close: () => void) => {
     e.preventDefault();
     if (busy) return;
-    setError('');
-    if (!answer.trim()) {
-      setError(ANSWER_MESSAGES.required);
-      return;
-    }
-    const id = questionId(question);
-    if (!id) {
-      setError(ANSWER_MESSAGES.invalidId);
-      return;
-    }
+    const checked = checkAnswer(answer, question);
+    setError(checked.ok ? '' : checked.message);
+    if (!checked.ok) return;
+    const { id } = checked;
     setBusy(true);
     try {
       const updated = await postAnswer(id, {
@@ -57,7 +50,7 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
       onAnswered({ ...question, answer: answer.trim(), tags, displayOnProfile, status: 'Answered', ...(updated ?? {}) });
       close();
     } catch (err) {
-      setError(errorText(err, ANSWER_MESSAGES.failed, ANSWER_MESSAGES.network));
+      setError(errorText(err, POST_FAILED.server, POST_FAILED.network));
       setBusy(false);
     }
   };
@@ -74,47 +67,20 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
               {tip.tone === 'held' ? 'It is captured when you post your answer.' : null}
             </p>
           ) : null}
-          <div className="field">
-            <label htmlFor={ids.answer} className="field__label">
-              Your answer <span className="field__required">(required)</span>
-            </label>
-            <textarea
-              id={ids.answer}
-              className="input input--area qa-form__answer"
-              rows={7}
-              value={answer}
-              aria-invalid={error === ANSWER_MESSAGES.required ? true : undefined}
-              aria-describedby={error ? ids.error : undefined}
-              onChange={(e) => setAnswer(e.target.value)}
-            />
-          </div>
+          <AnswerField
+            value={answer}
+            onChange={setAnswer}
+            invalid={error === ANSWER_MESSAGES.answerRequired}
+            describedBy={error ? errorId : undefined}
+          />
           <TagInput tags={tags} onChange={setTags} />
-          <label className="checkbox">
-            <input type="checkbox" checked={displayOnProfile} onChange={(e) => setDisplayOnProfile(e.target.checked)} />
-            <span>Show on profile</span>
-          </label>
-          <ErrorBanner id={ids.error}>{error}</ErrorBanner>
-          <div className="qa-form__footer">
-            <button type="button" className="button button--ghost" onClick={requestClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {busy ? 'Posting…' : 'Post Answer'}
-            </button>
-          </div>
+          <Checkbox checked={displayOnProfile} onChange={setDisplayOnProfile}>
+            Show on profile
+          </Checkbox>
+          <ErrorBanner id={errorId}>{error}</ErrorBanner>
+          <FormFooter onCancel={requestClose} busy={busy} submit="Post Answer" submitting="Posting…" />
         </form>
       )}
     </Modal>
-  );
-}
-
-/** The question being answered or viewed: title, optional detail, a meta line. */
-export function QuestionSummary({ question, meta }: { question: AdminQuestion; meta?: string }) {
-  return (
-    <div className="qa-summary">
-      {meta ? <p className="qa-summary__meta">{meta}</p> : null}
-      <p className="qa-summary__question">{question.question}</p>
-      {question.detail?.trim() ? <p className="qa-summary__detail">{question.detail}</p> : null}
-    </div>
   );
 }

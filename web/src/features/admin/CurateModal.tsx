@@ -1,21 +1,22 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Modal } from '../../components/Modal';
+import { CURATE_MESSAGES, QUESTION_LIMITS, type Question, type User } from '@ques/contracts/core';
 import { ErrorBanner } from '../../components/Banner';
+import { Checkbox, InputField, TextAreaField } from '../../components/Field';
+import { Modal } from '../../components/Modal';
 import { TagInput } from '../../components/TagInput';
 import { errorText } from '../../lib/api';
-import type { User } from '../../lib/api';
-import { createCurated, type AdminQuestion } from './api';
+import { createCurated } from './api';
+import { FormFooter } from './qa-form';
 
-export const CURATE_MESSAGES = {
-  titleRequired: 'Question title is required.',
-  answerRequired: 'Answer is required.',
-  failed: 'Failed to create curated question.',
+/** Spec §8: what a failed create says (the form's own rules use the shared CURATE_MESSAGES). */
+const CREATE_FAILED = {
+  server: 'Failed to create curated question.',
   network: 'Failed to create curated question. Please try again.',
 } as const;
 
 interface CurateModalProps {
   user: User;
-  onCreated: (question: AdminQuestion) => void;
+  onCreated: (question: Question) => void;
   onClose: () => void;
 }
 
@@ -24,7 +25,7 @@ interface CurateModalProps {
  * description, tags, and — on archive profiles only — a source; shown on the profile by default.
  */
 export function CurateModal({ user, onCreated, onClose }: CurateModalProps) {
-  const ids = { title: useId(), detail: useId(), answer: useId(), source: useId(), error: useId() };
+  const errorId = useId();
   const archive = user.archiveProfile === true;
   const [question, setQuestion] = useState('');
   const [detail, setDetail] = useState('');
@@ -66,90 +67,55 @@ export function CurateModal({ user, onCreated, onClose }: CurateModalProps) {
       onCreated(created);
       close();
     } catch (err) {
-      setError(errorText(err, CURATE_MESSAGES.failed, CURATE_MESSAGES.network));
+      setError(errorText(err, CREATE_FAILED.server, CREATE_FAILED.network));
       setBusy(false);
     }
   };
 
-  const invalid = (which: 'title' | 'answer') =>
-    (which === 'title' ? error === CURATE_MESSAGES.titleRequired : error === CURATE_MESSAGES.answerRequired) || undefined;
+  const describedBy = error ? errorId : undefined;
 
   return (
     <Modal title="Curate a New Q&A" onClose={onClose} className="qa-modal">
       {(requestClose) => (
         <form className="qa-form" noValidate onSubmit={(e) => void submit(e, requestClose)}>
-          <div className="field">
-            <label htmlFor={ids.title} className="field__label">
-              Question title <span className="field__required">(required)</span>
-            </label>
-            <input
-              id={ids.title}
-              className="input"
-              type="text"
-              maxLength={300}
-              value={question}
-              aria-invalid={invalid('title')}
-              aria-describedby={error ? ids.error : undefined}
-              onChange={(e) => setQuestion(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.detail} className="field__label">
-              Description <span className="field__optional">(optional)</span>
-            </label>
-            <textarea
-              id={ids.detail}
-              className="input input--area"
-              rows={3}
-              maxLength={5000}
-              value={detail}
-              onChange={(e) => setDetail(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.answer} className="field__label">
-              Answer <span className="field__required">(required)</span>
-            </label>
-            <textarea
-              id={ids.answer}
-              className="input input--area qa-form__answer"
-              rows={6}
-              value={answer}
-              aria-invalid={invalid('answer')}
-              aria-describedby={error ? ids.error : undefined}
-              onChange={(e) => setAnswer(e.target.value)}
-            />
-          </div>
+          <InputField
+            label="Question title"
+            marker="required"
+            invalid={error === CURATE_MESSAGES.titleRequired}
+            describedBy={describedBy}
+            type="text"
+            maxLength={QUESTION_LIMITS.question}
+            value={question}
+            onChange={setQuestion}
+          />
+          <TextAreaField label="Description" marker="optional" rows={3} maxLength={QUESTION_LIMITS.detail} value={detail} onChange={setDetail} />
+          <TextAreaField
+            label="Answer"
+            marker="required"
+            invalid={error === CURATE_MESSAGES.answerRequired}
+            describedBy={describedBy}
+            className="input input--area qa-form__answer"
+            rows={6}
+            value={answer}
+            onChange={setAnswer}
+          />
           <TagInput tags={tags} onChange={setTags} />
           {archive ? (
-            <div className="field">
-              <label htmlFor={ids.source} className="field__label">
-                Source <span className="field__optional">(optional)</span>
-              </label>
-              <input
-                id={ids.source}
-                className="input"
-                type="text"
-                maxLength={1000}
-                placeholder="Interview, podcast or post this answer comes from"
-                value={source}
-                onChange={(e) => setSource(e.target.value)}
-              />
-            </div>
+            <InputField
+              label="Source"
+              marker="optional"
+              type="text"
+              maxLength={QUESTION_LIMITS.source}
+              placeholder="Interview, podcast or post this answer comes from"
+              value={source}
+              onChange={setSource}
+            />
           ) : null}
-          <label className="checkbox">
-            <input type="checkbox" checked={displayOnProfile} onChange={(e) => setDisplayOnProfile(e.target.checked)} />
-            <span>Show on profile</span>
-          </label>
-          <ErrorBanner id={ids.error}>{error}</ErrorBanner>
-          <div className="qa-form__footer">
-            <button type="button" className="button button--ghost" onClick={requestClose}>
-              Cancel
-            </button>
-            <button type="submit" className="button button--primary" disabled={busy}>
-              {busy ? 'Saving…' : 'Save Q&A'}
-            </button>
-          </div>
+          <Checkbox checked={displayOnProfile} onChange={setDisplayOnProfile}>
+            Show on profile
+          </Checkbox>
+          <ErrorBanner id={errorId}>{error}</ErrorBanner>
+          <FormFooter onCancel={requestClose} busy={busy} submit="Save Q&A" submitting="Saving…" />
         </form>
       )}
     </Modal>

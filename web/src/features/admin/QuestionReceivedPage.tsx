@@ -1,33 +1,20 @@
-import { useMemo, useState } from 'react';
-import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import type { Question } from '@ques/contracts/core';
+import { useState } from 'react';
 import { errorText } from '../../lib/api';
-import { useDocumentHead } from '../../lib/head';
+import { usePageHead } from '../../lib/head';
 import { formatDate } from '../../lib/text';
-import { useAuth } from '../auth/auth-context';
-import { cancelPayment, deleteByReceiver, finalizePayment, setDisplayOnProfile, type AdminQuestion } from './api';
+import { deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
-import {
-  DisplayValue,
-  ListBody,
-  PendingToggle,
-  QuestionCards,
-  QuestionTable,
-  RowMenu,
-  SearchBox,
-  StatusTag,
-  TipCell,
-  type Column,
-  type MenuAction,
-} from './list-parts';
-import { askerName, formatDollars, isPending, listFor, matchesSearch, needsCancelPayment, needsFinalize, questionId } from './lists';
-import { useNarrowScreen, useNow, useQuestionList } from './use-question-list';
+import { DisplayValue, QuestionCardHead, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
+import { askerName, isPending, needsFinalize, questionId } from './lists';
+import { QuestionListShell } from './QuestionListShell';
+import { useAdminList } from './use-admin-list';
+import { useNow } from './use-question-list';
 import { ViewAnswerModal } from './ViewAnswerModal';
 
 export const INBOX_MESSAGES = {
   updateFailed: 'Could not update the question. The list was reloaded.',
   deleteFailed: 'Could not delete the question. The list was reloaded.',
-  cancelFailed: 'Failed to cancel the payment.',
-  notDeleted: 'The question was not deleted.',
   finalizeFailed: 'Failed to finalize payment',
   deleted: 'Question deleted.',
   tipReleased: (amount: string) => `Question deleted. The ${amount} tip was released: the asker is not charged.`,
@@ -37,78 +24,23 @@ type Open = { kind: 'answer' | 'view'; id: string } | null;
 
 /** Question Received, the owner's inbox (spec §2, §4, §5): search, table or cards, reply, view, hide/show, delete. */
 export default function QuestionReceivedPage() {
-  useDocumentHead({ title: 'Question Received — Ques', description: 'Questions people asked you.', canonical: '/admin' });
-  const { user } = useAuth();
-  const list = useQuestionList('receiver');
-  const narrow = useNarrowScreen();
+  usePageHead('Question Received — Ques', 'Questions people asked you.', '/admin');
+  const page = useAdminList('receiver');
+  const { list, user, busy } = page;
   const now = useNow();
-  const [search, setSearch] = useState('');
-  const [pendingOnly, setPendingOnly] = useState(false);
   const [open, setOpen] = useState<Open>(null);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set());
-  const [success, showSuccess] = useSuccessMessage();
+  const pendingCount = page.all.filter(isPending).length;
+  const current = open ? page.find(open.id) : undefined;
 
-  const username = user?.username ?? '';
-  const email = user?.email ?? '';
-  const all = useMemo(() => listFor('receiver', list.items, { username, email }), [list.items, username, email]);
-  const shown = all.filter((q) => matchesSearch('receiver', q, search) && (!narrow || !pendingOnly || isPending(q)));
-  const pendingCount = all.filter(isPending).length;
-  const current = open ? all.find((q) => questionId(q) === open.id) : undefined;
-
-  const markBusy = (id: string, on: boolean) =>
-    setBusy((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
+  const remove = (q: Question) =>
+    page.remove(q, {
+      request: deleteByReceiver,
+      failed: INBOX_MESSAGES.deleteFailed,
+      succeeded: (tip) => (tip ? INBOX_MESSAGES.tipReleased(tip) : INBOX_MESSAGES.deleted),
     });
 
-  // Spec §4: applied at once, the list reloaded when the server refuses.
-  const toggleDisplay = async (q: AdminQuestion) => {
-    const id = questionId(q);
-    const next = q.displayOnProfile === false;
-    setError('');
-    list.update(id, { displayOnProfile: next });
-    try {
-      await setDisplayOnProfile(id, next);
-    } catch (err) {
-      console.warn('Changing the display setting failed', err);
-      setError(INBOX_MESSAGES.updateFailed);
-      await list.reload();
-    }
-  };
-
-  // Spec §4: a pending tipped question has its payment cancelled first; a failed cancel keeps the question.
-  const remove = async (q: AdminQuestion) => {
-    const id = questionId(q);
-    setError('');
-    showSuccess('');
-    const tipped = needsCancelPayment(q);
-    if (tipped) {
-      markBusy(id, true);
-      try {
-        await cancelPayment(id);
-      } catch (err) {
-        markBusy(id, false);
-        setError(`${errorText(err, INBOX_MESSAGES.cancelFailed, INBOX_MESSAGES.cancelFailed)} ${INBOX_MESSAGES.notDeleted}`);
-        return;
-      }
-      markBusy(id, false);
-    }
-    list.remove(id);
-    try {
-      await deleteByReceiver(id);
-      showSuccess(tipped ? INBOX_MESSAGES.tipReleased(formatDollars(q.tip ?? 0)) : INBOX_MESSAGES.deleted);
-    } catch (err) {
-      console.warn('Deleting the question failed', err);
-      setError(INBOX_MESSAGES.deleteFailed);
-      await list.reload();
-    }
-  };
-
   // Spec §4: after answering a tipped question its payment is finalized; a failure shows its message, the answer stays.
-  const answered = async (updated: AdminQuestion) => {
+  const answered = async (updated: Question) => {
     list.replace(updated);
     const id = questionId(updated);
     if (!needsFinalize(updated)) return;
@@ -116,11 +48,11 @@ export default function QuestionReceivedPage() {
       const result = await finalizePayment(id);
       if (result?.status === 'captured' || result?.status === 'capturing') list.update(id, { tipStatus: result.status });
     } catch (err) {
-      setError(errorText(err, INBOX_MESSAGES.finalizeFailed, INBOX_MESSAGES.finalizeFailed));
+      page.setError(errorText(err, INBOX_MESSAGES.finalizeFailed, INBOX_MESSAGES.finalizeFailed));
     }
   };
 
-  const primary = (q: AdminQuestion) => {
+  const primary = (q: Question) => {
     const id = questionId(q);
     return isPending(q) ? (
       <button type="button" className="button button--primary button--small" disabled={busy.has(id)} onClick={() => setOpen({ kind: 'answer', id })}>
@@ -133,18 +65,25 @@ export default function QuestionReceivedPage() {
     );
   };
 
-  const menu = (q: AdminQuestion) => {
+  const menu = (q: Question) => {
     // Pending: Reply is the row's button, the menu holds Delete. Answered: hide/show and Delete.
     const actions: MenuAction[] = isPending(q)
       ? []
       : [
           {
             label: q.displayOnProfile === false ? 'Show on profile' : 'Hide from profile',
-            onSelect: () => void toggleDisplay(q),
+            onSelect: () => void page.toggleDisplay(q, INBOX_MESSAGES.updateFailed),
           },
         ];
     return <RowMenu subject={q.question} actions={actions} onDelete={() => void remove(q)} disabled={busy.has(questionId(q))} />;
   };
+
+  const actions = (q: Question) => (
+    <div className="row-actions">
+      {primary(q)}
+      {menu(q)}
+    </div>
+  );
 
   const columns: Column[] = [
     { header: 'Question', className: 'q-table__question', cell: (q) => q.question },
@@ -162,73 +101,44 @@ export default function QuestionReceivedPage() {
     { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={now} /> },
     { header: 'Tag', cell: (q) => <StatusTag pending={isPending(q)} /> },
     { header: 'Display on Profile', className: 'q-table__display', cell: (q) => (isPending(q) ? <span className="muted">—</span> : <DisplayValue question={q} />) },
-    {
-      header: 'Actions',
-      hideHeader: true,
-      className: 'q-table__actions',
-      cell: (q) => (
-        <div className="row-actions">
-          {primary(q)}
-          {menu(q)}
-        </div>
-      ),
-    },
+    { header: 'Actions', hideHeader: true, className: 'q-table__actions', cell: actions },
   ];
 
   return (
-    <section className="admin-page q-page">
-      <header className="q-page__head">
-        <div>
-          <h1 className="admin-page__title">Question Received</h1>
-          {list.status === 'ready' && all.length > 0 ? (
-            <p className="q-page__sub">
-              {pendingCount === 0 ? 'All caught up.' : `${pendingCount} waiting for your answer.`}
-            </p>
-          ) : null}
-        </div>
-      </header>
-      <div className="list-toolbar">
-        <SearchBox value={search} onChange={setSearch} placeholder="Search questions, names, dates" />
-        {narrow ? <PendingToggle pendingOnly={pendingOnly} onToggle={() => setPendingOnly((p) => !p)} /> : null}
-      </div>
-      <ErrorBanner>{error}</ErrorBanner>
-      <SuccessBanner message={success} className="q-page__success" />
-      <ListBody
-        list={list}
-        total={all.length}
-        shown={shown.length}
-        emptyText="No questions yet. Share your profile link and the questions people ask you appear here."
-        noMatchText={search.trim() ? `No questions match “${search.trim()}”.` : 'No pending questions.'}
-      >
-        {narrow ? (
-          <QuestionCards label="Questions received" rows={shown} rowKey={questionId}>
-            {(q) => (
+    <QuestionListShell
+      title="Question Received"
+      subtitle={
+        list.status === 'ready' && page.all.length > 0 ? (
+          <p className="q-page__sub">{pendingCount === 0 ? 'All caught up.' : `${pendingCount} waiting for your answer.`}</p>
+        ) : null
+      }
+      page={page}
+      searchPlaceholder="Search questions, names, dates"
+      pendingToggle
+      emptyText="No questions yet. Share your profile link and the questions people ask you appear here."
+      noMatchText={page.search.trim() ? `No questions match “${page.search.trim()}”.` : 'No pending questions.'}
+      label="Questions received"
+      columns={columns}
+      card={(q) => (
+        <>
+          <QuestionCardHead
+            question={q}
+            now={now}
+            meta={
               <>
-                <div className="q-card__top">
-                  <StatusTag pending={isPending(q)} />
-                  <TipCell question={q} now={now} />
-                </div>
-                <p className="q-card__question">{q.question}</p>
-                <p className="q-card__meta">
-                  {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
-                  {isPending(q) ? null : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
-                </p>
-                <div className="row-actions">
-                  {primary(q)}
-                  {menu(q)}
-                </div>
+                {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
+                {isPending(q) ? null : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
               </>
-            )}
-          </QuestionCards>
-        ) : (
-          <QuestionTable caption="Questions received" columns={columns} rows={shown} rowKey={questionId} />
-        )}
-      </ListBody>
-
-      {open && current && user && open.kind === 'answer' ? (
+            }
+          />
+          {actions(q)}
+        </>
+      )}
+    >
+      {current && user && open?.kind === 'answer' ? (
         <AnswerModal question={current} replierName={user.name || 'Anonymous'} onAnswered={(q) => void answered(q)} onClose={() => setOpen(null)} />
       ) : null}
-      {open && current && open.kind === 'view' ? (
+      {current && open?.kind === 'view' ? (
         <ViewAnswerModal
           question={current}
           meta={`Asked by ${askerName(current)} · ${formatDate(current.createdAt)}`}
@@ -237,6 +147,6 @@ export default function QuestionReceivedPage() {
           onClose={() => setOpen(null)}
         />
       ) : null}
-    </section>
+    </QuestionListShell>
   );
 }

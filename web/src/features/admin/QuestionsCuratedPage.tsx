@@ -1,13 +1,13 @@
-import { useMemo, useState } from 'react';
-import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
-import { useDocumentHead } from '../../lib/head';
+import type { Question } from '@ques/contracts/core';
+import { useState } from 'react';
+import { usePageHead } from '../../lib/head';
 import { formatDate } from '../../lib/text';
-import { useAuth } from '../auth/auth-context';
-import { deleteByReceiver, setDisplayOnProfile, type AdminQuestion } from './api';
+import { deleteByReceiver } from './api';
 import { CurateModal } from './CurateModal';
-import { DisplayValue, ListBody, QuestionCards, QuestionTable, RowMenu, SearchBox, type Column } from './list-parts';
-import { listFor, matchesSearch, questionId } from './lists';
-import { useNarrowScreen, useQuestionList } from './use-question-list';
+import { DisplayValue, RowMenu, type Column } from './list-parts';
+import { questionId } from './lists';
+import { QuestionListShell } from './QuestionListShell';
+import { useAdminList } from './use-admin-list';
 import { ViewAnswerModal } from './ViewAnswerModal';
 
 export const CURATED_MESSAGES = {
@@ -18,50 +18,14 @@ export const CURATED_MESSAGES = {
 
 /** Questions Curated (spec §2): the owner's own Q&A entries; curate, view/edit, show or hide, delete. */
 export default function QuestionsCuratedPage() {
-  useDocumentHead({ title: 'Questions Curated — Ques', description: 'Q&A you curated.', canonical: '/admin/questions-curated' });
-  const { user } = useAuth();
-  const list = useQuestionList('curated');
-  const narrow = useNarrowScreen();
-  const [search, setSearch] = useState('');
+  usePageHead('Questions Curated — Ques', 'Q&A you curated.', '/admin/questions-curated');
+  const page = useAdminList('curated');
+  const { list, user } = page;
   const [viewing, setViewing] = useState<string | null>(null);
   const [curating, setCurating] = useState(false);
-  const [error, setError] = useState('');
-  const [success, showSuccess] = useSuccessMessage();
+  const current = viewing ? page.find(viewing) : undefined;
 
-  const username = user?.username ?? '';
-  const email = user?.email ?? '';
-  const all = useMemo(() => listFor('curated', list.items, { username, email }), [list.items, username, email]);
-  const shown = all.filter((q) => matchesSearch('curated', q, search));
-  const current = viewing ? all.find((q) => questionId(q) === viewing) : undefined;
-
-  const toggleDisplay = async (q: AdminQuestion) => {
-    const id = questionId(q);
-    const next = q.displayOnProfile === false;
-    setError('');
-    list.update(id, { displayOnProfile: next });
-    try {
-      await setDisplayOnProfile(id, next);
-    } catch (err) {
-      console.warn('Changing the display setting failed', err);
-      setError(CURATED_MESSAGES.updateFailed);
-      await list.reload();
-    }
-  };
-
-  const remove = async (q: AdminQuestion) => {
-    const id = questionId(q);
-    setError('');
-    list.remove(id);
-    try {
-      await deleteByReceiver(id);
-    } catch (err) {
-      console.warn('Deleting the Q&A failed', err);
-      setError(CURATED_MESSAGES.deleteFailed);
-      await list.reload();
-    }
-  };
-
-  const actions = (q: AdminQuestion) => (
+  const actions = (q: Question) => (
     <div className="row-actions">
       <button type="button" className="button button--ghost button--small" onClick={() => setViewing(questionId(q))}>
         View
@@ -71,10 +35,10 @@ export default function QuestionsCuratedPage() {
         actions={[
           {
             label: q.displayOnProfile === false ? 'Show on profile' : 'Hide from profile',
-            onSelect: () => void toggleDisplay(q),
+            onSelect: () => void page.toggleDisplay(q, CURATED_MESSAGES.updateFailed),
           },
         ]}
-        onDelete={() => void remove(q)}
+        onDelete={() => void page.remove(q, { request: deleteByReceiver, failed: CURATED_MESSAGES.deleteFailed })}
       />
     </div>
   );
@@ -87,42 +51,29 @@ export default function QuestionsCuratedPage() {
   ];
 
   return (
-    <section className="admin-page q-page">
-      <header className="q-page__head">
-        <h1 className="admin-page__title">Questions Curated</h1>
+    <QuestionListShell
+      title="Questions Curated"
+      action={
         <button type="button" className="button button--primary" onClick={() => setCurating(true)}>
           Curate a New Q&amp;A
         </button>
-      </header>
-      <SuccessBanner message={success} className="q-page__success" />
-      <div className="list-toolbar">
-        <SearchBox value={search} onChange={setSearch} placeholder="Search questions, dates" />
-      </div>
-      <ErrorBanner>{error}</ErrorBanner>
-      <ListBody
-        list={list}
-        total={all.length}
-        shown={shown.length}
-        emptyText="No curated Q&A yet. Add the questions you are asked most, with your answers, to your public page."
-        noMatchText={`No Q&A match “${search.trim()}”.`}
-      >
-        {narrow ? (
-          <QuestionCards label="Curated Q&A" rows={shown} rowKey={questionId}>
-            {(q) => (
-              <>
-                <p className="q-card__question">{q.question}</p>
-                <p className="q-card__meta">
-                  Added <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> · On profile: <DisplayValue question={q} />
-                </p>
-                {actions(q)}
-              </>
-            )}
-          </QuestionCards>
-        ) : (
-          <QuestionTable caption="Curated Q&A" columns={columns} rows={shown} rowKey={questionId} />
-        )}
-      </ListBody>
-
+      }
+      page={page}
+      searchPlaceholder="Search questions, dates"
+      emptyText="No curated Q&A yet. Add the questions you are asked most, with your answers, to your public page."
+      noMatchText={`No Q&A match “${page.search.trim()}”.`}
+      label="Curated Q&A"
+      columns={columns}
+      card={(q) => (
+        <>
+          <p className="q-card__question">{q.question}</p>
+          <p className="q-card__meta">
+            Added <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> · On profile: <DisplayValue question={q} />
+          </p>
+          {actions(q)}
+        </>
+      )}
+    >
       {current ? (
         <ViewAnswerModal
           question={current}
@@ -137,11 +88,11 @@ export default function QuestionsCuratedPage() {
           user={user}
           onCreated={(q) => {
             list.prepend({ ...q, isCurated: true, toUsername: q.toUsername || user.username });
-            showSuccess(CURATED_MESSAGES.created);
+            page.showSuccess(CURATED_MESSAGES.created);
           }}
           onClose={() => setCurating(false)}
         />
       ) : null}
-    </section>
+    </QuestionListShell>
   );
 }

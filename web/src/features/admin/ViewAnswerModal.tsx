@@ -1,31 +1,27 @@
+import { ANSWER_MESSAGES, type Question } from '@ques/contracts/core';
 import { useId, useState, type FormEvent } from 'react';
-import { Modal } from '../../components/Modal';
 import { ErrorBanner } from '../../components/Banner';
+import { Modal } from '../../components/Modal';
 import { TagInput } from '../../components/TagInput';
 import { errorText } from '../../lib/api';
-import { editAnswer, type AdminQuestion } from './api';
-import { QuestionSummary } from './AnswerModal';
-import { questionId } from './lists';
+import { editAnswer } from './api';
+import { AnswerField, checkAnswer, FormFooter, QuestionSummary } from './qa-form';
 
-export const EDIT_MESSAGES = {
-  required: 'Answer is required',
-  invalidId: 'Invalid question ID',
-  failed: 'Failed to update answer',
-  network: 'Failed to update answer. Please try again.',
-} as const;
+/** Spec §8: what a failed edit says. */
+const EDIT_FAILED = { server: 'Failed to update answer', network: 'Failed to update answer. Please try again.' } as const;
 
 interface ViewAnswerModalProps {
-  question: AdminQuestion;
+  question: Question;
   meta?: string;
   /** The recipient may edit their answer; the asker only reads it. */
   editable: boolean;
-  onSaved?: (updated: AdminQuestion) => void;
+  onSaved?: (updated: Question) => void;
   onClose: () => void;
 }
 
 /** View an answer; Edit → Post Answer or Cancel, Cancel restoring the previous answer and tags (spec §2 modals). */
 export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: ViewAnswerModalProps) {
-  const ids = { answer: useId(), error: useId() };
+  const errorId = useId();
   // What is saved: shown in view mode, and what Cancel goes back to.
   const [saved, setSaved] = useState({ answer: question.answer ?? '', tags: question.tags ?? [] });
   const [editing, setEditing] = useState(false);
@@ -44,16 +40,10 @@ export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    setError('');
-    if (!answer.trim()) {
-      setError(EDIT_MESSAGES.required);
-      return;
-    }
-    const id = questionId(question);
-    if (!id) {
-      setError(EDIT_MESSAGES.invalidId);
-      return;
-    }
+    const checked = checkAnswer(answer, question);
+    setError(checked.ok ? '' : checked.message);
+    if (!checked.ok) return;
+    const { id } = checked;
     setBusy(true);
     try {
       const updated = await editAnswer(id, answer.trim(), tags);
@@ -64,7 +54,7 @@ export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: 
       setEditing(false);
       onSaved?.({ ...question, ...(updated ?? {}), ...next });
     } catch (err) {
-      setError(errorText(err, EDIT_MESSAGES.failed, EDIT_MESSAGES.network));
+      setError(errorText(err, EDIT_FAILED.server, EDIT_FAILED.network));
     }
     setBusy(false);
   };
@@ -75,30 +65,15 @@ export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: 
         editing ? (
           <form className="qa-form" noValidate onSubmit={(e) => void submit(e)}>
             <QuestionSummary question={question} meta={meta} />
-            <div className="field">
-              <label htmlFor={ids.answer} className="field__label">
-                Your answer <span className="field__required">(required)</span>
-              </label>
-              <textarea
-                id={ids.answer}
-                className="input input--area qa-form__answer"
-                rows={7}
-                value={answer}
-                aria-invalid={error === EDIT_MESSAGES.required ? true : undefined}
-                aria-describedby={error ? ids.error : undefined}
-                onChange={(e) => setAnswer(e.target.value)}
-              />
-            </div>
+            <AnswerField
+              value={answer}
+              onChange={setAnswer}
+              invalid={error === ANSWER_MESSAGES.answerRequired}
+              describedBy={error ? errorId : undefined}
+            />
             <TagInput tags={tags} onChange={setTags} />
-            <ErrorBanner id={ids.error}>{error}</ErrorBanner>
-            <div className="qa-form__footer">
-              <button type="button" className="button button--ghost" onClick={cancel}>
-                Cancel
-              </button>
-              <button type="submit" className="button button--primary" disabled={busy}>
-                {busy ? 'Posting…' : 'Post Answer'}
-              </button>
-            </div>
+            <ErrorBanner id={errorId}>{error}</ErrorBanner>
+            <FormFooter onCancel={cancel} busy={busy} submit="Post Answer" submitting="Posting…" />
           </form>
         ) : (
           <div className="qa-form">

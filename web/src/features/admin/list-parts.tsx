@@ -1,7 +1,8 @@
+import type { Question } from '@ques/contracts/core';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
-import type { AdminQuestion } from './api';
-import { tipView } from './lists';
+import { isPending, tipView } from './lists';
+import { useDismiss } from './use-dismiss';
 import type { QuestionList } from './use-question-list';
 
 /** Search box above every list (spec §2, §5). */
@@ -89,7 +90,7 @@ export function StatusTag({ pending }: { pending: boolean }) {
 }
 
 /** The tip and where it stands: held (with the time left before release), captured, released. */
-export function TipCell({ question, now }: { question: AdminQuestion; now: number }) {
+export function TipCell({ question, now }: { question: Question; now: number }) {
   const view = tipView(question, now);
   if (!view) return <span className="tip-cell tip-cell--none">No tip</span>;
   return (
@@ -101,7 +102,7 @@ export function TipCell({ question, now }: { question: AdminQuestion; now: numbe
   );
 }
 
-export function DisplayValue({ question }: { question: AdminQuestion }) {
+export function DisplayValue({ question }: { question: Question }) {
   const shown = question.displayOnProfile !== false;
   return <span className={`display-value display-value--${shown ? 'yes' : 'no'}`}>{shown ? 'Yes' : 'No'}</span>;
 }
@@ -134,27 +135,13 @@ export function RowMenu({
   const panelId = useId();
 
   useEffect(() => {
-    if (!open) {
-      setConfirming(false);
-      return;
-    }
-    rootRef.current?.querySelector<HTMLElement>('.row-menu__panel button')?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        setOpen(false);
-        toggleRef.current?.focus();
-      }
-    };
-    const onPointer = (e: PointerEvent) => {
-      if (!rootRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
+    if (open) rootRef.current?.querySelector<HTMLElement>('.row-menu__panel button')?.focus();
+    else setConfirming(false);
   }, [open]);
+  useDismiss(open, rootRef, (how) => {
+    setOpen(false);
+    if (how === 'escape') toggleRef.current?.focus();
+  });
 
   useEffect(() => {
     if (confirming) rootRef.current?.querySelector<HTMLElement>('.row-menu__confirm button')?.focus();
@@ -233,7 +220,7 @@ export interface Column {
   /** Header hidden visually (the actions column). */
   hideHeader?: boolean;
   className?: string;
-  cell: (q: AdminQuestion) => ReactNode;
+  cell: (q: Question) => ReactNode;
 }
 
 /** Wide screens: one row per question. */
@@ -245,8 +232,8 @@ export function QuestionTable({
 }: {
   caption: string;
   columns: readonly Column[];
-  rows: readonly AdminQuestion[];
-  rowKey: (q: AdminQuestion) => string;
+  rows: readonly Question[];
+  rowKey: (q: Question) => string;
 }) {
   return (
     <table className="q-table">
@@ -283,9 +270,9 @@ export function QuestionCards({
   children,
 }: {
   label: string;
-  rows: readonly AdminQuestion[];
-  rowKey: (q: AdminQuestion) => string;
-  children: (q: AdminQuestion) => ReactNode;
+  rows: readonly Question[];
+  rowKey: (q: Question) => string;
+  children: (q: Question) => ReactNode;
 }) {
   return (
     <ul className="q-cards" aria-label={label}>
@@ -295,5 +282,19 @@ export function QuestionCards({
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The top of a received or asked question's card: status, tip, the question, and a line about it. */
+export function QuestionCardHead({ question, now, meta }: { question: Question; now: number; meta: ReactNode }) {
+  return (
+    <>
+      <div className="q-card__top">
+        <StatusTag pending={isPending(question)} />
+        <TipCell question={question} now={now} />
+      </div>
+      <p className="q-card__question">{question.question}</p>
+      <p className="q-card__meta">{meta}</p>
+    </>
   );
 }

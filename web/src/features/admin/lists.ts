@@ -1,15 +1,16 @@
 import { formatDate } from '../../lib/text';
-import type { AdminQuestion, ListRole } from './api';
+import { formatDollars, GUEST_USERNAME, type Question } from '@ques/contracts/core';
+import type { ListRole } from './api';
 
 /** Spec §4: Pending until answered, anything else afterwards. */
-export function isPending(q: AdminQuestion): boolean {
+export function isPending(q: Question): boolean {
   if (q.status) return q.status === 'Pending';
   return !q.answer?.trim();
 }
 
-export const questionId = (q: AdminQuestion) => q._id || q.id || '';
+export const questionId = (q: Question) => q._id || q.id || '';
 
-const newestFirst = (a: AdminQuestion, b: AdminQuestion) => Date.parse(b.createdAt) - Date.parse(a.createdAt);
+const newestFirst = (a: Question, b: Question) => Date.parse(b.createdAt) - Date.parse(a.createdAt);
 const same = (a: string | undefined, b: string | undefined) =>
   Boolean(a) && Boolean(b) && a!.trim().toLowerCase() === b!.trim().toLowerCase();
 
@@ -23,8 +24,8 @@ export interface Me {
  * and deleted, addressed to me; asked without curated, mine by username or as a guest with my e-mail; curated
  * addressed to me. Newest first.
  */
-export function listFor(role: ListRole, items: readonly AdminQuestion[], me: Me): AdminQuestion[] {
-  let kept: AdminQuestion[];
+export function listFor(role: ListRole, items: readonly Question[], me: Me): Question[] {
+  let kept: Question[];
   switch (role) {
     case 'receiver':
       kept = items.filter((q) => !q.isCurated && !q.deletedByReceiver && same(q.toUsername, me.username));
@@ -34,7 +35,7 @@ export function listFor(role: ListRole, items: readonly AdminQuestion[], me: Me)
         (q) =>
           !q.isCurated &&
           (same(q.fromUsername, me.username) ||
-            ((q.fromUsername ?? 'guest') === 'guest' && same(q.askedEmail || q.yourEmail, me.email))),
+            ((q.fromUsername ?? GUEST_USERNAME) === GUEST_USERNAME && same(q.askedEmail || q.yourEmail, me.email))),
       );
       break;
     case 'curated':
@@ -49,17 +50,17 @@ export function listFor(role: ListRole, items: readonly AdminQuestion[], me: Me)
 }
 
 /** Who asked (inbox): the name they gave, else their username. */
-export function askerName(q: AdminQuestion): string {
-  return q.askedName || q.yourName || (q.fromUsername && q.fromUsername !== 'guest' ? q.fromUsername : 'Guest');
+export function askerName(q: Question): string {
+  return q.askedName || q.yourName || (q.fromUsername && q.fromUsername !== GUEST_USERNAME ? q.fromUsername : 'Guest');
 }
 
 /** Who was asked (asked list). */
-export function recipientLabel(q: AdminQuestion): string {
+export function recipientLabel(q: Question): string {
   return q.recipientName || q.toUsername || '';
 }
 
 /** The other party's name and username, as search terms. */
-function otherParty(role: ListRole, q: AdminQuestion): string[] {
+function otherParty(role: ListRole, q: Question): string[] {
   switch (role) {
     case 'receiver':
       return [q.askedName ?? '', q.yourName ?? '', q.fromUsername ?? ''];
@@ -78,7 +79,7 @@ function otherParty(role: ListRole, q: AdminQuestion): string[] {
  * Spec §5 search: question text, the date string (as shown, and as yyyy-mm-dd), and the other party's username or
  * name, case-insensitive.
  */
-export function matchesSearch(role: ListRole, q: AdminQuestion, term: string): boolean {
+export function matchesSearch(role: ListRole, q: Question, term: string): boolean {
   const needle = term.trim().toLowerCase();
   if (!needle) return true;
   const haystack = [q.question, formatDate(q.createdAt), (q.createdAt ?? '').slice(0, 10), ...otherParty(role, q)];
@@ -97,11 +98,6 @@ export interface TipView {
   detail?: string;
 }
 
-/** "$5", "$12.50". */
-export function formatDollars(dollars: number): string {
-  return Number.isInteger(dollars) ? `$${dollars}` : `$${dollars.toFixed(2)}`;
-}
-
 /** "4d 23h", "5h 12m", "12m", "under a minute". */
 export function formatTimeLeft(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
@@ -115,7 +111,7 @@ export function formatTimeLeft(ms: number): string {
 }
 
 /** What the Tip column shows; null without a tip. */
-export function tipView(q: AdminQuestion, now: number): TipView | null {
+export function tipView(q: Question, now: number): TipView | null {
   const tip = typeof q.tip === 'number' ? q.tip : 0;
   if (!(tip > 0)) return null;
   const amount = formatDollars(tip);
@@ -154,13 +150,13 @@ export function tipView(q: AdminQuestion, now: number): TipView | null {
  * Spec §4: a pending question with a tip gets its payment cancelled before it is deleted. Not when the hold is
  * already gone (released, or it expired unanswered).
  */
-export function needsCancelPayment(q: AdminQuestion): boolean {
+export function needsCancelPayment(q: Question): boolean {
   const tip = typeof q.tip === 'number' ? q.tip : 0;
   return isPending(q) && tip > 0 && q.tipStatus !== 'released' && !q.answerWindowExpired;
 }
 
 /** Spec §4: after answering a tipped question the payment is finalized (not when the tip was already released). */
-export function needsFinalize(q: AdminQuestion): boolean {
+export function needsFinalize(q: Question): boolean {
   const tip = typeof q.tip === 'number' ? q.tip : 0;
   return tip > 0 && q.tipStatus !== 'released' && q.tipStatus !== 'captured' && !q.answerWindowExpired;
 }

@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { fetchQuestions, type AdminQuestion, type ListRole } from './api';
+import type { Question } from '@ques/contracts/core';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import type { LoadStatus } from '../../lib/use-api-data';
+import { usePagedList } from '../../lib/use-paged-list';
+import { fetchQuestions, type ListRole } from './api';
 import { questionId } from './lists';
 
-export type ListStatus = 'loading' | 'error' | 'ready';
-
 export interface QuestionList {
-  status: ListStatus;
-  items: AdminQuestion[];
+  status: LoadStatus;
+  items: Question[];
   hasMore: boolean;
   loadingMore: boolean;
   /** Fetches the first page again; the current rows stay on screen until it arrives. */
@@ -15,84 +16,54 @@ export interface QuestionList {
   retry: () => void;
   loadMore: () => Promise<void>;
   /** Optimistic local changes. */
-  update: (id: string, patch: Partial<AdminQuestion>) => void;
-  replace: (question: AdminQuestion) => void;
+  update: (id: string, patch: Partial<Question>) => void;
+  replace: (question: Question) => void;
   remove: (id: string) => void;
-  prepend: (question: AdminQuestion) => void;
+  prepend: (question: Question) => void;
 }
 
 /** One of the caller's lists, page by page, with optimistic updates that a reload puts right. */
 export function useQuestionList(role: ListRole): QuestionList {
-  const [status, setStatus] = useState<ListStatus>('loading');
-  const [items, setItems] = useState<AdminQuestion[]>([]);
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  // Only the latest request may write (a reload that overtakes an older one wins).
-  const generation = useRef(0);
-  const mounted = useRef(true);
+  const list = usePagedList((cursor, signal) => fetchQuestions(role, cursor, signal), questionId, [role]);
+  const { setItems } = list;
+
   useEffect(() => {
-    mounted.current = true;
-    return () => {
-      mounted.current = false;
-    };
-  }, []);
+    if (list.status === 'error') console.warn('Question list failed to load', list.error);
+  }, [list.status, list.error]);
+  useEffect(() => {
+    if (list.loadMoreError) console.warn('More questions failed to load', list.loadMoreError);
+  }, [list.loadMoreError]);
 
-  const reload = useCallback(async () => {
-    const mine = ++generation.current;
-    try {
-      const page = await fetchQuestions(role);
-      if (!mounted.current || mine !== generation.current) return;
-      setItems(page.items);
-      setNextCursor(page.nextCursor);
-      setStatus('ready');
-    } catch (err) {
-      if (!mounted.current || mine !== generation.current) return;
-      console.warn('Question list failed to load', err);
-      setStatus('error');
-    }
-  }, [role]);
+  const update = useCallback(
+    (id: string, patch: Partial<Question>) => setItems((items) => items.map((q) => (questionId(q) === id ? { ...q, ...patch } : q))),
+    [setItems],
+  );
+  const replace = useCallback(
+    (question: Question) => {
+      const id = questionId(question);
+      setItems((items) => items.map((q) => (questionId(q) === id ? { ...q, ...question } : q)));
+    },
+    [setItems],
+  );
+  const remove = useCallback((id: string) => setItems((items) => items.filter((q) => questionId(q) !== id)), [setItems]);
+  const prepend = useCallback(
+    (question: Question) => setItems((items) => [question, ...items.filter((q) => questionId(q) !== questionId(question))]),
+    [setItems],
+  );
 
-  const retry = useCallback(() => {
-    setStatus('loading');
-    void reload();
-  }, [reload]);
-
-  useEffect(retry, [retry]);
-
-  const loadMore = useCallback(async () => {
-    if (!nextCursor) return;
-    const mine = generation.current;
-    setLoadingMore(true);
-    try {
-      const page = await fetchQuestions(role, nextCursor);
-      if (!mounted.current || mine !== generation.current) return;
-      setItems((current) => {
-        const seen = new Set(current.map(questionId));
-        return [...current, ...page.items.filter((q) => !seen.has(questionId(q)))];
-      });
-      setNextCursor(page.nextCursor);
-    } catch (err) {
-      console.warn('More questions failed to load', err);
-    } finally {
-      if (mounted.current) setLoadingMore(false);
-    }
-  }, [role, nextCursor]);
-
-  const update = useCallback((id: string, patch: Partial<AdminQuestion>) => {
-    setItems((current) => current.map((q) => (questionId(q) === id ? { ...q, ...patch } : q)));
-  }, []);
-  const replace = useCallback((question: AdminQuestion) => {
-    const id = questionId(question);
-    setItems((current) => current.map((q) => (questionId(q) === id ? { ...q, ...question } : q)));
-  }, []);
-  const remove = useCallback((id: string) => {
-    setItems((current) => current.filter((q) => questionId(q) !== id));
-  }, []);
-  const prepend = useCallback((question: AdminQuestion) => {
-    setItems((current) => [question, ...current.filter((q) => questionId(q) !== questionId(question))]);
-  }, []);
-
-  return { status, items, hasMore: Boolean(nextCursor), loadingMore, reload, retry, loadMore, update, replace, remove, prepend };
+  return {
+    status: list.status,
+    items: list.items,
+    hasMore: list.hasMore,
+    loadingMore: list.loadingMore,
+    reload: list.reload,
+    retry: list.retry,
+    loadMore: list.loadMore,
+    update,
+    replace,
+    remove,
+    prepend,
+  };
 }
 
 // Below this the seven-column inbox table does not fit next to the side navigation (checked by the browser tests).

@@ -1,17 +1,28 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import {
+  GUEST_USERNAME,
+  PAYMENT_MESSAGES,
+  QUESTION_LIMITS,
+  type PublicProfile,
+  type TipOptionsResponse,
+} from '@ques/contracts/core';
+import { Checkbox, InputField, TermsLinks, TextAreaField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { errorText } from '../../lib/api';
+import { useAuth } from '../../lib/auth/auth-context';
 import { leaveTo } from '../../lib/browser';
 import { themeVars } from '../../lib/color';
-import type { PublicProfile, TipOptionsResponse } from '../../lib/api';
-import { useAuth } from '../auth/auth-context';
+import { useApiData } from '../../lib/use-api-data';
 import { createCheckoutSession, fetchTipOptions, postQuestion, type QuestionPayload } from './api';
 import { TipSelector, type TipValue } from './TipSelector';
 import { tipAmount, validateAsk, type AskField, type AskRecipient } from './validate';
 import './ask.css';
 
+/** The public profile carries no e-mail; a caller that knows it may add it (spec §5 rule 5 then applies). */
+type Recipient = PublicProfile & { email?: string };
+
 interface AskModalProps {
-  recipient: PublicProfile;
+  recipient: Recipient;
   onClose: () => void;
   /** Called after a free question was posted (spec §4 "Asking"). */
   onPosted?: () => void;
@@ -39,7 +50,7 @@ function AskForm({
   requestClose,
   onPosted,
 }: {
-  recipient: PublicProfile;
+  recipient: Recipient;
   requestClose: () => void;
   onPosted?: (() => void) | undefined;
 }) {
@@ -60,24 +71,18 @@ function AskForm({
   const [email, setEmail] = useState('');
   const [agreed, setAgreed] = useState(false);
   const [tip, setTip] = useState<TipValue>({ preset: null, custom: '' });
-  const [tipping, setTipping] = useState<TipOptionsResponse | null>(null);
   const [error, setError] = useState<{ message: string; field: AskField } | null>(null);
   const [busy, setBusy] = useState<'posting' | 'redirecting' | null>(null);
   const [sent, setSent] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
 
   const recipientId = recipient.id || recipient._id;
-  useEffect(() => {
-    let live = true;
-    if (!recipientId) {
-      setTipping({ tipOptions: [], tippingEnabled: false });
-      return;
-    }
-    void fetchTipOptions(recipientId).then((data) => live && setTipping(data));
-    return () => {
-      live = false;
-    };
-  }, [recipientId]);
+  const tipOptions = useApiData<TipOptionsResponse>(
+    (signal) => (recipientId ? fetchTipOptions(recipientId, signal) : Promise.resolve({ tipOptions: [], tippingEnabled: false })),
+    [recipientId],
+  );
+  // Null while loading (fetchTipOptions falls back to the defaults itself rather than fail).
+  const tipping = tipOptions.data ?? null;
 
   useEffect(() => {
     if (!sent) return;
@@ -121,7 +126,7 @@ function AskForm({
       toUsername: recipient.username,
       recipientName: recipient.name,
       toUserId: recipientId,
-      fromUsername: user ? user.username : 'guest',
+      fromUsername: user ? user.username : GUEST_USERNAME,
       askedName: askerName,
       askedEmail: askerEmail,
       yourName: askerName,
@@ -138,10 +143,10 @@ function AskForm({
           leaveTo(session.url);
           return; // the page is leaving; keep the busy state
         }
-        setError({ message: session?.message || 'Failed to create checkout session', field: null });
+        setError({ message: session?.message || PAYMENT_MESSAGES.checkoutFailed, field: null });
       } catch (err) {
         setError({
-          message: errorText(err, 'Failed to create checkout session', 'Failed to initiate payment. Please try again.'),
+          message: errorText(err, PAYMENT_MESSAGES.checkoutFailed, 'Failed to initiate payment. Please try again.'),
           field: null,
         });
       }
@@ -175,72 +180,46 @@ function AskForm({
     );
   }
 
-  const invalid = (field: AskField) => (error?.field === field ? true : undefined);
+  const invalid = (field: AskField) => error?.field === field;
   const describe = (field: AskField) => (error?.field === field ? ids.error : undefined);
 
   return (
     <form ref={formRef} className="ask-form" noValidate onSubmit={(e) => void submit(e)}>
-      <div className="field">
-        <label htmlFor={ids.title} className="field__label">
-          Question title <span className="field__required">(required)</span>
-        </label>
-        <input
-          id={ids.title}
-          className="input"
-          type="text"
-          value={title}
-          maxLength={300}
-          autoComplete="off"
-          aria-invalid={invalid('title')}
-          aria-describedby={describe('title')}
-          onChange={(e) => setTitle(e.target.value)}
-        />
-      </div>
-      <div className="field">
-        <label htmlFor={ids.detail} className="field__label">
-          Description <span className="field__optional">(optional)</span>
-        </label>
-        <textarea
-          id={ids.detail}
-          className="input input--area"
-          rows={4}
-          value={detail}
-          maxLength={5000}
-          onChange={(e) => setDetail(e.target.value)}
-        />
-      </div>
+      <InputField
+        label="Question title"
+        marker="required"
+        id={ids.title}
+        invalid={invalid('title')}
+        describedBy={describe('title')}
+        type="text"
+        maxLength={QUESTION_LIMITS.question}
+        autoComplete="off"
+        value={title}
+        onChange={setTitle}
+      />
+      <TextAreaField label="Description" marker="optional" rows={4} maxLength={QUESTION_LIMITS.detail} value={detail} onChange={setDetail} />
       {isGuest ? (
         <div className="field-row">
-          <div className="field">
-            <label htmlFor={ids.name} className="field__label">
-              Your Name
-            </label>
-            <input
-              id={ids.name}
-              className="input"
-              type="text"
-              autoComplete="name"
-              value={name}
-              aria-invalid={invalid('name')}
-              aria-describedby={describe('name')}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={ids.email} className="field__label">
-              Email
-            </label>
-            <input
-              id={ids.email}
-              className="input"
-              type="email"
-              autoComplete="email"
-              value={email}
-              aria-invalid={invalid('email')}
-              aria-describedby={describe('email')}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </div>
+          <InputField
+            label="Your Name"
+            id={ids.name}
+            invalid={invalid('name')}
+            describedBy={describe('name')}
+            type="text"
+            autoComplete="name"
+            value={name}
+            onChange={setName}
+          />
+          <InputField
+            label="Email"
+            id={ids.email}
+            invalid={invalid('email')}
+            describedBy={describe('email')}
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={setEmail}
+          />
         </div>
       ) : null}
 
@@ -275,38 +254,12 @@ function AskForm({
 
       <div className="ask-form__footer">
         {isGuest ? (
-          <label className="checkbox" htmlFor={ids.agree}>
-            <input
-              id={ids.agree}
-              type="checkbox"
-              checked={agreed}
-              aria-invalid={invalid('agree')}
-              aria-describedby={describe('agree')}
-              onChange={(e) => setAgreed(e.target.checked)}
-            />
-            <span>
-              I agree to the{' '}
-              <a href="/terms-of-use" target="_blank" rel="noopener noreferrer">
-                Terms of Use
-              </a>{' '}
-              and{' '}
-              <a href="/privacy-policy" target="_blank" rel="noopener noreferrer">
-                Privacy Policy
-              </a>
-              .
-            </span>
-          </label>
+          <Checkbox id={ids.agree} checked={agreed} onChange={setAgreed} invalid={invalid('agree')} describedBy={describe('agree')}>
+            I agree to <TermsLinks />.
+          </Checkbox>
         ) : (
           <p className="field__hint">
-            By posting you agree to the{' '}
-            <a href="/terms-of-use" target="_blank" rel="noopener noreferrer">
-              Terms of Use
-            </a>{' '}
-            and{' '}
-            <a href="/privacy-policy" target="_blank" rel="noopener noreferrer">
-              Privacy Policy
-            </a>
-            .
+            By posting you agree to <TermsLinks />.
           </p>
         )}
         <button type="submit" className="button button--primary" disabled={busy !== null || tipping === null}>

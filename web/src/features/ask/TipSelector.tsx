@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { TipOption } from '../../lib/api';
+import type { TipOption } from '@ques/contracts/core';
 
 export interface TipValue {
   preset: string | null;

@@ -1,23 +1,21 @@
+import {
+  DEFAULT_TIP_OPTIONS,
+  type CheckoutSessionResponse,
+  type Question,
+  type TipOptionsResponse,
+} from '@ques/contracts/core';
 import { api } from '../../lib/api';
-import type { Question, TipOption, TipOptionsResponse } from '../../lib/api';
 
-/** Spec §3 defaults; also what a failed load falls back to, with tipping off (spec §4). */
-export const DEFAULT_TIP_OPTIONS: TipOption[] = [
-  { id: 'tip-0', value: '$0', removable: false },
-  { id: 'tip-5', value: '$5', removable: true },
-  { id: 'tip-25', value: '$25', removable: true },
-  { id: 'tip-50', value: '$50', removable: true },
-  { id: 'tip-custom', value: 'Custom', removable: true },
-];
-
-export async function fetchTipOptions(userId: string): Promise<TipOptionsResponse> {
+/** The owner's tip options; a failed load falls back to the spec §3 defaults with tipping off (spec §4). */
+export async function fetchTipOptions(userId: string, signal?: AbortSignal): Promise<TipOptionsResponse> {
   try {
-    const data = await api.json<Partial<TipOptionsResponse>>('/api/payments/tipOptions', { query: { userId } });
+    const data = await api.json<Partial<TipOptionsResponse>>('/api/payments/tipOptions', { query: { userId }, signal });
     return {
       tipOptions: Array.isArray(data.tipOptions) && data.tipOptions.length > 0 ? data.tipOptions : DEFAULT_TIP_OPTIONS,
       tippingEnabled: data.tippingEnabled === true,
     };
   } catch (err) {
+    if (signal?.aborted) throw err;
     console.warn('Tip options failed to load; tipping is off', err);
     return { tipOptions: DEFAULT_TIP_OPTIONS, tippingEnabled: false };
   }
@@ -45,15 +43,8 @@ export interface QuestionPayload {
 export const postQuestion = (payload: QuestionPayload) =>
   api.json<Question>('/api/questions', { method: 'POST', body: payload });
 
-export interface CheckoutSessionResponse {
-  sessionId?: string;
-  paymentIntentId?: string;
-  url?: string;
-  message?: string;
-}
-
 export const createCheckoutSession = (donationAmount: number, userId: string, questionData: QuestionPayload) =>
-  api.json<CheckoutSessionResponse>('/api/checkout/create-checkout-session', {
+  api.json<Partial<CheckoutSessionResponse>>('/api/checkout/create-checkout-session', {
     method: 'POST',
     body: { donationAmount, userId, questionData },
   });

@@ -1,15 +1,7 @@
-import { MIN_CUSTOM_TIP } from '../../lib/constants';
+import { ASK_MESSAGES, MIN_TIP_CENTS } from '@ques/contracts/core';
 
-/** Messages of spec §5 "Ask modal", in the order the rules are checked. */
-export const ASK_MESSAGES = {
-  titleRequired: 'Question title is required',
-  mustAgree: 'You must agree to the Terms of Use and Privacy Policy before posting.',
-  nameEmailRequired: 'Name and Email are required',
-  recipientIdMissing: 'Recipient user data is missing. Please try again later.',
-  recipientEmailMissing: 'Recipient email is missing',
-  selectTip: 'Select a tip amount to proceed',
-  pennyTip: "Your tip can't be a penny, please start with at least one buck.",
-} as const;
+/** Spec §5 rule 7: a custom tip is at least one whole dollar. */
+const MIN_CUSTOM_TIP = MIN_TIP_CENTS / 100;
 
 export type AskField = 'title' | 'agree' | 'name' | 'email' | 'tip' | null;
 
@@ -41,14 +33,14 @@ export interface AskProblem {
   field: AskField;
 }
 
-/** Spec §5 ask-modal rules 1–7, checked in order; the first failure wins. */
+/** Spec §5 ask-modal rules 1–7 (messages of `ASK_MESSAGES`, shared with the server), checked in order; the first failure wins. */
 export function validateAsk(draft: AskDraft, recipient: AskRecipient): AskProblem | null {
   if (!draft.title.trim()) return { message: ASK_MESSAGES.titleRequired, field: 'title' };
   if (draft.isGuest && !draft.agreed) return { message: ASK_MESSAGES.mustAgree, field: 'agree' };
   if (draft.isGuest && (!draft.name.trim() || !draft.email.trim())) {
-    return { message: ASK_MESSAGES.nameEmailRequired, field: draft.name.trim() ? 'email' : 'name' };
+    return { message: ASK_MESSAGES.nameAndEmail, field: draft.name.trim() ? 'email' : 'name' };
   }
-  if (!recipient.id) return { message: ASK_MESSAGES.recipientIdMissing, field: null };
+  if (!recipient.id) return { message: ASK_MESSAGES.recipientMissing, field: null };
   if ('email' in recipient && !recipient.email?.trim()) {
     return { message: ASK_MESSAGES.recipientEmailMissing, field: null };
   }
@@ -56,7 +48,7 @@ export function validateAsk(draft: AskDraft, recipient: AskRecipient): AskProble
   if (draft.tippingEnabled !== false && draft.preset === null && custom === '') {
     return { message: ASK_MESSAGES.selectTip, field: 'tip' };
   }
-  if (custom !== '' && !(Number(custom) >= MIN_CUSTOM_TIP)) return { message: ASK_MESSAGES.pennyTip, field: 'tip' };
+  if (custom !== '' && !(Number(custom) >= MIN_CUSTOM_TIP)) return { message: ASK_MESSAGES.penny, field: 'tip' };
   return null;
 }
 

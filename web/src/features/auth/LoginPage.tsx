@@ -1,14 +1,15 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from '../../lib/router';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { InputField } from '../../components/Field';
 import { errorText } from '../../lib/api';
-import { useDocumentHead } from '../../lib/head';
+import { usePageHead } from '../../lib/head';
 import { login } from './api';
-import { useAuth } from './auth-context';
-import { AuthCard } from './AuthCard';
+import { useAuth } from '../../lib/auth/auth-context';
+import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 
 export default function LoginPage() {
-  useDocumentHead({ title: 'Log in — Ques', description: 'Log in to answer your questions on Ques.', canonical: '/login' });
+  usePageHead('Log in — Ques', 'Log in to answer your questions on Ques.', '/login');
   const { signIn } = useAuth();
   const navigate = useNavigate();
   const location = useLocation();
@@ -17,8 +18,6 @@ export default function LoginPage() {
   useEffect(() => {
     if (flash) showNotice(flash);
   }, [flash, showNotice]);
-  const emailId = useId();
-  const passwordId = useId();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
@@ -51,42 +50,26 @@ export default function LoginPage() {
     <AuthCard title="Welcome back" intro="Log in to answer your questions." showLogo>
       <SuccessBanner message={notice} />
       <form className="form" noValidate onSubmit={(e) => void submit(e)}>
-        <div className="field">
-          <label htmlFor={emailId} className="field__label">
-            Email
-          </label>
-          <input id={emailId} className="input" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </div>
-        <div className="field">
-          <div className="field__label-row">
-            <label htmlFor={passwordId} className="field__label">
-              Password
-            </label>
+        <InputField label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} />
+        <InputField
+          label="Password"
+          labelAside={
             <Link to="/reset-password" className="text-link text-link--small">
               I don't remember
             </Link>
-          </div>
-          <input
-            id={passwordId}
-            className="input"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+          }
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={setPassword}
+        />
         <ErrorBanner>{error}</ErrorBanner>
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Logging in…' : 'Log In'}
-        </button>
+        <AuthSubmit busy={busy} label="Log In" busyLabel="Logging in…" />
       </form>
-      <p className="auth__switch">
-        New to Ques?{' '}
-        <Link to="/signup" className="text-link">
-          Create an account
-        </Link>
-      </p>
+      <AuthSwitch to="/signup" prompt="New to Ques?">
+        Create an account
+      </AuthSwitch>
     </AuthCard>
   );
 }

@@ -1,17 +1,17 @@
-import { useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from '../../lib/router';
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from '../../lib/router';
 import { ErrorBanner } from '../../components/Banner';
+import { InputField } from '../../components/Field';
 import { errorText } from '../../lib/api';
-import { useDocumentHead } from '../../lib/head';
+import { usePageHead } from '../../lib/head';
 import { confirmPasswordReset } from './api';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 
 export default function ResetPasswordConfirmPage() {
-  useDocumentHead({ title: 'Choose a new password — Ques', description: 'Set a new password.', canonical: '/reset-password-confirm' });
+  usePageHead('Choose a new password — Ques', 'Set a new password.', '/reset-password-confirm');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
-  const passwordId = useId();
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
@@ -37,11 +37,7 @@ export default function ResetPasswordConfirmPage() {
     return (
       <AuthCard title="Choose a new password">
         <ErrorBanner>This reset link is incomplete. Please request a new one.</ErrorBanner>
-        <p className="auth__switch">
-          <Link to="/reset-password" className="text-link">
-            Request a new reset link
-          </Link>
-        </p>
+        <AuthSwitch to="/reset-password">Request a new reset link</AuthSwitch>
       </AuthCard>
     );
   }
@@ -49,30 +45,11 @@ export default function ResetPasswordConfirmPage() {
   return (
     <AuthCard title="Choose a new password">
       <form className="form" noValidate onSubmit={(e) => void submit(e)}>
-        <div className="field">
-          <label htmlFor={passwordId} className="field__label">
-            New Password
-          </label>
-          <input
-            id={passwordId}
-            className="input"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
+        <InputField label="New Password" type="password" autoComplete="new-password" required value={password} onChange={setPassword} />
         <ErrorBanner>{error}</ErrorBanner>
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Saving…' : 'Reset Password'}
-        </button>
+        <AuthSubmit busy={busy} label="Reset Password" busyLabel="Saving…" />
       </form>
-      <p className="auth__switch">
-        <Link to="/login" className="text-link">
-          Back to login
-        </Link>
-      </p>
+      <AuthSwitch to="/login">Back to login</AuthSwitch>
     </AuthCard>
   );
 }

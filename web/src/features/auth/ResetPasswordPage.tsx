@@ -1,14 +1,13 @@
-import { useId, useState, type FormEvent } from 'react';
-import { Link } from '../../lib/router';
+import { useState, type FormEvent } from 'react';
 import { ErrorBanner, SuccessBanner } from '../../components/Banner';
+import { InputField } from '../../components/Field';
 import { errorText } from '../../lib/api';
-import { useDocumentHead } from '../../lib/head';
+import { usePageHead } from '../../lib/head';
 import { requestPasswordReset } from './api';
-import { AuthCard } from './AuthCard';
+import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 
 export default function ResetPasswordPage() {
-  useDocumentHead({ title: 'Reset your password — Ques', description: 'Request a password reset link.', canonical: '/reset-password' });
-  const emailId = useId();
+  usePageHead('Reset your password — Ques', 'Request a password reset link.', '/reset-password');
   const [email, setEmail] = useState('');
   const [error, setError] = useState('');
   const [success, setSuccess] = useState('');
@@ -35,23 +34,12 @@ export default function ResetPasswordPage() {
   return (
     <AuthCard title="Reset your password" intro="Enter the email you signed up with and we’ll send you a reset link.">
       <form className="form" noValidate onSubmit={(e) => void submit(e)}>
-        <div className="field">
-          <label htmlFor={emailId} className="field__label">
-            Email
-          </label>
-          <input id={emailId} className="input" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </div>
+        <InputField label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} />
         <ErrorBanner>{error}</ErrorBanner>
         <SuccessBanner message={success} />
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Sending…' : 'Send Request'}
-        </button>
+        <AuthSubmit busy={busy} label="Send Request" busyLabel="Sending…" />
       </form>
-      <p className="auth__switch">
-        <Link to="/login" className="text-link">
-          Back to login
-        </Link>
-      </p>
+      <AuthSwitch to="/login">Back to login</AuthSwitch>
     </AuthCard>
   );
 }

@@ -1,22 +1,18 @@
-import { useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from '../../lib/router';
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from '../../lib/router';
 import { ErrorBanner } from '../../components/Banner';
+import { Checkbox, InputField, TermsLinks } from '../../components/Field';
 import { errorText } from '../../lib/api';
-import type { User } from '../../lib/api';
-import { useDocumentHead } from '../../lib/head';
+import type { User } from '@ques/contracts/core';
+import { usePageHead } from '../../lib/head';
 import { signup } from './api';
-import { useAuth } from './auth-context';
-import { AuthCard } from './AuthCard';
+import { useAuth } from '../../lib/auth/auth-context';
+import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 
 export default function SignupPage() {
-  useDocumentHead({
-    title: 'Sign up — Ques',
-    description: 'Create your Ques page: answer questions once, publish the answers, get tipped for your expertise.',
-    canonical: '/signup',
-  });
+  usePageHead('Sign up — Ques', 'Create your Ques page: answer questions once, publish the answers, get tipped for your expertise.', '/signup');
   const { signIn } = useAuth();
   const navigate = useNavigate();
-  const ids = { name: useId(), email: useId(), password: useId(), terms: useId() };
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -58,57 +54,18 @@ export default function SignupPage() {
   return (
     <AuthCard title="Create your Ques page" intro="Answer once, publish it, and let people tip you for what you know.">
       <form className="form" noValidate onSubmit={(e) => void submit(e)}>
-        <div className="field">
-          <label htmlFor={ids.name} className="field__label">
-            Name
-          </label>
-          <input id={ids.name} className="input" type="text" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.email} className="field__label">
-            Email
-          </label>
-          <input id={ids.email} className="input" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.password} className="field__label">
-            Password
-          </label>
-          <input
-            id={ids.password}
-            className="input"
-            type="password"
-            autoComplete="new-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
-        <label className="checkbox" htmlFor={ids.terms}>
-          <input id={ids.terms} type="checkbox" required checked={agreed} onChange={(e) => setAgreed(e.target.checked)} />
-          <span>
-            I agree to the{' '}
-            <a href="/terms-of-use" target="_blank" rel="noopener noreferrer">
-              Terms of Use
-            </a>{' '}
-            and{' '}
-            <a href="/privacy-policy" target="_blank" rel="noopener noreferrer">
-              Privacy Policy
-            </a>
-            .
-          </span>
-        </label>
+        <InputField label="Name" type="text" autoComplete="name" required value={name} onChange={setName} />
+        <InputField label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} />
+        <InputField label="Password" type="password" autoComplete="new-password" required value={password} onChange={setPassword} />
+        <Checkbox checked={agreed} onChange={setAgreed} required>
+          I agree to <TermsLinks />.
+        </Checkbox>
         <ErrorBanner>{error}</ErrorBanner>
-        <button type="submit" className="button button--primary button--block" disabled={busy}>
-          {busy ? 'Creating your account…' : 'Sign Up'}
-        </button>
+        <AuthSubmit busy={busy} label="Sign Up" busyLabel="Creating your account…" />
       </form>
-      <p className="auth__switch">
-        Already have an account?{' '}
-        <Link to="/login" className="text-link">
-          Log in
-        </Link>
-      </p>
+      <AuthSwitch to="/login" prompt="Already have an account?">
+        Log in
+      </AuthSwitch>
     </AuthCard>
   );
 }

@@ -1,7 +1,7 @@
 import { Link } from '../../lib/router';
-import { DEFAULT_DESCRIPTION, DEFAULT_TITLE } from '../../lib/constants';
-import { useDocumentHead } from '../../lib/head';
-import { useAuth } from '../auth/auth-context';
+import { DEFAULT_DESCRIPTION, DEFAULT_TITLE } from '@ques/contracts/core';
+import { usePageHead } from '../../lib/head';
+import { useAuth } from '../../lib/auth/auth-context';
 import './home.css';
 
 const STEPS = [
@@ -21,7 +21,7 @@ const STEPS = [
 
 /** Landing page: what Ques is, for whom, how asking and tipping work. */
 export default function HomePage() {
-  useDocumentHead({ title: DEFAULT_TITLE, description: DEFAULT_DESCRIPTION, canonical: '/' });
+  usePageHead(DEFAULT_TITLE, DEFAULT_DESCRIPTION, '/');
   const { user } = useAuth();
 
   return (

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from '../../lib/router';
-import { useDocumentHead } from '../../lib/head';
+import { usePageHead } from '../../lib/head';
 import './legal.css';
 
 export const EFFECTIVE_DATE = 'March 11, 2025';
@@ -13,7 +13,7 @@ interface LegalPageProps {
 }
 
 export function LegalPage({ title, description, path, children }: LegalPageProps) {
-  useDocumentHead({ title: `${title} — Ques`, description, canonical: path });
+  usePageHead(`${title} — Ques`, description, path);
   return (
     <article className="legal">
       <header className="legal__header">

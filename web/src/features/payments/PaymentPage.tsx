@@ -1,10 +1,21 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import {
+  formatCents,
+  MAX_TIP_OPTIONS,
+  PAYMENT_MESSAGES,
+  PLATFORM_FEE_PERCENT,
+  TIP_OPTION_VALUES,
+  type EarningsResponse,
+  type TipOptionValue,
+} from '@ques/contracts/core';
 import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { Field } from '../../components/Field';
 import { ApiError } from '../../lib/api';
+import { useAuth } from '../../lib/auth/auth-context';
 import { leaveTo } from '../../lib/browser';
-import { useDocumentHead } from '../../lib/head';
+import { usePageHead } from '../../lib/head';
 import { formatDate } from '../../lib/text';
-import { useAuth } from '../auth/auth-context';
+import { useApiData } from '../../lib/use-api-data';
 import {
   connectPayoutAccount,
   fetchAccountStatus,
@@ -12,7 +23,6 @@ import {
   fetchOwnTipOptions,
   saveTipOptions,
   type AccountStatus,
-  type Earnings,
 } from './api';
 import { countryFromLocale, countryName, PAYOUT_COUNTRIES } from './country';
 import {
@@ -21,21 +31,11 @@ import {
   changeTipOption,
   defaultTipOptions,
   fromServer,
-  MAX_TIP_OPTIONS,
   removeTipOption,
-  TIP_OPTION_VALUES,
   tippingBlockedBy,
   type EditableTipOption,
-  type TipOptionValue,
 } from './tip-options';
 import './payment.css';
-
-export const PAYMENT_MESSAGES = {
-  mustBeLoggedIn: 'You must be logged in to set up your Stripe account.',
-  connectFailed: 'Error connecting your Stripe account.',
-  saveFailed: 'Failed to save payment options.',
-  saved: 'Payment options saved successfully!',
-} as const;
 
 /** A client error's own message (validation) is more useful than the generic text; server faults get the generic one. */
 const messageFor = (err: unknown, generic: string) =>
@@ -43,18 +43,63 @@ const messageFor = (err: unknown, generic: string) =>
     ? err.serverMessage
     : generic;
 
+interface PaymentSettings {
+  account: AccountStatus | null;
+  accountError: string;
+  options: EditableTipOption[];
+  tippingEnabled: boolean;
+}
+
+/** The payout account and the tip options; each falls back on its own (spec §4: failed options → defaults, off). */
+async function loadPaymentSettings(userId: string, signal: AbortSignal): Promise<PaymentSettings> {
+  const [account, tips] = await Promise.all([
+    fetchAccountStatus(userId, signal).then(
+      (status) => ({ account: status, accountError: '' }),
+      (err: unknown) => {
+        if (signal.aborted) throw err;
+        console.warn('Payout account status failed to load', err);
+        return {
+          account: null,
+          accountError: 'We could not load your Stripe account status. Please reload the page to try again.',
+        };
+      },
+    ),
+    fetchOwnTipOptions(userId, signal).then(
+      (saved) => ({ options: fromServer(saved.tipOptions), tippingEnabled: saved.tippingEnabled }),
+      (err: unknown) => {
+        if (signal.aborted) throw err;
+        console.warn('Tip options failed to load; showing the defaults', err);
+        return { options: defaultTipOptions(), tippingEnabled: false };
+      },
+    ),
+  ]);
+  return { ...account, ...tips };
+}
+
 /** Payment settings (spec §2 "Payment", §4 "Tipping", §8 payment messages) and what the owner has earned. */
 export default function PaymentPage() {
-  useDocumentHead({ title: 'Payment — Ques', description: 'Tipping and payouts.', canonical: '/admin/payment' });
+  usePageHead('Payment — Ques', 'Tipping and payouts.', '/admin/payment');
   const { user } = useAuth();
   const userId = user ? user.id || user._id : '';
-  const ids = { switch: useId(), switchError: useId(), country: useId() };
+  const settings = useApiData((signal) => loadPaymentSettings(userId, signal), [userId]);
 
-  const [loading, setLoading] = useState(true);
-  const [account, setAccount] = useState<AccountStatus | null>(null);
-  const [accountError, setAccountError] = useState('');
-  const [options, setOptions] = useState<readonly EditableTipOption[]>(defaultTipOptions);
-  const [tippingEnabled, setTippingEnabled] = useState(false);
+  if (!user) return null;
+  return (
+    <section className="admin-page payment">
+      <h1 className="admin-page__title">Payment</h1>
+      {settings.data ? (
+        <PaymentSettingsForm key={userId} userId={userId} initial={settings.data} />
+      ) : (
+        <LoadingText>Loading payment settings…</LoadingText>
+      )}
+    </section>
+  );
+}
+
+function PaymentSettingsForm({ userId, initial }: { userId: string; initial: PaymentSettings }) {
+  const [account] = useState(initial.account);
+  const [options, setOptions] = useState<readonly EditableTipOption[]>(initial.options);
+  const [tippingEnabled, setTippingEnabled] = useState(initial.tippingEnabled);
   const [tippingError, setTippingError] = useState('');
   const [country, setCountry] = useState(() => countryFromLocale());
   const [connecting, setConnecting] = useState(false);
@@ -62,43 +107,7 @@ export default function PaymentPage() {
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState('');
   const [success, showSuccess] = useSuccessMessage();
-
-  useEffect(() => {
-    if (!userId) return;
-    const controller = new AbortController();
-    const { signal } = controller;
-    setLoading(true);
-    void Promise.all([
-      fetchAccountStatus(userId, signal).then(
-        (status) => {
-          setAccount(status);
-          setAccountError('');
-        },
-        (err: unknown) => {
-          if (signal.aborted) return;
-          console.warn('Payout account status failed to load', err);
-          setAccount(null);
-          setAccountError('We could not load your Stripe account status. Please reload the page to try again.');
-        },
-      ),
-      fetchOwnTipOptions(userId, signal).then(
-        (saved) => {
-          setOptions(fromServer(saved.tipOptions));
-          setTippingEnabled(saved.tippingEnabled);
-        },
-        (err: unknown) => {
-          if (signal.aborted) return;
-          // Spec §4: a failed load resets to the defaults with tipping off.
-          console.warn('Tip options failed to load; showing the defaults', err);
-          setOptions(defaultTipOptions());
-          setTippingEnabled(false);
-        },
-      ),
-    ]).then(() => {
-      if (!signal.aborted) setLoading(false);
-    });
-    return () => controller.abort();
-  }, [userId]);
+  const switchErrorId = useId();
 
   const toggleTipping = (on: boolean) => {
     setSaveError('');
@@ -115,7 +124,7 @@ export default function PaymentPage() {
 
   const connect = async () => {
     setConnectError('');
-    if (!user || !userId) {
+    if (!userId) {
       setConnectError(PAYMENT_MESSAGES.mustBeLoggedIn);
       return;
     }
@@ -149,127 +158,114 @@ export default function PaymentPage() {
     setSaving(false);
   };
 
-  if (!user) return null;
   const hasAccount = Boolean(account?.stripeAccountId);
   const completed = account?.stripeAccountStatus === 'completed';
 
   return (
-    <section className="admin-page payment">
-      <h1 className="admin-page__title">Payment</h1>
+    <>
       <SuccessBanner message={success} className="payment__success" />
+      <div className="payment__card">
+        <div className="payment__card-head">
+          <h2 className="payment__heading">Tipping</h2>
+          <label className="switch">
+            <input
+              type="checkbox"
+              role="switch"
+              className="switch__input"
+              checked={tippingEnabled}
+              aria-describedby={tippingError ? switchErrorId : undefined}
+              onChange={(e) => toggleTipping(e.target.checked)}
+            />
+            <span className="switch__track" aria-hidden="true">
+              <span className="switch__thumb" />
+            </span>
+            <span className="switch__label">Enabling Tipping</span>
+          </label>
+        </div>
+        <p className="field__hint">
+          With tipping on, people who ask you a question can add a tip. It is held on their card and only charged when
+          you answer; unanswered questions are released after 5 days. Ques keeps {PLATFORM_FEE_PERCENT}%.
+        </p>
+        <ErrorBanner id={switchErrorId}>{tippingError}</ErrorBanner>
 
-      {loading ? (
-        <LoadingText>Loading payment settings…</LoadingText>
-      ) : (
-        <>
-          <div className="payment__card">
-            <div className="payment__card-head">
-              <h2 className="payment__heading">Tipping</h2>
-              <label className="switch" htmlFor={ids.switch}>
-                <input
-                  id={ids.switch}
-                  type="checkbox"
-                  role="switch"
-                  className="switch__input"
-                  checked={tippingEnabled}
-                  aria-describedby={tippingError ? ids.switchError : undefined}
-                  onChange={(e) => toggleTipping(e.target.checked)}
-                />
-                <span className="switch__track" aria-hidden="true">
-                  <span className="switch__thumb" />
-                </span>
-                <span className="switch__label">Enabling Tipping</span>
-              </label>
-            </div>
-            <p className="field__hint">
-              With tipping on, people who ask you a question can add a tip. It is held on their card and only charged
-              when you answer; unanswered questions are released after 5 days. Ques keeps 10%.
-            </p>
-            <ErrorBanner id={ids.switchError}>{tippingError}</ErrorBanner>
-
-            <fieldset className="tip-options">
-              <legend className="field__label">Tip amounts</legend>
-              <ol className="tip-options__list">
-                {options.map((option, index) => (
-                  <TipOptionRow
-                    key={option.id}
-                    index={index}
-                    option={option}
-                    options={options}
-                    onChange={(value) => setOptions((o) => changeTipOption(o, option.id, value))}
-                    onRemove={() => setOptions((o) => removeTipOption(o, option.id))}
-                  />
-                ))}
-              </ol>
-              <div className="tip-options__add">
-                <button
-                  type="button"
-                  className="button button--ghost button--small"
-                  disabled={!canAdd(options)}
-                  onClick={() => setOptions((o) => addTipOption(o))}
-                >
-                  Add tip option
-                </button>
-                <span className="field__hint">
-                  {options.length} of {MAX_TIP_OPTIONS} options
-                </span>
-              </div>
-            </fieldset>
-          </div>
-
-          <div className="payment__card">
-            <h2 className="payment__heading">Payout Method</h2>
-            <p className={`payout-status payout-status--${completed ? 'ok' : hasAccount ? 'pending' : 'none'}`}>
-              <span className="payout-status__dot" aria-hidden="true" />
-              {completed
-                ? 'Your Stripe account is connected and ready to receive tips.'
-                : hasAccount
-                  ? 'Your Stripe account is not complete yet. Finish setting it up to enable tipping.'
-                  : 'No Stripe account connected yet. Connect one to receive tips.'}
-            </p>
-            <ErrorBanner>{accountError}</ErrorBanner>
-            {hasAccount ? null : (
-              <div className="field payout__country">
-                <label htmlFor={ids.country} className="field__label">
-                  Country
-                </label>
-                <select id={ids.country} className="input" value={country} onChange={(e) => setCountry(e.target.value)}>
-                  {[...PAYOUT_COUNTRIES]
-                    .map((code) => ({ code, name: countryName(code) }))
-                    .sort((a, b) => a.name.localeCompare(b.name))
-                    .map(({ code, name }) => (
-                      <option key={code} value={code}>
-                        {name}
-                      </option>
-                    ))}
-                </select>
-                <p className="field__hint">Where you or your business are based. It cannot be changed later.</p>
-              </div>
-            )}
-            <div>
-              <button
-                type="button"
-                className="button button--ghost"
-                disabled={connecting}
-                onClick={() => void connect()}
-              >
-                {connecting ? 'Opening Stripe…' : hasAccount ? 'Edit Stripe account' : 'Connect Stripe account'}
-              </button>
-            </div>
-            <ErrorBanner>{connectError}</ErrorBanner>
-          </div>
-
-          <div className="payment__actions">
-            <ErrorBanner>{saveError}</ErrorBanner>
-            <button type="button" className="button button--primary" disabled={saving} onClick={() => void save()}>
-              {saving ? 'Saving…' : 'Save Payment Settings'}
+        <fieldset className="tip-options">
+          <legend className="field__label">Tip amounts</legend>
+          <ol className="tip-options__list">
+            {options.map((option, index) => (
+              <TipOptionRow
+                key={option.id}
+                index={index}
+                option={option}
+                options={options}
+                onChange={(value) => setOptions((o) => changeTipOption(o, option.id, value))}
+                onRemove={() => setOptions((o) => removeTipOption(o, option.id))}
+              />
+            ))}
+          </ol>
+          <div className="tip-options__add">
+            <button
+              type="button"
+              className="button button--ghost button--small"
+              disabled={!canAdd(options)}
+              onClick={() => setOptions((o) => addTipOption(o))}
+            >
+              Add tip option
             </button>
+            <span className="field__hint">
+              {options.length} of {MAX_TIP_OPTIONS} options
+            </span>
           </div>
+        </fieldset>
+      </div>
 
-          <EarningsSection />
-        </>
-      )}
-    </section>
+      <div className="payment__card">
+        <h2 className="payment__heading">Payout Method</h2>
+        <p className={`payout-status payout-status--${completed ? 'ok' : hasAccount ? 'pending' : 'none'}`}>
+          <span className="payout-status__dot" aria-hidden="true" />
+          {completed
+            ? 'Your Stripe account is connected and ready to receive tips.'
+            : hasAccount
+              ? 'Your Stripe account is not complete yet. Finish setting it up to enable tipping.'
+              : 'No Stripe account connected yet. Connect one to receive tips.'}
+        </p>
+        <ErrorBanner>{initial.accountError}</ErrorBanner>
+        {hasAccount ? null : (
+          <Field
+            label="Country"
+            className="payout__country"
+            hint="Where you or your business are based. It cannot be changed later."
+          >
+            {(field) => (
+              <select {...field} className="input" value={country} onChange={(e) => setCountry(e.target.value)}>
+                {[...PAYOUT_COUNTRIES]
+                  .map((code) => ({ code, name: countryName(code) }))
+                  .sort((a, b) => a.name.localeCompare(b.name))
+                  .map(({ code, name }) => (
+                    <option key={code} value={code}>
+                      {name}
+                    </option>
+                  ))}
+              </select>
+            )}
+          </Field>
+        )}
+        <div>
+          <button type="button" className="button button--ghost" disabled={connecting} onClick={() => void connect()}>
+            {connecting ? 'Opening Stripe…' : hasAccount ? 'Edit Stripe account' : 'Connect Stripe account'}
+          </button>
+        </div>
+        <ErrorBanner>{connectError}</ErrorBanner>
+      </div>
+
+      <div className="payment__actions">
+        <ErrorBanner>{saveError}</ErrorBanner>
+        <button type="button" className="button button--primary" disabled={saving} onClick={() => void save()}>
+          {saving ? 'Saving…' : 'Save Payment Settings'}
+        </button>
+      </div>
+
+      <EarningsSection />
+    </>
   );
 }
 
@@ -282,85 +278,67 @@ interface TipOptionRowProps {
 }
 
 function TipOptionRow({ index, option, options, onChange, onRemove }: TipOptionRowProps) {
-  const id = useId();
   const label = `Tip amount Option ${index + 1}`;
   return (
-    <li className="tip-option">
-      <label htmlFor={id} className="field__label">
-        {label}
-      </label>
-      <div className="tip-option__controls">
-        <select
-          id={id}
-          className="input"
-          value={option.value}
-          // $0 is always offered (spec §3): its selector is fixed.
-          disabled={!option.removable}
-          onChange={(e) => onChange(e.target.value as TipOptionValue)}
-        >
-          {TIP_OPTION_VALUES.filter((v) => (option.removable ? v !== '$0' : v === '$0')).map((value) => (
-            <option key={value} value={value} disabled={options.some((o) => o.id !== option.id && o.value === value)}>
-              {value}
-            </option>
-          ))}
-        </select>
-        {option.removable ? (
-          <button type="button" className="button button--ghost button--small" aria-label={`Remove ${label}`} onClick={onRemove}>
-            Remove
-          </button>
-        ) : (
-          <span className="tip-option__fixed">Always offered</span>
-        )}
-      </div>
-    </li>
+    <Field as="li" className="tip-option" label={label}>
+      {(field) => (
+        <div className="tip-option__controls">
+          <select
+            {...field}
+            className="input"
+            value={option.value}
+            // $0 is always offered (spec §3): its selector is fixed.
+            disabled={!option.removable}
+            onChange={(e) => onChange(e.target.value as TipOptionValue)}
+          >
+            {TIP_OPTION_VALUES.filter((v) => (option.removable ? v !== '$0' : v === '$0')).map((value) => (
+              <option key={value} value={value} disabled={options.some((o) => o.id !== option.id && o.value === value)}>
+                {value}
+              </option>
+            ))}
+          </select>
+          {option.removable ? (
+            <button type="button" className="button button--ghost button--small" aria-label={`Remove ${label}`} onClick={onRemove}>
+              Remove
+            </button>
+          ) : (
+            <span className="tip-option__fixed">Always offered</span>
+          )}
+        </div>
+      )}
+    </Field>
   );
-}
-
-function formatCents(cents: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
-  } catch {
-    return `$${(cents / 100).toFixed(2)}`;
-  }
 }
 
 /** Captured tips: amount, the platform's fee and the net (spec §1: 10%). Nothing at all when the server has none (404). */
 function EarningsSection() {
-  const [state, setState] = useState<{ status: 'loading' } | { status: 'error' } | { status: 'ready'; earnings: Earnings | null }>({
-    status: 'loading',
-  });
+  const earnings = useApiData(
+    (signal) =>
+      fetchEarnings(signal).catch((err: unknown) => {
+        if (!signal.aborted) console.warn('Earnings failed to load', err);
+        throw err;
+      }),
+    [],
+  );
 
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchEarnings(controller.signal).then(
-      (earnings) => setState({ status: 'ready', earnings }),
-      (err: unknown) => {
-        if (controller.signal.aborted) return;
-        console.warn('Earnings failed to load', err);
-        setState({ status: 'error' });
-      },
-    );
-    return () => controller.abort();
-  }, []);
-
-  if (state.status === 'ready' && !state.earnings) return null;
+  if (earnings.status === 'ready' && !earnings.data) return null;
   return (
     <section className="payment__card earnings" aria-labelledby="earnings-heading">
       <h2 id="earnings-heading" className="payment__heading">
         Earnings
       </h2>
-      {state.status === 'loading' ? (
+      {earnings.status === 'loading' ? (
         <LoadingText>Loading earnings…</LoadingText>
-      ) : state.status === 'error' ? (
+      ) : earnings.status === 'error' || !earnings.data ? (
         <ErrorBanner>Failed to load your earnings.</ErrorBanner>
       ) : (
-        <EarningsBody earnings={state.earnings!} />
+        <EarningsBody earnings={earnings.data} />
       )}
     </section>
   );
 }
 
-function EarningsBody({ earnings }: { earnings: Earnings }) {
+function EarningsBody({ earnings }: { earnings: EarningsResponse }) {
   const { totals, entries } = earnings;
   const money = (cents: number, currency = totals.currency) => formatCents(cents, currency || 'usd');
   return (

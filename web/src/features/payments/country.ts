@@ -1,5 +1,4 @@
-/** Spec §9: the payout country when the browser's locale names none we can offer. */
-export const DEFAULT_PAYOUT_COUNTRY = 'CA';
+import { DEFAULT_PAYOUT_COUNTRY } from '@ques/contracts/core';
 
 /** Countries where a Stripe Connect payout account can be opened. */
 export const PAYOUT_COUNTRIES = [

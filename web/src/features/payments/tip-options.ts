@@ -1,17 +1,20 @@
-import type { TipOption } from '../../lib/api';
+import {
+  DEFAULT_TIP_OPTION_VALUES,
+  MAX_TIP_OPTIONS,
+  PAYMENT_MESSAGES,
+  TIP_OPTION_VALUES,
+  type PayoutAccountStatus,
+  type TipOption,
+  type TipOptionValue,
+} from '@ques/contracts/core';
 
-/** Spec §5/§9: the values a tip option may take, and at most 5 options. */
-export const TIP_OPTION_VALUES = ['$0', '$1', '$5', '$10', '$25', '$50', '$100', '$250', '$500', '$1000', 'Custom'] as const;
-export type TipOptionValue = (typeof TIP_OPTION_VALUES)[number];
-export const MAX_TIP_OPTIONS = 5;
+/*
+ * Editing the owner's tip options (spec §2 "Payment"): the allowed values, the maximum of 5, the defaults and the
+ * messages are the contracts' (the server checks the same rules).
+ */
 
-/** Spec §3 defaults: $0 (not removable), $5, $25, $50, Custom. */
-export const DEFAULT_TIP_VALUES: readonly TipOptionValue[] = ['$0', '$5', '$25', '$50', 'Custom'];
-
-export interface EditableTipOption extends TipOption {
-  id: string;
-  value: TipOptionValue;
-}
+/** An option while it is edited: its id keys the row, not the server's option. */
+export type EditableTipOption = TipOption;
 
 export const isTipValue = (value: unknown): value is TipOptionValue =>
   typeof value === 'string' && (TIP_OPTION_VALUES as readonly string[]).includes(value);
@@ -20,13 +23,13 @@ export const isTipValue = (value: unknown): value is TipOptionValue =>
 let sequence = 0;
 const option = (value: TipOptionValue): EditableTipOption => ({ id: `option-${++sequence}`, value, removable: value !== '$0' });
 
-export const defaultTipOptions = (): EditableTipOption[] => DEFAULT_TIP_VALUES.map(option);
+export const defaultTipOptions = (): EditableTipOption[] => DEFAULT_TIP_OPTION_VALUES.map(option);
 
 /**
  * What the server sent, made safe to edit: allowed values only, no duplicates, `$0` present, first and not
  * removable, at most 5.
  */
-export function fromServer(options: readonly TipOption[]): EditableTipOption[] {
+export function fromServer(options: readonly (Omit<TipOption, 'value'> & { value: string })[]): EditableTipOption[] {
   const values: TipOptionValue[] = ['$0'];
   for (const o of options) if (isTipValue(o.value) && !values.includes(o.value)) values.push(o.value);
   return values.slice(0, MAX_TIP_OPTIONS).map(option);
@@ -60,14 +63,12 @@ export function changeTipOption(
   return options.map((o) => (o.id === id ? { ...o, value } : o));
 }
 
-export const TIPPING_MESSAGES = {
-  setUpFirst: 'Please set up your Stripe Connect account first.',
-  completeFirst: 'Please complete your Stripe Connect account before enabling tipping.',
-} as const;
-
 /** Spec §4: tipping can be turned on only with a payout account whose status is completed. Null when allowed. */
-export function tippingBlockedBy(account: { stripeAccountId: string | null; stripeAccountStatus: string | null } | null): string | null {
-  if (!account?.stripeAccountId) return TIPPING_MESSAGES.setUpFirst;
-  if (account.stripeAccountStatus !== 'completed') return TIPPING_MESSAGES.completeFirst;
+export function tippingBlockedBy(
+  account: { stripeAccountId: string | null; stripeAccountStatus: PayoutAccountStatus | null } | null,
+): string | null {
+  if (!account?.stripeAccountId) return PAYMENT_MESSAGES.setUpFirst;
+  if (account.stripeAccountStatus !== 'completed') return PAYMENT_MESSAGES.completeFirst;
   return null;
 }
+

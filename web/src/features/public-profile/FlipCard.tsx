@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type TouchEvent } from 'react';
 import { Link } from '../../lib/router';
-import type { Question } from '../../lib/api';
+import type { PublicQuestion } from '@ques/contracts/core';
 import { SWIPE_THRESHOLD_PX } from '../../lib/constants';
 
 interface FlipCardProps {
-  question: Question;
+  question: PublicQuestion;
   /** `/ask/{username}/question/{id}/{slug}` */
   href: string;
 }

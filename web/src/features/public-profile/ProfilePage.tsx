@@ -1,15 +1,12 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { profileMeta, questionPath, type PublicProfile, type PublicQuestion } from '@ques/contracts/core';
 import { Link, useParams, useSearchParams } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
 import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
-import type { PublicProfile, Question } from '../../lib/api';
-import { isDefaultAvatar } from '../../lib/avatar';
+import { useAuth } from '../../lib/auth/auth-context';
 import { themeVars } from '../../lib/color';
-import { AVATAR_SIZE, STRUCTURED_DATA_QUESTIONS } from '../../lib/constants';
-import { useDocumentHead, type HeadTags } from '../../lib/head';
-import { questionPath } from '../../lib/slug';
-import { excerpt } from '../../lib/text';
-import { useAuth } from '../auth/auth-context';
+import { AVATAR_SIZE } from '../../lib/constants';
+import { siteOrigin, useDocumentHead } from '../../lib/head';
 import { publicAnswers } from './api';
 import { FlipCard } from './FlipCard';
 import { MasonryGrid } from './MasonryGrid';
@@ -17,39 +14,20 @@ import { collectTags, TagFilter } from './TagFilter';
 import { usePublicPage } from './use-public-page';
 import './profile.css';
 
-const loadAskModal = () => import('../ask/AskModal');
-const AskModal = lazy(loadAskModal);
-
-/** Rough rendered height of a card's front, to balance the masonry columns. */
-const estimateCard = (q: Question) => 96 + Math.ceil(q.question.length / 34) * 26;
-const cardKey = (q: Question) => q._id;
-
-function headFor(profile: PublicProfile, answers: readonly Question[]): HeadTags {
-  const path = `/ask/${encodeURIComponent(profile.username)}`;
-  const first = answers.slice(0, STRUCTURED_DATA_QUESTIONS);
-  return {
-    title: `${profile.name} — Ask Me Anything`,
-    description: profile.bio?.trim()
-      ? excerpt(profile.bio)
-      : `Ask ${profile.name} a question on Ques and read the answers they have already given.`,
-    canonical: path,
-    image: isDefaultAvatar(profile.avatarUrl) ? undefined : profile.avatarUrl,
-    jsonLd:
-      first.length > 0
-        ? {
-            '@context': 'https://schema.org',
-            '@type': 'FAQPage',
-            mainEntity: first.map((q) => ({
-              '@type': 'Question',
-              name: q.question,
-              acceptedAnswer: { '@type': 'Answer', text: q.answer },
-            })),
-          }
-        : null,
-  };
+/**
+ * The ask modal, handed in by the app (features do not import each other): a lazy component and its loader, which
+ * the page starts once it is idle or the button is hovered, so a click opens the modal at once.
+ */
+export interface AskModalSlot {
+  Modal: ComponentType<{ recipient: PublicProfile; onClose: () => void; onPosted?: () => void }>;
+  preload: () => Promise<unknown>;
 }
 
-export default function ProfilePage() {
+/** Rough rendered height of a card's front, to balance the masonry columns. */
+const estimateCard = (q: PublicQuestion) => 96 + Math.ceil(q.question.length / 34) * 26;
+const cardKey = (q: PublicQuestion) => q._id;
+
+export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
   const params = useParams();
   const { user, authLoading } = useAuth();
   const username = params.username ?? user?.username ?? '';
@@ -83,7 +61,7 @@ export default function ProfilePage() {
     [answers, selectedTag],
   );
 
-  useDocumentHead(profile ? headFor(profile, answers) : null);
+  useDocumentHead(profile ? profileMeta(siteOrigin(), profile, answers) : null);
 
   const isOwner = Boolean(user && profile && user.username.toLowerCase() === profile.username.toLowerCase());
   const isArchive = Boolean(profile?.archiveProfile);
@@ -92,14 +70,14 @@ export default function ProfilePage() {
   // Load the modal's code once the page is idle, so the click opens it at once.
   useEffect(() => {
     if (!canAsk) return;
-    const preload = () => void loadAskModal();
+    const preload = () => void ask.preload();
     if (typeof window.requestIdleCallback === 'function') {
       const handle = window.requestIdleCallback(preload);
       return () => window.cancelIdleCallback(handle);
     }
     const timer = window.setTimeout(preload, 1500);
     return () => window.clearTimeout(timer);
-  }, [canAsk]);
+  }, [canAsk, ask]);
 
   const selectTag = useCallback(
     (tag: string | null) => {
@@ -168,8 +146,8 @@ export default function ProfilePage() {
                   <button
                     type="button"
                     className="button button--primary button--large"
-                    onPointerEnter={() => void loadAskModal()}
-                    onFocus={() => void loadAskModal()}
+                    onPointerEnter={() => void ask.preload()}
+                    onFocus={() => void ask.preload()}
                     onClick={() => setAskOpen(true)}
                   >
                     Ask {profile.name} a Question
@@ -212,7 +190,7 @@ export default function ProfilePage() {
                 />
               )}
               <LoadMore
-                hasMore={Boolean(page.nextCursor)}
+                hasMore={page.hasMore}
                 loading={page.loadingMore}
                 error={page.loadMoreError}
                 onLoadMore={page.loadMore}
@@ -224,7 +202,7 @@ export default function ProfilePage() {
 
       {askOpen && profile ? (
         <Suspense fallback={null}>
-          <AskModal
+          <ask.Modal
             recipient={profile}
             onClose={() => setAskOpen(false)}
             onPosted={() => showSuccess(`Your question was sent to ${profile.name}.`)}

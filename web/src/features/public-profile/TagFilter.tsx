@@ -1,7 +1,7 @@
-import type { Question } from '../../lib/api';
+import type { PublicQuestion } from '@ques/contracts/core';
 
 /** Tags of the given questions, most used first, then alphabetical. */
-export function collectTags(questions: readonly Question[]): string[] {
+export function collectTags(questions: readonly PublicQuestion[]): string[] {
   const counts = new Map<string, number>();
   for (const q of questions) for (const tag of q.tags ?? []) counts.set(tag, (counts.get(tag) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([tag]) => tag);

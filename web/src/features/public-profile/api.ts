@@ -1,28 +1,15 @@
-import { api, readErrorMessage } from '../../lib/api';
-import type { PublicProfile, Question } from '../../lib/api';
+import { NEXT_CURSOR_HEADER, type PublicQuestion } from '@ques/contracts/core';
+import { api } from '../../lib/api';
+import { fetchPublicProfile } from '../../lib/public-profile';
+import type { Page } from '../../lib/use-paged-list';
 
 export const QUESTIONS_PAGE_SIZE = 24;
-
-export interface QuestionsPage {
-  items: Question[];
-  /** From the `x-next-cursor` response header; null on the last page. */
-  nextCursor: string | null;
-}
-
-export async function fetchPublicProfile(username: string, signal?: AbortSignal): Promise<PublicProfile> {
-  const res = await api.request(`/api/users/public/${encodeURIComponent(username)}`, { signal });
-  if (!res.ok) {
-    const { message } = await readErrorMessage(res);
-    throw new Error(message || `Failed to fetch user profile (status: ${res.status})`);
-  }
-  return (await res.json()) as PublicProfile;
-}
 
 export async function fetchPublicQuestions(
   username: string,
   cursor?: string | null,
   signal?: AbortSignal,
-): Promise<QuestionsPage> {
+): Promise<Page<PublicQuestion>> {
   const res = await api.request('/api/questions', {
     query: { username, role: 'receiver', limit: QUESTIONS_PAGE_SIZE, cursor },
     signal,
@@ -30,13 +17,13 @@ export async function fetchPublicQuestions(
   if (!res.ok) throw new Error('Failed to fetch questions');
   const data = (await res.json()) as unknown;
   return {
-    items: Array.isArray(data) ? (data as Question[]) : [],
-    nextCursor: res.headers.get('x-next-cursor') || null,
+    items: Array.isArray(data) ? (data as PublicQuestion[]) : [],
+    nextCursor: res.headers.get(NEXT_CURSOR_HEADER) || null,
   };
 }
 
 /** Spec §5 "Lists": what the public page shows, newest first. */
-export function publicAnswers(items: readonly Question[], username: string): Question[] {
+export function publicAnswers(items: readonly PublicQuestion[], username: string): PublicQuestion[] {
   const owner = username.toLowerCase();
   return items
     .filter(

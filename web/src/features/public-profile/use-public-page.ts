@@ -1,107 +1,39 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { PublicProfile, Question } from '../../lib/api';
-import {
-  fetchPublicProfile,
-  fetchPublicQuestions,
-  takePrefetched,
-  type QuestionsPage,
-} from './api';
+import type { PublicProfile, PublicQuestion } from '@ques/contracts/core';
+import { fetchPublicProfile } from '../../lib/public-profile';
+import { useApiData } from '../../lib/use-api-data';
+import { usePagedList } from '../../lib/use-paged-list';
+import { fetchPublicQuestions, takePrefetched } from './api';
 
-export interface PublicPageState {
-  profile: PublicProfile | null;
-  profileError: string;
-  questions: Question[];
-  questionsLoading: boolean;
-  questionsError: string;
-  nextCursor: string | null;
-  loadingMore: boolean;
-  loadMoreError: string;
-}
+/** The message of what a load threw; '' while nothing failed. */
+const messageOf = (err: unknown, fallback: string) => (err ? (err as Error).message || fallback : '');
+const keyOf = (q: PublicQuestion) => q._id;
 
-const initial: PublicPageState = {
-  profile: null,
-  profileError: '',
-  questions: [],
-  questionsLoading: true,
-  questionsError: '',
-  nextCursor: null,
-  loadingMore: false,
-  loadMoreError: '',
-};
-
-const isAbort = (err: unknown) => err instanceof DOMException && err.name === 'AbortError';
-
-function merge(existing: readonly Question[], incoming: readonly Question[]): Question[] {
-  const seen = new Set(existing.map((q) => q._id));
-  return [...existing, ...incoming.filter((q) => !seen.has(q._id))];
-}
-
-/** Profile and answered questions of /ask/{username}, with cursor pagination ("load more"). */
+/**
+ * Profile and answered questions of /ask/{username}, with cursor pagination ("load more"). The first requests may
+ * already be under way: main.tsx starts them before React renders (see load.ts).
+ */
 export function usePublicPage(username: string) {
-  const [state, setState] = useState<PublicPageState>(initial);
-  const generation = useRef(0);
+  const profile = useApiData(
+    (signal) => takePrefetched<PublicProfile>(`profile:${username}`) ?? fetchPublicProfile(username, signal),
+    [username],
+  );
+  const questions = usePagedList(
+    (cursor, signal) =>
+      (cursor === null ? takePrefetched<Awaited<ReturnType<typeof fetchPublicQuestions>>>(`questions:${username}`) : undefined) ??
+      fetchPublicQuestions(username, cursor, signal),
+    keyOf,
+    [username],
+  );
 
-  useEffect(() => {
-    const gen = ++generation.current;
-    const controller = new AbortController();
-    const live = () => generation.current === gen;
-    setState(initial);
-
-    const profile =
-      takePrefetched<PublicProfile>(`profile:${username}`) ?? fetchPublicProfile(username, controller.signal);
-    const questions =
-      takePrefetched<QuestionsPage>(`questions:${username}`) ??
-      fetchPublicQuestions(username, null, controller.signal);
-
-    profile.then(
-      (p) => live() && setState((s) => ({ ...s, profile: p })),
-      (err: unknown) =>
-        live() && !isAbort(err) && setState((s) => ({ ...s, profileError: (err as Error).message || 'Unknown error' })),
-    );
-    questions.then(
-      (page) =>
-        live() &&
-        setState((s) => ({ ...s, questions: page.items, nextCursor: page.nextCursor, questionsLoading: false })),
-      (err: unknown) =>
-        live() &&
-        !isAbort(err) &&
-        setState((s) => ({
-          ...s,
-          questionsLoading: false,
-          questionsError: (err as Error).message || 'Failed to fetch questions',
-        })),
-    );
-    return () => {
-      generation.current++;
-      controller.abort();
-    };
-  }, [username]);
-
-  const loadingMoreRef = useRef(false);
-  const loadMore = useCallback(() => {
-    const cursor = state.nextCursor;
-    if (!cursor || loadingMoreRef.current) return;
-    loadingMoreRef.current = true;
-    const gen = generation.current;
-    setState((s) => ({ ...s, loadingMore: true, loadMoreError: '' }));
-    fetchPublicQuestions(username, cursor)
-      .then((page) => {
-        if (generation.current !== gen) return;
-        setState((s) => ({
-          ...s,
-          questions: merge(s.questions, page.items),
-          nextCursor: page.nextCursor,
-          loadingMore: false,
-        }));
-      })
-      .catch((err: unknown) => {
-        if (generation.current !== gen) return;
-        setState((s) => ({ ...s, loadingMore: false, loadMoreError: (err as Error).message || 'Failed to fetch questions' }));
-      })
-      .finally(() => {
-        loadingMoreRef.current = false;
-      });
-  }, [state.nextCursor, username]);
-
-  return { ...state, loadMore };
+  return {
+    profile: profile.data ?? null,
+    profileError: messageOf(profile.error, 'Unknown error'),
+    questions: questions.items,
+    questionsLoading: questions.status === 'loading',
+    questionsError: messageOf(questions.error, 'Failed to fetch questions'),
+    hasMore: questions.hasMore,
+    loadingMore: questions.loadingMore,
+    loadMoreError: messageOf(questions.loadMoreError, 'Failed to fetch questions'),
+    loadMore: questions.loadMore,
+  };
 }

@@ -1,85 +1,48 @@
-import { useEffect, useState } from 'react';
+import { profilePath, questionMeta } from '@ques/contracts/core';
 import { Link, useParams } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
 import { ApiError } from '../../lib/api';
-import type { PublicProfile, Question } from '../../lib/api';
-import { isDefaultAvatar } from '../../lib/avatar';
 import { themeVars } from '../../lib/color';
 import { AVATAR_SIZE } from '../../lib/constants';
-import { useDocumentHead, type HeadTags } from '../../lib/head';
-import { questionPath } from '../../lib/slug';
-import { excerpt, formatDate } from '../../lib/text';
-import { fetchPublicProfile } from '../public-profile/api';
+import { siteOrigin, useDocumentHead } from '../../lib/head';
+import { fetchPublicProfile } from '../../lib/public-profile';
+import { formatDate } from '../../lib/text';
+import { useApiData } from '../../lib/use-api-data';
 import { fetchQuestion } from './api';
 import './question.css';
 
-type Loaded = { question: Question; profile: PublicProfile };
+const NOT_AVAILABLE = 'This answer is not available.';
 
-/** The same tags the BFF renders into the HTML for crawlers (bff/src/seo/meta.ts). */
-function headFor({ question, profile }: Loaded): HeadTags {
-  const canonical = questionPath(profile.username, question._id, question.question);
-  return {
-    title: `${question.question} — ${profile.name} on Ques`,
-    description: excerpt(question.answer),
-    canonical,
-    image: isDefaultAvatar(profile.avatarUrl) ? undefined : profile.avatarUrl,
-    jsonLd: {
-      '@context': 'https://schema.org',
-      '@type': 'QAPage',
-      mainEntity: {
-        '@type': 'Question',
-        name: question.question,
-        text: question.detail || question.question,
-        answerCount: 1,
-        dateCreated: question.createdAt,
-        acceptedAnswer: {
-          '@type': 'Answer',
-          text: question.answer,
-          dateCreated: question.answeredAt ?? question.updatedAt ?? question.createdAt,
-          url: new URL(canonical, window.location.origin).href,
-          author: { '@type': 'Person', name: profile.name, url: new URL(`/ask/${encodeURIComponent(profile.username)}`, window.location.origin).href },
-        },
-      },
-    },
-  };
+/** Question and owner; "not available" unless it is a published answer of this owner. */
+async function loadAnswer(id: string, username: string, signal: AbortSignal) {
+  const [question, profile] = await Promise.all([fetchQuestion(id, signal), fetchPublicProfile(username, signal)]);
+  const published = Boolean(question.answer?.trim()) && question.displayOnProfile !== false && !question.deletedByReceiver;
+  const belongs = (question.toUsername ?? '').toLowerCase() === profile.username.toLowerCase();
+  if (!published || !belongs) throw new Error(NOT_AVAILABLE);
+  return { question, profile };
 }
 
-/** Public answered-question page (spec §2 "Answered-question page"). */
+function errorMessage(err: unknown): string {
+  if (err instanceof ApiError && err.status === 404) return NOT_AVAILABLE;
+  return (err as Error | undefined)?.message || 'Failed to load this answer.';
+}
+
+/** Public answered-question page (spec §2 "Answered-question page"): "Loading" until both requests finished. */
 export default function QuestionPage() {
   const { username = '', id = '' } = useParams();
-  const [data, setData] = useState<Loaded | null>(null);
-  const [error, setError] = useState('');
+  const answer = useApiData((signal) => loadAnswer(id, username, signal), [id, username]);
+  const data = answer.data;
+  const error = answer.status === 'error' ? errorMessage(answer.error) : '';
 
-  useEffect(() => {
-    const controller = new AbortController();
-    setData(null);
-    setError('');
-    // "Loading" until both requests finished.
-    Promise.all([fetchQuestion(id, controller.signal), fetchPublicProfile(username, controller.signal)])
-      .then(([question, profile]) => {
-        if (controller.signal.aborted) return;
-        const answered = Boolean(question.answer?.trim()) && question.displayOnProfile !== false && !question.deletedByReceiver;
-        const belongs = (question.toUsername ?? '').toLowerCase() === profile.username.toLowerCase();
-        if (!answered || !belongs) setError('This answer is not available.');
-        else setData({ question, profile });
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted) return;
-        if (err instanceof ApiError && err.status === 404) setError('This answer is not available.');
-        else setError((err as Error).message || 'Failed to load this answer.');
-      });
-    return () => controller.abort();
-  }, [id, username]);
-
-  useDocumentHead(data ? headFor(data) : null);
+  useDocumentHead(data ? questionMeta(siteOrigin(), data.profile, data.question) : null);
 
   if (error) {
     return (
       <section className="page page--narrow">
         <ErrorBanner>Error: {error}</ErrorBanner>
         <p>
-          <Link to={`/ask/${encodeURIComponent(username)}`} className="text-link">
+          <Link to={profilePath(username)} className="text-link">
             See the answers on this profile
           </Link>
         </p>
@@ -95,11 +58,11 @@ export default function QuestionPage() {
   }
 
   const { question, profile } = data;
-  const profilePath = `/ask/${encodeURIComponent(profile.username)}`;
+  const ownerPath = profilePath(profile.username);
   return (
     <div className="qa-page" style={themeVars(profile.brandColorMain, profile.brandColorLight)}>
       <article className="qa-page__article">
-        <Link to={profilePath} className="qa-page__owner">
+        <Link to={ownerPath} className="qa-page__owner">
           <Avatar name={profile.name} url={profile.avatarUrl} size={AVATAR_SIZE} priority />
           <span className="qa-page__owner-name">{profile.name}</span>
         </Link>
@@ -112,7 +75,7 @@ export default function QuestionPage() {
         <p className="qa-page__meta">
           <time dateTime={question.createdAt}>{formatDate(question.createdAt)}</time>
         </p>
-        <Link to={profilePath} className="button button--primary">
+        <Link to={ownerPath} className="button button--primary">
           View more answers from {profile.name}
         </Link>
       </article>

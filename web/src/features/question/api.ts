@@ -1,5 +1,5 @@
 import { api } from '../../lib/api';
-import type { Question } from '../../lib/api';
+import type { PublicQuestion } from '@ques/contracts/core';
 
 export const fetchQuestion = (id: string, signal?: AbortSignal) =>
-  api.json<Question>(`/api/questions/${encodeURIComponent(id)}`, { signal });
+  api.json<PublicQuestion>(`/api/questions/${encodeURIComponent(id)}`, { signal });

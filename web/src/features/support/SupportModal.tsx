@@ -1,14 +1,22 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Modal } from '../../components/Modal';
+import {
+  DEFAULT_SUPPORT_CATEGORY,
+  SUPPORT_CATEGORIES,
+  SUPPORT_LIMITS,
+  SUPPORT_REQUIRED_FIELDS,
+  type SupportCategory,
+} from '@ques/contracts/core';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { Field, InputField, TextAreaField } from '../../components/Field';
+import { Modal } from '../../components/Modal';
 import { ApiError } from '../../lib/api';
-import { useAuth } from '../auth/auth-context';
-import { fetchCaptchaChallenge, sendSupportRequest, SUPPORT_CATEGORIES, type SupportCategory } from './api';
+import { useAuth } from '../../lib/auth/auth-context';
+import { fetchCaptchaChallenge, sendSupportRequest } from './api';
 import { encodeCaptchaToken, solveChallenge } from './captcha';
 import './support.css';
 
 export const SUPPORT_MESSAGES = {
-  required: 'Please fill in all required fields.',
+  required: SUPPORT_REQUIRED_FIELDS,
   sent: 'Your support request has been sent.',
   failed: 'There was an error sending your request. Please try again later.',
   network: 'Error sending support request.',
@@ -23,8 +31,8 @@ type CaptchaState = 'hidden' | 'solving' | 'solved' | 'failed';
  */
 export default function SupportModal({ onClose }: { onClose: () => void }) {
   const { user } = useAuth();
-  const ids = { category: useId(), title: useId(), description: useId(), error: useId() };
-  const [category, setCategory] = useState<SupportCategory>(SUPPORT_CATEGORIES[0]);
+  const errorId = useId();
+  const [category, setCategory] = useState<SupportCategory>(DEFAULT_SUPPORT_CATEGORY);
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState('');
@@ -90,7 +98,7 @@ export default function SupportModal({ onClose }: { onClose: () => void }) {
       if (result?.success === false) throw new ApiError(200, undefined, result);
       setTitle('');
       setDescription('');
-      setCategory(SUPPORT_CATEGORIES[0]);
+      setCategory(DEFAULT_SUPPORT_CATEGORY);
       showSuccess(SUPPORT_MESSAGES.sent);
     } catch (err) {
       setError(err instanceof ApiError ? SUPPORT_MESSAGES.failed : SUPPORT_MESSAGES.network);
@@ -106,56 +114,40 @@ export default function SupportModal({ onClose }: { onClose: () => void }) {
     <Modal title="Support" onClose={onClose} className="support-modal">
       <form className="support-form" noValidate onSubmit={(e) => void submit(e)}>
         <p className="support-form__intro">Tell us what happened and we will get back to you by e-mail.</p>
-        <div className="field">
-          <label htmlFor={ids.category} className="field__label">
-            Category
-          </label>
-          <select
-            id={ids.category}
-            className="input select"
-            value={category}
-            onChange={(e) => setCategory(e.target.value as SupportCategory)}
-          >
-            {SUPPORT_CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.title} className="field__label">
-            Title <span className="field__required">(required)</span>
-          </label>
-          <input
-            id={ids.title}
-            className="input"
-            type="text"
-            maxLength={200}
-            value={title}
-            aria-invalid={invalid && !title.trim() ? true : undefined}
-            aria-describedby={error ? ids.error : undefined}
-            onChange={(e) => setTitle(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.description} className="field__label">
-            Description <span className="field__required">(required)</span>
-          </label>
-          <textarea
-            id={ids.description}
-            className="input input--area"
-            rows={5}
-            maxLength={5000}
-            value={description}
-            aria-invalid={invalid && !description.trim() ? true : undefined}
-            aria-describedby={error ? ids.error : undefined}
-            onChange={(e) => setDescription(e.target.value)}
-          />
-        </div>
+        <Field label="Category">
+          {(field) => (
+            <select {...field} className="input select" value={category} onChange={(e) => setCategory(e.target.value as SupportCategory)}>
+              {SUPPORT_CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <InputField
+          label="Title"
+          marker="required"
+          invalid={invalid && !title.trim()}
+          describedBy={error ? errorId : undefined}
+          type="text"
+          maxLength={SUPPORT_LIMITS.title}
+          value={title}
+          onChange={setTitle}
+        />
+        <TextAreaField
+          label="Description"
+          marker="required"
+          invalid={invalid && !description.trim()}
+          describedBy={error ? errorId : undefined}
+          rows={5}
+          maxLength={SUPPORT_LIMITS.description}
+          value={description}
+          onChange={setDescription}
+        />
 
         {captcha === 'hidden' ? null : <CaptchaStatus state={captcha} />}
-        <ErrorBanner id={ids.error}>{error}</ErrorBanner>
+        <ErrorBanner id={errorId}>{error}</ErrorBanner>
         <SuccessBanner message={success} />
 
         <div className="support-form__footer">

@@ -13,23 +13,11 @@
  * worker would only add a chunk for no gain.)
  */
 
-export interface CaptchaParameters {
-  algorithm: string;
-  nonce: string;
-  salt: string;
-  cost: number;
-  keyLength: number;
-  keyPrefix: string;
-  keySignature?: string;
-  expiresAt?: number;
-  [key: string]: unknown;
-}
+import type { CaptchaChallenge } from '@ques/contracts/core';
 
 /** What `GET /api/support/captcha` returns; sent back untouched (the signature covers every parameter). */
-export interface CaptchaChallenge {
-  parameters: CaptchaParameters;
-  signature: string;
-}
+export type { CaptchaChallenge };
+export type CaptchaParameters = CaptchaChallenge['parameters'];
 
 export interface CaptchaSolution {
   counter: number;

@@ -5,7 +5,6 @@ import { safeStorage, TOKEN_REFRESHED_EVENT } from './storage';
 export { ApiError, createApiClient, readErrorMessage, SESSION_EXPIRED_MESSAGE } from './client';
 export type { ApiClient, ApiClientDeps, RequestOptions } from './client';
 export { STORAGE_KEYS, TOKEN_REFRESHED_EVENT, safeStorage } from './storage';
-export type * from './types';
 
 const withLock =
   typeof navigator !== 'undefined' && 'locks' in navigator && navigator.locks

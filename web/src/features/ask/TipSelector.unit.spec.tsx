@@ -2,11 +2,10 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PublicProfile, TipOption } from '../../lib/api';
+import { DEFAULT_TIP_OPTIONS, type PublicProfile, type TipOption } from '@ques/contracts/core';
 import { json, mockFetch } from '../../test/fetch-mock';
-import { AuthProvider } from '../auth/auth-context';
+import { AuthProvider } from '../../lib/auth/auth-context';
 import AskModal from './AskModal';
-import { DEFAULT_TIP_OPTIONS } from './api';
 import { TipSelector, type TipValue } from './TipSelector';
 import { parsePreset, tipAmount } from './validate';
 

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { leaveTo } from '../../lib/browser';
 import { json } from '../../test/fetch-mock';
-import { renderAdmin } from '../admin/test-helpers';
+import { renderAdmin } from '../../test/render-app';
 import { countryFromLocale } from './country';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));

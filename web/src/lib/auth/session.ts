@@ -1,5 +1,5 @@
-import { safeStorage, STORAGE_KEYS } from '../../lib/api';
-import type { User } from '../../lib/api';
+import { usernameFromName, type User } from '@ques/contracts/core';
+import { safeStorage, STORAGE_KEYS } from '../api';
 
 /** Local persistence of the session (spec §3 keys). */
 export const session = {
@@ -41,15 +41,7 @@ export const session = {
   },
 };
 
-/** Username rule of spec §3 for users stored without one. */
-export function usernameFromName(name: string): string {
-  return name
-    .toLowerCase()
-    .trim()
-    .replace(/\s+/g, '-')
-    .replace(/[^\w-]/g, '');
-}
-
+/** Spec §3: a user stored without a username gets the one derived from their name. */
 export function withUsername(user: User): User {
   return user.username ? user : { ...user, username: usernameFromName(user.name ?? '') };
 }

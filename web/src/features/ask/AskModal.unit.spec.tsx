@@ -1,12 +1,11 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { PublicProfile } from '../../lib/api';
+import { ASK_MESSAGES, DEFAULT_TIP_OPTIONS, type PublicProfile } from '@ques/contracts/core';
 import { json, mockFetch } from '../../test/fetch-mock';
-import { AuthProvider } from '../auth/auth-context';
+import { AuthProvider } from '../../lib/auth/auth-context';
 import AskModal from './AskModal';
-import { DEFAULT_TIP_OPTIONS } from './api';
-import { ASK_MESSAGES, validateAsk, type AskDraft } from './validate';
+import { validateAsk, type AskDraft } from './validate';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
 const { leaveTo } = await import('../../lib/browser');
@@ -26,7 +25,7 @@ const recipient: PublicProfile = {
 let restoreFetch: (() => void) | undefined;
 afterEach(() => restoreFetch?.());
 
-function setup(options: { tippingEnabled?: boolean; recipient?: PublicProfile; signedIn?: boolean } = {}) {
+function setup(options: { tippingEnabled?: boolean; recipient?: PublicProfile & { email?: string }; signedIn?: boolean } = {}) {
   const mock = mockFetch({
     'GET /api/payments/tipOptions': () =>
       json({ tipOptions: DEFAULT_TIP_OPTIONS, tippingEnabled: options.tippingEnabled ?? true }),
@@ -154,12 +153,12 @@ describe('ask modal — validation rules of spec §5, in order', () => {
     expect(order).toEqual([
       ASK_MESSAGES.titleRequired,
       ASK_MESSAGES.mustAgree,
-      ASK_MESSAGES.nameEmailRequired,
-      ASK_MESSAGES.recipientIdMissing,
+      ASK_MESSAGES.nameAndEmail,
+      ASK_MESSAGES.recipientMissing,
       ASK_MESSAGES.recipientEmailMissing,
-      ASK_MESSAGES.pennyTip, // custom "0" typed: rule 7
+      ASK_MESSAGES.penny, // custom "0" typed: rule 7
       ASK_MESSAGES.selectTip,
-      ASK_MESSAGES.pennyTip,
+      ASK_MESSAGES.penny,
       'ok',
     ]);
   });

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuthProvider } from '../auth/auth-context';
+import { AuthProvider } from '../../lib/auth/auth-context';
 import { json, mockFetch } from '../../test/fetch-mock';
 import { ALTCHA_FIXTURE, FIXTURE_COUNTER, FIXTURE_KEY, keySignatureOf } from './captcha.fixture';
 import SupportModal, { SUPPORT_MESSAGES } from './SupportModal';

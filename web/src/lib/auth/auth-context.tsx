@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { TOKEN_REFRESHED_EVENT } from '../../lib/api';
-import { leaveTo } from '../../lib/browser';
-import type { User } from '../../lib/api';
+import type { User } from '@ques/contracts/core';
+import { TOKEN_REFRESHED_EVENT } from '../api';
+import { leaveTo } from '../browser';
 import { fetchMyProfile, logoutOnServer } from './api';
 import { session, withUsername } from './session';
 

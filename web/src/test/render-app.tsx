@@ -1,12 +1,13 @@
-/** Test helpers for the admin screens (never imported by the app). */
+/** Test helpers that render the whole app for a signed-in owner (never imported by the app). */
+import type { Question, User } from '@ques/contracts/core';
+import type { ReactNode } from 'react';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { App } from '../../app/App';
-import { MemoryRouter } from '../../lib/router';
-import { json, mockFetch } from '../../test/fetch-mock';
-import type { AdminQuestion } from './api';
+import { App } from '../app/App';
+import { MemoryRouter } from '../lib/router';
+import { json, mockFetch } from './fetch-mock';
 
-export const me = {
+export const me: User = {
   _id: 'u1',
   id: 'u1',
   username: 'ada',
@@ -17,23 +18,35 @@ export const me = {
   brandColorMain: '#1A140F',
   brandColorLight: '#FAF6F2',
   archiveProfile: false,
+  createdAt: '2025-01-01T00:00:00.000Z',
 };
 
 export const DAY = 24 * 60 * 60 * 1000;
 
-export function question(overrides: Partial<AdminQuestion> & { _id: string; question: string }): AdminQuestion {
+/** A question as the API returns it to its recipient (a pending guest question to Ada unless overridden). */
+export function question(overrides: Partial<Question> & { _id: string; question: string }): Question {
   return {
     id: overrides._id,
+    detail: '',
+    source: '',
     toUsername: 'ada',
+    toUserId: 'u1',
     recipientName: 'Ada Lovelace',
+    replierName: '',
     fromUsername: 'guest',
     askedName: 'Someone',
     askedEmail: 'someone@example.com',
+    yourName: 'Someone',
+    yourEmail: 'someone@example.com',
     createdAt: '2025-03-01T12:00:00.000Z',
+    updatedAt: '2025-03-01T12:00:00.000Z',
+    answeredAt: null,
     status: 'Pending',
     answer: '',
     tags: [],
     tip: 0,
+    tipAmount: 0,
+    currency: null,
     tipStatus: 'none',
     answerDeadline: null,
     answerWindowExpired: false,
@@ -46,15 +59,24 @@ export function question(overrides: Partial<AdminQuestion> & { _id: string; ques
 
 type Routes = Parameters<typeof mockFetch>[0];
 
-/** Renders the whole app at `path` for the signed-in owner. */
-export function renderAdmin(path: string, routes: Routes, profile: Partial<typeof me> = {}) {
-  localStorage.setItem('accessToken', 'A1');
-  const mock = mockFetch({ 'GET /api/users/profile': () => json({ ...me, ...profile }), ...routes });
-  render(
+/**
+ * Renders the whole app at `path`, as the app layer composes it (feature tests that need the app use this rather than
+ * importing app/ themselves); `extra` goes inside the router, e.g. a probe of the location.
+ */
+export function renderAppAt(path: string, extra?: ReactNode) {
+  return render(
     <MemoryRouter initialEntries={[path]}>
       <App />
+      {extra}
     </MemoryRouter>,
   );
+}
+
+/** Renders the whole app at `path` for the signed-in owner. */
+export function renderAdmin(path: string, routes: Routes, profile: Partial<User> = {}) {
+  localStorage.setItem('accessToken', 'A1');
+  const mock = mockFetch({ 'GET /api/users/profile': () => json({ ...me, ...profile }), ...routes });
+  renderAppAt(path);
   return { mock, user: userEvent.setup() };
 }
 

@@ -1,9 +1,9 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../app/App';
 import { TOKEN_REFRESHED_EVENT } from '../../lib/api';
-import { MemoryRouter, useLocation } from '../../lib/router';
+import { useLocation } from '../../lib/router';
+import { renderAppAt } from '../../test/render-app';
 import { json, mockFetch } from '../../test/fetch-mock';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
@@ -38,12 +38,7 @@ function renderApp(path: string, routes: Parameters<typeof mockFetch>[0] = {}) {
     ...routes,
   });
   restore = mock.restore;
-  render(
-    <MemoryRouter initialEntries={[path]}>
-      <App />
-      <Where />
-    </MemoryRouter>,
-  );
+  renderAppAt(path, <Where />);
   return mock;
 }
 

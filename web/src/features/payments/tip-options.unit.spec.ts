@@ -7,8 +7,8 @@ import {
   fromServer,
   removeTipOption,
   tippingBlockedBy,
-  TIPPING_MESSAGES,
 } from './tip-options';
+import { PAYMENT_MESSAGES as TIPPING_MESSAGES } from '@ques/contracts/core';
 
 const values = (o: readonly { value: string }[]) => o.map((x) => x.value);
 

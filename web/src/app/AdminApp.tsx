@@ -1,17 +1,19 @@
 import { lazy } from 'react';
-import { Link, Route, Routes } from '../../lib/router';
-import { useDocumentHead } from '../../lib/head';
-import { AdminLayout } from './AdminLayout';
-import QuestionReceivedPage from './QuestionReceivedPage';
-import './admin.css';
+import { Link, Route, Routes } from '../lib/router';
+import { usePageHead } from '../lib/head';
+import { AdminLayout } from '../features/admin/AdminLayout';
+import QuestionReceivedPage from '../features/admin/QuestionReceivedPage';
 
 // The inbox is where /admin lands, so it ships with this chunk; the other screens load when opened.
-const QuestionsAskedPage = lazy(() => import('./QuestionsAskedPage'));
-const QuestionsCuratedPage = lazy(() => import('./QuestionsCuratedPage'));
-const PaymentPage = lazy(() => import('../payments/PaymentPage'));
-const AccountSettingsPage = lazy(() => import('../account/AccountSettingsPage'));
+const QuestionsAskedPage = lazy(() => import('../features/admin/QuestionsAskedPage'));
+const QuestionsCuratedPage = lazy(() => import('../features/admin/QuestionsCuratedPage'));
+const PaymentPage = lazy(() => import('../features/payments/PaymentPage'));
+const AccountSettingsPage = lazy(() => import('../features/account/AccountSettingsPage'));
 
-/** /admin/* — loaded only for signed-in users, never part of the public bundle. */
+/**
+ * /admin/* — loaded only for signed-in users, never part of the public bundle. The admin area puts screens of three
+ * features (admin lists, payments, account) under one layout, so it is composed here in the app layer.
+ */
 export default function AdminApp() {
   return (
     <Routes>
@@ -28,7 +30,7 @@ export default function AdminApp() {
 }
 
 function AdminNotFound() {
-  useDocumentHead({ title: 'Not found — Ques', description: 'This admin page does not exist.', canonical: window.location.pathname });
+  usePageHead('Not found — Ques', 'This admin page does not exist.', window.location.pathname);
   return (
     <section className="admin-page">
       <h1 className="admin-page__title">Not found</h1>

@@ -1,9 +1,8 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../app/App';
-import { MemoryRouter } from '../../lib/router';
 import { json, mockFetch } from '../../test/fetch-mock';
+import { renderAppAt } from '../../test/render-app';
 import { DELETE_CONFIRM_TEXT } from './AccountSettingsPage';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
@@ -27,11 +26,7 @@ async function openSettings(routes: Parameters<typeof mockFetch>[0] = {}) {
   localStorage.setItem('accessToken', 'A1');
   const mock = mockFetch({ 'GET /api/users/profile': () => json(me), ...routes });
   restore = mock.restore;
-  render(
-    <MemoryRouter initialEntries={['/admin/account-settings']}>
-      <App />
-    </MemoryRouter>,
-  );
+  renderAppAt('/admin/account-settings');
   await screen.findByRole('heading', { name: 'Account Settings' });
   await waitFor(() => expect(screen.getByLabelText('Name')).toHaveValue('Ada Lovelace'));
   return { mock, user: userEvent.setup() };

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/fetch-mock';
-import { bodyRows, DAY, question, renderAdmin, rowOf } from './test-helpers';
+import { bodyRows, DAY, question, renderAdmin, rowOf } from '../../test/render-app';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
 

@@ -1,11 +1,11 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PublicProfile, Question } from '../../lib/api';
+import type { PublicProfile, PublicQuestion } from '@ques/contracts/core';
 import { MemoryRouter, Route, Routes, useLocation } from '../../lib/router';
 import { json, mockFetch } from '../../test/fetch-mock';
-import { AuthProvider } from '../auth/auth-context';
-import ProfilePage from './ProfilePage';
+import { AuthProvider } from '../../lib/auth/auth-context';
+import ProfilePage, { type AskModalSlot } from './ProfilePage';
 
 const profile: PublicProfile = {
   _id: 'u1',
@@ -19,16 +19,32 @@ const profile: PublicProfile = {
   archiveProfile: false,
 };
 
-const q = (id: string, extra: Partial<Question> = {}): Question => ({
+const q = (id: string, extra: Partial<PublicQuestion> = {}): PublicQuestion => ({
   _id: id,
+  id,
   question: `Question ${id}?`,
+  detail: '',
   answer: `Answer ${id}`,
+  source: '',
+  status: 'Answered',
+  isCurated: false,
   toUsername: 'ada',
+  recipientName: 'Ada Lovelace',
+  replierName: 'Ada Lovelace',
   createdAt: '2025-03-01T00:00:00.000Z',
+  updatedAt: '2025-03-01T00:00:00.000Z',
+  answeredAt: '2025-03-01T00:00:00.000Z',
   displayOnProfile: true,
+  deletedByReceiver: false,
   tags: [],
   ...extra,
 });
+
+/** The app hands the page its ask modal; here a stand-in that shows whom it was opened for. */
+const askModal: AskModalSlot = {
+  Modal: ({ recipient }) => <div role="dialog" aria-label={`Ask ${recipient.name} a question`} />,
+  preload: () => Promise.resolve(),
+};
 
 function LocationProbe() {
   const location = useLocation();
@@ -41,7 +57,7 @@ afterEach(() => restore?.());
 function open(
   options: {
     profile?: Partial<PublicProfile>;
-    pages?: Question[][];
+    pages?: PublicQuestion[][];
     signedInAs?: string;
     profileStatus?: number;
     path?: string;
@@ -67,7 +83,7 @@ function open(
     <MemoryRouter initialEntries={[options.path ?? '/ask/ada']}>
       <AuthProvider>
         <Routes>
-          <Route path="ask/:username" element={<><ProfilePage /><LocationProbe /></>} />
+          <Route path="ask/:username" element={<><ProfilePage ask={askModal} /><LocationProbe /></>} />
           <Route path="ask/:username/question/:id/:slug?" element={<h1>answer page</h1>} />
         </Routes>
       </AuthProvider>

@@ -1,0 +1,42 @@
+/*
+ * `@ques/contracts/core`: the part of the contracts a browser can load. No zod, no I/O — constants, the spec's
+ * message tables, pure rules (slug, username, tip options), money formatting, page metadata, and the TypeScript
+ * types of the /api shapes. Types declared next to their zod schemas are re-exported type-only (erased from the
+ * JavaScript), so the web app shares them without bundling zod. `@ques/contracts` re-exports everything here too.
+ * A unit test (core.unit.spec.ts) walks this entry's runtime imports and fails if one reaches zod.
+ *
+ * Modules are small and split by who needs them (a bundler keeps a whole module in one chunk): the page-load path of
+ * the public profile takes identity, questions and page-meta, and not the form messages or the answer page's data.
+ */
+
+export * from '../errors.js';
+export * from './identity.js';
+export * from './money.js';
+export * from './page-meta.js';
+export * from './payments.js';
+export * from './profile-meta.js';
+export * from './question-rules.js';
+export * from './question-meta.js';
+export * from './questions.js';
+export * from './support.js';
+
+export type {
+  LoginResponse,
+  MessageResponse,
+  PublicProfile,
+  RefreshTokenResponse,
+  SignupResponse,
+  User,
+} from '../identity.js';
+export type { PublicQuestion, Question, QuestionStatus, TipStatus } from '../questions.js';
+export type {
+  AccountStatusResponse,
+  CheckoutSessionResponse,
+  ConnectResponse,
+  EarningsResponse,
+  LedgerEntry,
+  PaymentActionResponse,
+  SaveTipOptionsResponse,
+  TipOptionsResponse,
+} from '../payments.js';
+export type { CaptchaChallenge, SupportSendRequest, SupportSendResponse } from '../support.js';

@@ -1,0 +1,75 @@
+import type { Question } from '@ques/contracts/core';
+import type { ReactNode } from 'react';
+import { ErrorBanner, SuccessBanner } from '../../components/Banner';
+import { ListBody, PendingToggle, QuestionCards, QuestionTable, SearchBox, type Column } from './list-parts';
+import { questionId } from './lists';
+import type { AdminList } from './use-admin-list';
+
+interface QuestionListShellProps {
+  title: string;
+  /** Under the title (the inbox's "3 waiting for your answer."). */
+  subtitle?: ReactNode;
+  /** Next to the title (the curated list's "Curate a New Q&A"). */
+  action?: ReactNode;
+  page: AdminList;
+  searchPlaceholder: string;
+  /** Offer "Show Pending Only" on narrow screens (spec §2: the inbox's mobile cards). */
+  pendingToggle?: boolean;
+  emptyText: ReactNode;
+  noMatchText: ReactNode;
+  /** The table's caption and the cards' label. */
+  label: string;
+  columns: readonly Column[];
+  /** One card's content on narrow screens. */
+  card: (q: Question) => ReactNode;
+  /** The page's modals. */
+  children?: ReactNode;
+}
+
+/**
+ * The frame of the three admin lists (Question Received, Questions Asked, Questions Curated; spec §2): title, search
+ * box and toolbar, error and success banners, then the loading, error, empty or no-match state, or the rows — a table
+ * on wide screens, cards on narrow ones.
+ */
+export function QuestionListShell({
+  title,
+  subtitle,
+  action,
+  page,
+  searchPlaceholder,
+  pendingToggle,
+  emptyText,
+  noMatchText,
+  label,
+  columns,
+  card,
+  children,
+}: QuestionListShellProps) {
+  return (
+    <section className="admin-page q-page">
+      <header className="q-page__head">
+        <div>
+          <h1 className="admin-page__title">{title}</h1>
+          {subtitle}
+        </div>
+        {action}
+      </header>
+      <div className="list-toolbar">
+        <SearchBox value={page.search} onChange={page.setSearch} placeholder={searchPlaceholder} />
+        {pendingToggle && page.narrow ? <PendingToggle pendingOnly={page.pendingOnly} onToggle={page.togglePendingOnly} /> : null}
+      </div>
+      <ErrorBanner>{page.error}</ErrorBanner>
+      <SuccessBanner message={page.success} className="q-page__success" />
+      <ListBody list={page.list} total={page.all.length} shown={page.shown.length} emptyText={emptyText} noMatchText={noMatchText}>
+        {page.narrow ? (
+          <QuestionCards label={label} rows={page.shown} rowKey={questionId}>
+            {card}
+          </QuestionCards>
+        ) : (
+          <QuestionTable caption={label} columns={columns} rows={page.shown} rowKey={questionId} />
+        )}
+      </ListBody>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
+
+export type LoadStatus = 'loading' | 'error' | 'ready';
+
+export interface ApiData<T> {
+  status: LoadStatus;
+  /** What the last load returned; undefined while loading and after an error. */
+  data: T | undefined;
+  /** What the last load threw (status 'error'). */
+  error: unknown;
+  /** Loads again; what is on screen stays until the answer arrives. */
+  reload: () => Promise<void>;
+  /** Back to 'loading', then loads again (the "Try again" after an error). */
+  retry: () => void;
+  /** A local change of the loaded data: an optimistic update, a page appended. Ignored while nothing is loaded. */
+  setData: (update: (current: T) => T) => void;
+  /**
+   * The signal of the load that produced `data`: aborted once a newer load starts, the dependencies change or the
+   * component unmounts. Follow-up requests that extend `data` (the next page) pass it on and drop their answer then.
+   */
+  signal: () => AbortSignal;
+}
+
+interface State<T> {
+  status: LoadStatus;
+  data: T | undefined;
+  error: unknown;
+}
+
+const LOADING: State<never> = { status: 'loading', data: undefined, error: undefined };
+
+/**
+ * Data a component shows, loaded when it mounts and again when `deps` change. The one way the web app cancels:
+ * every load gets an AbortSignal, aborted when it is superseded or the component goes; an aborted load's answer (or
+ * error) is dropped, so an old response never overwrites a newer one.
+ */
+export function useApiData<T>(load: (signal: AbortSignal) => Promise<T>, deps: DependencyList): ApiData<T> {
+  const [state, setState] = useState<State<T>>(LOADING);
+  const latestLoad = useRef(load);
+  latestLoad.current = load;
+  const current = useRef<AbortController | null>(null);
+
+  const run = useCallback(async (showLoading: boolean) => {
+    current.current?.abort();
+    const controller = new AbortController();
+    current.current = controller;
+    if (showLoading) setState((s) => (s.status === 'loading' ? s : LOADING));
+    try {
+      const data = await latestLoad.current(controller.signal);
+      if (!controller.signal.aborted) setState({ status: 'ready', data, error: undefined });
+    } catch (error) {
+      if (!controller.signal.aborted) setState({ status: 'error', data: undefined, error });
+    }
+  }, []);
+
+  useEffect(() => {
+    void run(true);
+    return () => current.current?.abort();
+    // The caller's `deps` decide when to load again, as with useEffect.
+  }, deps);
+
+  const reload = useCallback(() => run(false), [run]);
+  const retry = useCallback(() => void run(true), [run]);
+  const setData = useCallback((update: (current: T) => T) => {
+    setState((s) => (s.status === 'ready' ? { ...s, data: update(s.data as T) } : s));
+  }, []);
+  // Only called once a load started (to extend its data).
+  const signal = useCallback(() => current.current!.signal, []);
+
+  return { ...state, reload, retry, setData, signal };
+}
