@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectPostgres, createLogger, generateJwtKeys, InProcessEventBus, runService, type Database, type RunningService } from '@ques/kit';
+import { connectPostgres, createLogger, InProcessEventBus, type Database, type RunningService } from '@ques/kit';
 import { createTestDatabase, infraGate, postgresServerUrl, type TestDatabase } from '@ques/kit/testing';
 import { runIdentityCli } from './admin.js';
-import { loadIdentityConfig } from './config.js';
 import type { IdentityDB } from './db/schema.js';
-import { identityService } from './service.js';
+import { runTestIdentity } from './test/identity.js';
 
 const log = createLogger('archive-test', 'silent');
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
@@ -23,15 +22,7 @@ describe.runIf(run)('archive profiles from the admin CLI, on real Postgres', () 
     testDb = await createTestDatabase();
     env = { DATABASE_URL: testDb.url, LOG_LEVEL: 'silent' };
     database = connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' });
-    const keys = generateJwtKeys();
-    identity = await runService(identityService, {
-      config: loadIdentityConfig({ JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey }),
-      database,
-      bus: new InProcessEventBus({ log }),
-      log,
-      mailer: null,
-      port: 0,
-    });
+    identity = await runTestIdentity(database, new InProcessEventBus({ log }), log);
   });
   afterAll(async () => {
     await identity?.stop();

@@ -2,10 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectPostgres,
-  generateJwtKeys,
   NatsEventBus,
   rebuildProjections,
-  runService,
   type Database,
   type RunningService,
 } from '@ques/kit';
@@ -20,9 +18,8 @@ import {
   type TestDatabase,
 } from '@ques/kit/testing';
 import pino from 'pino';
-import { loadIdentityConfig } from './config.js';
 import type { IdentityDB } from './db/schema.js';
-import { identityService } from './service.js';
+import { runTestIdentity } from './test/identity.js';
 
 const log = pino({ level: 'silent' });
 const run = infraGate(!!(await postgresServerUrl()) && !!natsServerBinary(), 'Postgres and a nats-server binary');
@@ -40,16 +37,7 @@ describe.runIf(run)('identity on real Postgres, with NATS JetStream stopped and 
     database = connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' });
     nats = await startNatsServer();
     bus = await NatsEventBus.connect({ servers: nats.url, name: 'identity-test', namespace, log });
-    const keys = generateJwtKeys();
-    identity = await runService(identityService, {
-      config: loadIdentityConfig({ JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey }),
-      database,
-      bus,
-      log,
-      mailer: null,
-      port: 0,
-      pollIntervalMs: 100,
-    });
+    identity = await runTestIdentity(database, bus, log);
   });
   afterAll(async () => {
     await identity?.stop();

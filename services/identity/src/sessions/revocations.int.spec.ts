@@ -4,9 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityEvents } from '@ques/contracts';
 import {
   connectPostgres,
-  generateJwtKeys,
   InProcessEventBus,
-  runService,
   type Database,
   type RunningService,
 } from '@ques/kit';
@@ -17,9 +15,8 @@ import {
   postgresServerUrl,
   type TestDatabase,
 } from '@ques/kit/testing';
-import { loadIdentityConfig } from '../config.js';
 import type { IdentityDB } from '../db/schema.js';
-import { identityService } from '../service.js';
+import { runTestIdentity } from '../test/identity.js';
 
 const log = pino({ level: 'silent' });
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
@@ -63,16 +60,7 @@ describe.runIf(run)(
         },
         onPoison: async () => {},
       });
-      const keys = generateJwtKeys();
-      identity = await runService(identityService, {
-        config: loadIdentityConfig({ JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey }),
-        database,
-        bus,
-        log,
-        mailer: null,
-        port: 0,
-        pollIntervalMs: 100,
-      });
+      identity = await runTestIdentity(database, bus, log);
     });
     afterAll(async () => {
       await identity?.stop();

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import Stripe from 'stripe';
-import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
+import { type Context, type UserSnapshot } from '@ques/contracts';
 import { runService, type Database, type NatsEventBus, type RunningService } from '@ques/kit';
-import { eventually, startTestBed, userSnapshot, type TestDatabase } from '@ques/kit/testing';
+import { eventually, startTestBed, userSnapshot, type PublishEvent, type TestDatabase } from '@ques/kit/testing';
 import { loadPaymentsConfig, type PaymentsConfig } from '../config.js';
 import type { PaymentsDB } from '../db/schema.js';
 import { paymentsService, type PaymentsOverrides, type PaymentsParts, type ProviderChoice } from '../service.js';
@@ -57,13 +57,7 @@ export interface Harness {
     instance?: 'a' | 'b',
   ): Promise<Response>;
   /** Publishes an event the way another service's relay would. */
-  publish(
-    context: Context,
-    type: string,
-    data: unknown,
-    streamId: string,
-    streamVersion?: number,
-  ): Promise<EventEnvelope>;
+  publish: PublishEvent;
   registerUser(over: Partial<UserSnapshot> & { username: string }): Promise<User>;
   /** Signs and posts a webhook payload (raw string) to instance `a`. */
   postWebhook(payload: string, signature?: string | null, instance?: 'a' | 'b'): Promise<Response>;

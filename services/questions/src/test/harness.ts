@@ -14,7 +14,7 @@ import {
   type NatsEventBus,
   type RunningService,
 } from '@ques/kit';
-import { eventually, startTestBed, userSnapshot, type TestDatabase } from '@ques/kit/testing';
+import { eventually, startTestBed, userSnapshot, type PublishEvent, type TestDatabase } from '@ques/kit/testing';
 import { loadQuestionsConfig, type QuestionsConfig } from '../config.js';
 import type { QuestionsDB } from '../db/schema.js';
 import { questionsService, type QuestionsParts } from '../service.js';
@@ -66,13 +66,7 @@ export interface Harness {
     streamVersion: number,
     redeliver?: string,
   ): Promise<EventEnvelope>;
-  publish(
-    context: Context,
-    type: string,
-    data: unknown,
-    streamId: string,
-    streamVersion?: number,
-  ): Promise<EventEnvelope>;
+  publish: PublishEvent;
   /** Resolves once the durable consumer has nothing pending or unacknowledged on the context's stream. */
   consumerIdle(context: Context, durable: string): Promise<void>;
   close(): Promise<void>;
