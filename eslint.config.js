@@ -50,15 +50,50 @@ export default tseslint.config(
     },
   },
   {
-    // Domain files are pure: no I/O libraries (see docs/adr/0002).
+    // Domain files are pure (see docs/adr/0002 and 0014): no I/O libraries, and of the kit only its pure entry
+    // `@ques/kit/domain` (decider and event types, domain errors) — never its root entry, which opens connections.
     files: ['**/src/**/domain/**/*.ts', '**/src/**/decide.ts', '**/src/**/*.domain.ts'],
+    ignores: ['**/*.spec.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [
+            { name: '@ques/kit', message: 'Domain files are pure: import from @ques/kit/domain.' },
+            { name: '@ques/kit/testing', message: 'Domain files are pure: the test harness belongs in spec files.' },
+          ],
           patterns: [
             {
-              group: ['fastify', 'fastify/*', '@fastify/*', 'kysely', 'pg', 'nats', 'stripe', 'undici', 'node:fs', 'node:net', 'node:http'],
+              group: [
+                'fastify',
+                'fastify/*',
+                'fastify-*',
+                '@fastify/*',
+                'kysely',
+                'kysely/*',
+                'pg',
+                'pg/*',
+                '@electric-sql/*',
+                'nats',
+                'stripe',
+                'pino',
+                'pino/*',
+                'nodemailer',
+                'nodemailer/*',
+                'undici',
+                'node:fs',
+                'node:fs/*',
+                'fs',
+                'fs/*',
+                'node:net',
+                'net',
+                'node:http',
+                'node:https',
+                'http',
+                'https',
+                'node:child_process',
+                'child_process',
+              ],
               message: 'Domain files are pure: no I/O imports.',
             },
           ],

@@ -9,7 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { questionsService } from '@ques/questions';
+import { questionsService, type QuestionsDB } from '@ques/questions';
 import { connectPostgres, createLogger, EventStore, migrate, NatsEventBus, OutboxRelay, rebuildProjections } from '@ques/kit';
 import { createTestDatabase, deleteNamespaceStreams, natsTestUrl, uniqueNamespace } from '@ques/kit/testing';
 
@@ -27,7 +27,7 @@ export interface PipelineResult {
 
 export async function runPipeline(): Promise<PipelineResult> {
   const testDb = await createTestDatabase();
-  const database = connectPostgres({ connectionString: testDb.url, schema: 'questions' });
+  const database = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
   const raw = new pg.Client({ connectionString: testDb.url });
   await raw.connect();
   try {

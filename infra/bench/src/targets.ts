@@ -7,9 +7,9 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { buildBff } from '@ques/bff';
-import { startIdentityService } from '@ques/identity';
-import { startQuestionsService } from '@ques/questions';
-import { connectPostgres, createLogger, generateJwtKeys, InProcessEventBus } from '@ques/kit';
+import { identityService, loadIdentityConfig, type IdentityDB } from '@ques/identity';
+import { loadQuestionsConfig, questionsService, type QuestionsDB } from '@ques/questions';
+import { connectPostgres, createLogger, generateJwtKeys, InProcessEventBus, runService } from '@ques/kit';
 import { createTestDatabase } from '@ques/kit/testing';
 
 export const OWNER = 'bench-owner';
@@ -28,19 +28,30 @@ const bus = new InProcessEventBus({ log });
 const bareHttp = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')));
 
 // 2. A service with the full plugin stack (identity: JWT, multipart, error handler, request ids, logging).
-const identity = await startIdentityService(
-  { database: connectPostgres({ connectionString: testDb.url, schema: 'identity' }), bus, log, jwt },
-  { publicOrigin: 'http://localhost:3000', mailer: null },
-);
-const identityUrl = await identity.listen(0);
+const identity = await runService(identityService, {
+  config: loadIdentityConfig({ JWT_PUBLIC_KEY: jwt.publicKey, JWT_PRIVATE_KEY: jwt.privateKey }),
+  database: connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' }),
+  bus,
+  log,
+  mailer: null,
+  port: 0,
+});
+const identityUrl = identity.url;
 // The owner whose public page the read-route and crawler benchmarks load.
 const owner = await identity.app.inject({ method: 'POST', url: '/api/users', payload: { name: 'Bench Owner', email: 'bench.owner@example.com', password: 'a long enough password' } });
 if (owner.statusCode !== 201) throw new Error(`could not create the bench owner: ${owner.body}`);
 
 // 3. The questions service on a seeded read model: 2,000 public answers for the owner among 20,000 questions.
-const questionsDb = connectPostgres({ connectionString: testDb.url, schema: 'questions' });
-const questions = await startQuestionsService({ database: questionsDb, bus, log, jwt, mailer: null, publicOrigin: 'http://localhost:3000' });
-const questionsUrl = await questions.listen(0);
+const questionsDb = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
+const questions = await runService(questionsService, {
+  config: loadQuestionsConfig({ JWT_PUBLIC_KEY: jwt.publicKey }),
+  database: questionsDb,
+  bus,
+  log,
+  mailer: null,
+  port: 0,
+});
+const questionsUrl = questions.url;
 const seed = new pg.Client({ connectionString: testDb.url });
 await seed.connect();
 await seed.query(`

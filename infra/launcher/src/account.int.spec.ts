@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { deflateSync } from 'node:zlib';
+import { sql } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailbox } from '@ques/kit';
@@ -249,10 +250,10 @@ describe('account: avatars, password reset, deletion — through the BFF on the 
 
     // Identity's tables, including its event store, hold neither the name nor the e-mail in readable form; nor does
     // any read model of the other services.
-    const readable = async (service: string, tables: string[]) => {
-      const db = product.services[service]!.ctx.database.db;
+    const readable = async (service: keyof EmbeddedProduct['services'], tables: string[]) => {
+      const { db } = product.services[service].ctx;
       for (const table of tables) {
-        const dump = JSON.stringify(await db.selectFrom(table).selectAll().execute());
+        const dump = JSON.stringify((await sql`SELECT * FROM ${sql.table(table)}`.execute(db)).rows);
         expect(dump, `${service}.${table}`).not.toContain('grace.deleted@example.com');
         expect(dump, `${service}.${table}`).not.toContain('Grace Deleted');
       }

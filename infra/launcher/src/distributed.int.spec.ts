@@ -5,9 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBff } from '@ques/bff';
-import { startIdentityService, type IdentityExtra } from '@ques/identity';
-import { startQuestionsService, type QuestionsExtra } from '@ques/questions';
-import { connectPostgres, createMailer, generateJwtKeys, NatsEventBus, SESSION_ENDED, type Database, type ServiceRuntime } from '@ques/kit';
+import { identityService, loadIdentityConfig, type IdentityDB } from '@ques/identity';
+import { loadQuestionsConfig, questionsService, type QuestionsDB } from '@ques/questions';
+import { connectPostgres, createMailer, generateJwtKeys, NatsEventBus, runService, SESSION_ENDED, type Database, type RunningService } from '@ques/kit';
 import {
   createTestDatabase,
   deleteNamespaceStreams,
@@ -28,11 +28,11 @@ const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and 
 
 describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), through the BFF', () => {
   let testDb: TestDatabase;
-  let database: Database;
+  let database: Database<IdentityDB>;
   let bus: NatsEventBus;
-  let identity: ServiceRuntime<IdentityExtra>;
-  let questionsDb: Database;
-  let questions: ServiceRuntime<QuestionsExtra>;
+  let identity: RunningService<IdentityDB>;
+  let questionsDb: Database<QuestionsDB>;
+  let questions: RunningService<QuestionsDB>;
   const mailDir = join(mkdtempSync(join(tmpdir(), 'ques-journey-')), 'mail');
   const mailer = createMailer({ from: 'Ques <no-reply@ques.test>', mailDir, log });
   let bff: FastifyInstance;
@@ -41,16 +41,29 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
-    database = connectPostgres({ connectionString: testDb.url, schema: 'identity' });
+    database = connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' });
     bus = await NatsEventBus.connect({ servers: natsUrl!, name: 'journey', namespace, log });
     const keys = generateJwtKeys();
     const jwt = { issuer: 'ques-identity', audience: 'ques' };
-    identity = await startIdentityService({ database, bus, log, jwt: { ...keys, ...jwt } }, { publicOrigin: 'http://localhost:3000', mailer: null });
-    const identityUrl = await identity.listen(0);
-    questionsDb = connectPostgres({ connectionString: testDb.url, schema: 'questions' });
-    questions = await startQuestionsService({ database: questionsDb, bus, log, jwt: { publicKey: keys.publicKey, ...jwt }, mailer, publicOrigin: 'http://localhost:3000', pollIntervalMs: 100 });
-    const questionsUrl = await questions.listen(0);
-    bff = await buildBff({ log, upstreams: { identity: identityUrl, questions: questionsUrl }, jwt: { publicKey: keys.publicKey, ...jwt }, publicOrigin: 'http://localhost:3000', authRateLimitPerMinute: 1000 });
+    identity = await runService(identityService, {
+      config: loadIdentityConfig({ JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey }),
+      database,
+      bus,
+      log,
+      mailer: null,
+      port: 0,
+    });
+    questionsDb = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
+    questions = await runService(questionsService, {
+      config: loadQuestionsConfig({ JWT_PUBLIC_KEY: keys.publicKey }),
+      database: questionsDb,
+      bus,
+      log,
+      mailer,
+      port: 0,
+      pollIntervalMs: 100,
+    });
+    bff = await buildBff({ log, upstreams: { identity: identity.url, questions: questions.url }, jwt: { publicKey: keys.publicKey, ...jwt }, publicOrigin: 'http://localhost:3000', authRateLimitPerMinute: 1000 });
     base = await bff.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {

@@ -3,10 +3,25 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildBff } from '@ques/bff';
-import { startIdentityService } from '@ques/identity';
-import { HttpQuestionsClient, startPaymentsService } from '@ques/payments';
-import { startQuestionsService } from '@ques/questions';
-import { loadOrCreateCaptchaKey, startSupportService } from '@ques/support';
+import { identityService, loadIdentityConfig, type IdentityConfig, type IdentityDB, type IdentityParts } from '@ques/identity';
+import {
+  HttpQuestionsClient,
+  loadPaymentsConfig,
+  paymentsService,
+  type PaymentsConfig,
+  type PaymentsDB,
+  type PaymentsOverrides,
+  type PaymentsParts,
+} from '@ques/payments';
+import { loadQuestionsConfig, questionsService, type QuestionsConfig, type QuestionsDB, type QuestionsParts } from '@ques/questions';
+import {
+  loadOrCreateCaptchaKey,
+  loadSupportConfig,
+  supportService,
+  type SupportConfig,
+  type SupportDB,
+  type SupportParts,
+} from '@ques/support';
 import {
   connectEmbedded,
   createLogger,
@@ -15,9 +30,10 @@ import {
   loadOrCreateJwtKeys,
   openEmbeddedPostgres,
   republishEvents,
+  runService,
   type Clock,
   type Logger,
-  type ServiceRuntime,
+  type RunningService,
 } from '@ques/kit';
 
 export interface EmbeddedOptions {
@@ -31,19 +47,24 @@ export interface EmbeddedOptions {
   webDist?: string;
   clock?: Clock;
   authRateLimitPerMinute?: number;
+  /** Settings read from the environment (main.ts): `STRIPE_SECRET_KEY` + `STRIPE_WEBHOOK_SECRET`, `SUPPORT_INBOX`. */
+  env?: Record<string, string | undefined>;
 }
 
 export interface EmbeddedProduct {
   url: string;
   bff: FastifyInstance;
-  services: Record<string, ServiceRuntime<any>>;
+  services: {
+    identity: RunningService<IdentityDB, IdentityConfig, IdentityParts>;
+    questions: RunningService<QuestionsDB, QuestionsConfig, QuestionsParts>;
+    payments: RunningService<PaymentsDB, PaymentsConfig, PaymentsParts, PaymentsOverrides>;
+    support: RunningService<SupportDB, SupportConfig, SupportParts>;
+  };
   bus: InProcessEventBus;
   /** Where e-mails are written as .eml files. */
   mailDir: string;
   stop(): Promise<void>;
 }
-
-const JWT = { issuer: 'ques-identity', audience: 'ques' };
 
 /**
  * The whole product in one process: one embedded PGlite (a schema per service), the in-process bus, every service on
@@ -56,66 +77,65 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const keys = loadOrCreateJwtKeys(dataDir ? join(dataDir, 'keys') : join(process.env.TMPDIR ?? '/tmp', `ques-keys-${process.pid}-${Date.now()}`));
   const pg = await openEmbeddedPostgres(dataDir ? join(dataDir, 'pg') : undefined);
   const bus = new InProcessEventBus({ log });
-  const jwt = { publicKey: keys.publicKey, ...JWT };
   const port = opts.port ?? 3000;
   const publicOrigin = opts.publicOrigin ?? `http://localhost:${port}`;
   const mailDir = dataDir ? join(dataDir, 'mail') : join(process.env.TMPDIR ?? '/tmp', `ques-mail-${process.pid}-${Date.now()}`);
   const mailer = createMailer({ from: 'Ques <no-reply@ques.app>', log, mailDir });
+  const env = opts.env ?? {};
+  // Every service through the same runService as its own process, on the shared PGlite (its own schema), the
+  // in-process bus, one mailer and one clock; each on a free loopback port behind the BFF.
+  const shared = { bus, mailer, log, clock: opts.clock, port: 0, host: '127.0.0.1' };
+  const common = { JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: publicOrigin };
 
   // Questions reads identity's events: it subscribes first so the in-process bus hands it every one of them.
-  const questions = await startQuestionsService({ database: connectEmbedded(pg, 'questions'), bus, log, clock: opts.clock, jwt, mailer, publicOrigin });
-  const questionsUrl = await questions.listen(0);
+  const questions = await runService(questionsService, {
+    ...shared,
+    config: loadQuestionsConfig(common),
+    database: connectEmbedded<QuestionsDB>(pg, 'questions'),
+  });
 
   // Payments reads identity's and questions' events too. Test-mode payment pages live on the BFF's origin, known
   // once it listens (port 0 in tests).
   let pagesBase = publicOrigin;
-  const stripe =
-    process.env.STRIPE_SECRET_KEY && process.env.STRIPE_WEBHOOK_SECRET
-      ? { secretKey: process.env.STRIPE_SECRET_KEY, webhookSecret: process.env.STRIPE_WEBHOOK_SECRET }
-      : null;
-  const payments = await startPaymentsService({
-    database: connectEmbedded(pg, 'payments'),
-    bus,
-    log,
-    clock: opts.clock,
-    jwt,
-    provider: stripe ? { kind: 'stripe', options: stripe } : { kind: 'test', pagesBaseUrl: () => pagesBase },
-    questions: new HttpQuestionsClient({ baseUrl: questionsUrl }),
-    publicOrigin,
-  });
-  const paymentsUrl = await payments.listen(0);
-
-  const identity = await startIdentityService({
-    database: connectEmbedded(pg, 'identity'),
-    bus,
-    log,
-    clock: opts.clock,
-    jwt: { ...jwt, privateKey: keys.privateKey },
-  }, { publicOrigin, mailer });
-  const identityUrl = await identity.listen(0);
-  // A data folder from before questions existed: replay identity's events once to fill its recipients.
-  const seen = await questions.ctx.database.db.selectFrom('processed_events').select('event_id').where('consumer', '=', 'questions--recipients').limit(1).executeTakeFirst();
-  const paymentsSeen = await payments.ctx.database.db.selectFrom('processed_events').select('event_id').where('consumer', '=', 'payments--users').limit(1).executeTakeFirst();
-  if (!seen || !paymentsSeen) await republishEvents(identity.ctx.store, bus, { from: 0 }, log);
-  const support = await startSupportService({
-    database: connectEmbedded(pg, 'support'),
-    bus,
-    log,
-    clock: opts.clock,
-    jwt,
-    support: {
-      captchaHmacKey: loadOrCreateCaptchaKey(dataDir ? join(dataDir, 'keys') : null),
-      inbox: process.env.SUPPORT_INBOX ?? 'support@ques.localhost',
-      mailer,
-      trustProxy: 'loopback',
+  const stripe = !!env.STRIPE_SECRET_KEY && !!env.STRIPE_WEBHOOK_SECRET;
+  const payments = await runService(paymentsService, {
+    ...shared,
+    config: loadPaymentsConfig({
+      ...common,
+      ...(stripe ? { STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET } : {}),
+    }),
+    database: connectEmbedded<PaymentsDB>(pg, 'payments'),
+    overrides: {
+      questions: new HttpQuestionsClient({ baseUrl: questions.url }),
+      ...(stripe ? {} : { provider: { kind: 'test' as const, pagesBaseUrl: () => pagesBase } }),
     },
   });
-  const supportUrl = await support.listen(0);
+
+  const identity = await runService(identityService, {
+    ...shared,
+    config: loadIdentityConfig({ ...common, JWT_PRIVATE_KEY: keys.privateKey }),
+    database: connectEmbedded<IdentityDB>(pg, 'identity'),
+  });
+  // A data folder from before questions existed: replay identity's events once to fill its recipients.
+  const seen = await questions.ctx.db.selectFrom('processed_events').select('event_id').where('consumer', '=', 'questions--recipients').limit(1).executeTakeFirst();
+  const paymentsSeen = await payments.ctx.db.selectFrom('processed_events').select('event_id').where('consumer', '=', 'payments--users').limit(1).executeTakeFirst();
+  if (!seen || !paymentsSeen) await republishEvents(identity.ctx.store, bus, { from: 0 }, log);
+  const support = await runService(supportService, {
+    ...shared,
+    config: loadSupportConfig({
+      ...common,
+      CAPTCHA_HMAC_KEY: loadOrCreateCaptchaKey(dataDir ? join(dataDir, 'keys') : null),
+      SUPPORT_INBOX: env.SUPPORT_INBOX,
+      TRUST_PROXY: 'loopback',
+    }),
+    database: connectEmbedded<SupportDB>(pg, 'support'),
+  });
 
   const bff = await buildBff({
     log,
-    upstreams: { identity: identityUrl, questions: questionsUrl, payments: paymentsUrl, support: supportUrl },
-    jwt,
+    upstreams: { identity: identity.url, questions: questions.url, payments: payments.url, support: support.url },
+    // The BFF verifies what identity signs.
+    jwt: { publicKey: keys.publicKey, issuer: identity.ctx.config.JWT_ISSUER, audience: identity.ctx.config.JWT_AUDIENCE },
     publicOrigin,
     webDist: opts.webDist ?? fileURLToPath(new URL('../../../web/dist', import.meta.url)),
     authRateLimitPerMinute: opts.authRateLimitPerMinute,

@@ -116,8 +116,8 @@ describe('tipped questions through the BFF on the embedded default (test-mode pa
     await press(`${fifth.body.url}/pay`);
     await poll(async () => (await inboxEntry(owner, fifth.body.questionId))?.tipStatus).toBe('held');
     expect((await call(base, 'DELETE', `/api/users/profile/${owner.id}`, undefined, owner.token)).status).toBe(200);
-    const tips = product.services.payments!.extra as { tips: { byQuestion(id: string): Promise<{ status: string; release_reason?: string } | undefined> } };
-    await poll(async () => (await tips.tips.byQuestion(fifth.body.questionId))?.status).toBe('released');
+    const { tips } = product.services.payments.parts;
+    await poll(async () => (await tips.byQuestion(fifth.body.questionId))?.status).toBe('released');
     // And nobody can check out with a deleted owner any more.
     expect((await guestCheckout('Anyone home?')).status).toBeGreaterThanOrEqual(400);
   }, 120_000);

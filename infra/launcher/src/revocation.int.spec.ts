@@ -26,7 +26,7 @@ describe('revoked sessions are refused by every service within a second (embedde
       authRateLimitPerMinute: 1000,
     });
     base = product.url;
-    const address = product.services.support!.app.server.address() as AddressInfo;
+    const address = product.services.support.app.server.address() as AddressInfo;
     supportUrl = `http://127.0.0.1:${address.port}`;
     owner = await signupThroughBff(base, 'Rhea Recipient', 'rhea.recipient@example.com');
   });

@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
 import { connectPostgres, EventStore, migrate, runServiceCli } from '@ques/kit';
+import type { IdentityDB } from './db/schema.js';
+import { AvatarStore } from './users/avatars.js';
+import { userCommands } from './users/commands.js';
 import { createArchiveProfile, markArchiveProfile } from './users/archive.js';
 import { UsersReadModel } from './users/read-models/users.js';
 import { identityService } from './service.js';
@@ -32,24 +35,24 @@ export async function runIdentityCli(argv: string[], env = process.env): Promise
     console.error(USAGE);
     return 1;
   }
-  const database = connectPostgres({ connectionString: env.DATABASE_URL, schema: 'identity', max: 2 });
+  const database = connectPostgres<IdentityDB>({ connectionString: env.DATABASE_URL, schema: 'identity', max: 2 });
   try {
     await migrate(database, identityService.migrations);
     const store = new EventStore({ database, context: 'identity', projections: identityService.projections, toIntegration: identityService.toIntegration, cipher: identityService.cipher });
-    const users = new UsersReadModel(database.db);
+    const parts = { commands: userCommands(store), users: new UsersReadModel(database.db), avatars: new AvatarStore(database.db) };
     if (command === 'create-archive') {
       if (!values.name || !values.email) {
         console.error(USAGE);
         return 1;
       }
-      const created = await createArchiveProfile(store, users, { name: values.name, email: values.email, username: values.username, bio: values.bio, avatarPath: values.avatar, password: values.password });
+      const created = await createArchiveProfile(parts, { name: values.name, email: values.email, username: values.username, bio: values.bio, avatarPath: values.avatar, password: values.password });
       console.log(`archive profile created: /ask/${created.username} (${created.userId})`);
     } else {
       if (!values.username) {
         console.error(USAGE);
         return 1;
       }
-      await markArchiveProfile(store, users, values.username, !values.unmark);
+      await markArchiveProfile(parts, values.username, !values.unmark);
       console.log(`${values.username} is ${values.unmark ? 'no longer' : 'now'} an archive profile`);
     }
     return 0;

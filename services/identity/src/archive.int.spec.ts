@@ -3,28 +3,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectPostgres, createLogger, generateJwtKeys, InProcessEventBus, type Database, type ServiceRuntime } from '@ques/kit';
+import { connectPostgres, createLogger, InProcessEventBus, type Database, type RunningService } from '@ques/kit';
 import { createTestDatabase, infraGate, postgresServerUrl, type TestDatabase } from '@ques/kit/testing';
 import { runIdentityCli } from './admin.js';
-import { startIdentityService, type IdentityExtra } from './service.js';
+import type { IdentityDB } from './db/schema.js';
+import { runTestIdentity } from './test/identity.js';
 
 const log = createLogger('archive-test', 'silent');
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
 
 describe.runIf(run)('archive profiles from the admin CLI, on real Postgres', () => {
   let testDb: TestDatabase;
-  let database: Database;
-  let identity: ServiceRuntime<IdentityExtra>;
+  let database: Database<IdentityDB>;
+  let identity: RunningService<IdentityDB>;
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
     env = { DATABASE_URL: testDb.url, LOG_LEVEL: 'silent' };
-    database = connectPostgres({ connectionString: testDb.url, schema: 'identity' });
-    identity = await startIdentityService(
-      { database, bus: new InProcessEventBus({ log }), log, jwt: { ...generateJwtKeys(), issuer: 'ques-identity', audience: 'ques' } },
-      { publicOrigin: 'http://localhost:3000', mailer: null },
-    );
+    database = connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' });
+    identity = await runTestIdentity(database, new InProcessEventBus({ log }), log);
   });
   afterAll(async () => {
     await identity?.stop();

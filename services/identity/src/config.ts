@@ -12,7 +12,8 @@ const ZIdentityEnv = ZServiceEnv.extend({
   MAIL_DIR: z.string().default('.data/mail'),
 });
 
-export const loadIdentityConfig = (env = process.env) => {
+export const loadIdentityConfig = (env: Record<string, string | undefined> = process.env) => {
   const config = loadConfig(ZIdentityEnv, env);
   return Object.freeze({ ...config, JWT_PRIVATE_KEY: pem(config.JWT_PRIVATE_KEY), JWT_PUBLIC_KEY: pem(config.JWT_PUBLIC_KEY) });
 };
+export type IdentityConfig = ReturnType<typeof loadIdentityConfig>;

@@ -2,11 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectPostgres,
-  generateJwtKeys,
   NatsEventBus,
   rebuildProjections,
   type Database,
-  type ServiceRuntime,
+  type RunningService,
 } from '@ques/kit';
 import {
   createTestDatabase,
@@ -19,32 +18,26 @@ import {
   type TestDatabase,
 } from '@ques/kit/testing';
 import pino from 'pino';
-import { startIdentityService, type IdentityExtra } from './service.js';
+import type { IdentityDB } from './db/schema.js';
+import { runTestIdentity } from './test/identity.js';
 
 const log = pino({ level: 'silent' });
 const run = infraGate(!!(await postgresServerUrl()) && !!natsServerBinary(), 'Postgres and a nats-server binary');
 
 describe.runIf(run)('identity on real Postgres, with NATS JetStream stopped and restarted mid-run', () => {
   let testDb: TestDatabase;
-  let database: Database;
+  let database: Database<IdentityDB>;
   let nats: Awaited<ReturnType<typeof startNatsServer>>;
   let bus: NatsEventBus;
-  let identity: ServiceRuntime<IdentityExtra>;
+  let identity: RunningService<IdentityDB>;
   const namespace = uniqueNamespace('identity');
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
-    database = connectPostgres({ connectionString: testDb.url, schema: 'identity' });
+    database = connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' });
     nats = await startNatsServer();
     bus = await NatsEventBus.connect({ servers: nats.url, name: 'identity-test', namespace, log });
-    const keys = generateJwtKeys();
-    identity = await startIdentityService({
-      database,
-      bus,
-      log,
-      pollIntervalMs: 100,
-      jwt: { ...keys, issuer: 'ques-identity', audience: 'ques' },
-    }, { publicOrigin: 'http://localhost:3000', mailer: null });
+    identity = await runTestIdentity(database, bus, log);
   });
   afterAll(async () => {
     await identity?.stop();
@@ -84,7 +77,7 @@ describe.runIf(run)('identity on real Postgres, with NATS JetStream stopped and 
     await counter.close();
     expect(seen).toHaveLength(30);
     expect(new Set(seen).size).toBe(30);
-    const ids = (await database.db.selectFrom('users').select('id').execute()).map((r) => r.id as string);
+    const ids = (await database.db.selectFrom('users').select('id').execute()).map((r) => r.id);
     expect(new Set(seen)).toEqual(new Set(ids));
   });
 

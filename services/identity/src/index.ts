@@ -1,4 +1,6 @@
-export { createIdentityService, identityService, startIdentityService, type IdentityDeps, type IdentityExtra, type IdentityOptions } from './service.js';
+export { identityService, identityVault, type IdentityParts } from './service.js';
+export { loadIdentityConfig, type IdentityConfig } from './config.js';
+export type { IdentityDB } from './db/schema.js';
 export { runIdentityCli } from './admin.js';
 export { userDecider } from './users/domain/decide.js';
 export { createArchiveProfile, markArchiveProfile } from './users/archive.js';

@@ -1,57 +1,56 @@
-import { PersonalDataVault, startService, type Mailer, type ServiceDefinition, type ServiceDeps, type ServiceRuntime } from '@ques/kit';
+import { PersonalDataVault, type ServiceDefinition } from '@ques/kit';
+import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { identityMigrations } from './db/migrations/index.js';
+import type { IdentityDB } from './db/schema.js';
 import { LoginThrottle, outboxAnnouncer, Sessions } from './sessions/sessions.js';
+import { registerAccountRoutes } from './users/account-routes.js';
+import { AvatarStore } from './users/avatars.js';
+import { userCommands, type UserCommands } from './users/commands.js';
 import { PERSONAL_FIELDS } from './users/domain/user.js';
 import { identityIntegration } from './users/integration.js';
 import { usersProjection, UsersReadModel } from './users/read-models/users.js';
-import { registerAccountRoutes } from './users/account-routes.js';
 import { registerUserRoutes } from './users/routes.js';
-
-export interface IdentityExtra {
-  sessions: Sessions;
-  users: UsersReadModel;
-}
 
 /** Personal fields of user events are sealed with the person's key; deleting the account destroys it. */
 export const identityVault = new PersonalDataVault({ fields: PERSONAL_FIELDS, subjectOf: ({ data }) => String(data.userId) });
 
-export interface IdentityOptions {
-  /** Sends the password-reset e-mail. */
-  mailer: Mailer | null;
-  /** The web app's origin, for links in e-mails. */
-  publicOrigin: string;
+/** What identity builds once and its routes share. */
+export interface IdentityParts {
+  commands: UserCommands;
+  users: UsersReadModel;
+  sessions: Sessions;
+  throttle: LoginThrottle;
+  avatars: AvatarStore;
 }
 
-export function createIdentityService(options: IdentityOptions): ServiceDefinition<IdentityExtra> {
-  return {
-    name: 'identity',
-    context: 'identity',
-    migrations: identityMigrations,
-    projections: [usersProjection],
-    toIntegration: identityIntegration,
-    cipher: identityVault,
-    // Identity checks its own session table (requireActiveUser) and tells the others through SessionsRevoked.
-    ownsSessions: true,
-    async setup(app, ctx) {
-      const sessions = new Sessions(ctx.database.db, ctx.clock, outboxAnnouncer(ctx.database));
-      const throttle = new LoginThrottle(ctx.database.db, ctx.clock);
-      const users = new UsersReadModel(ctx.database.db);
-      await registerUserRoutes(app, { ctx, sessions, throttle, users });
-      await registerAccountRoutes(app, { ctx, sessions, users, vault: identityVault, ...options });
-      return { sessions, users };
-    },
-  };
-}
-
-/** The definition without e-mail, for admin tooling (migrations, rebuilds) that never serves requests. */
-export const identityService = createIdentityService({
-  publicOrigin: 'http://localhost:3000',
-  mailer: null,
-});
-
-/** Identity needs the private key: it is the only signer of access tokens. */
-export type IdentityDeps = ServiceDeps & { jwt: ServiceDeps['jwt'] & { privateKey: string } };
-
-export function startIdentityService(deps: IdentityDeps, options: IdentityOptions): Promise<ServiceRuntime<IdentityExtra>> {
-  return startService(createIdentityService(options), deps);
-}
+export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, IdentityParts> = {
+  name: 'identity',
+  config: loadIdentityConfig,
+  migrations: identityMigrations,
+  projections: [usersProjection],
+  toIntegration: identityIntegration,
+  cipher: identityVault,
+  // Identity checks its own session table (requireActiveUser) and tells the others through SessionsRevoked.
+  ownsSessions: true,
+  // The password-reset e-mail.
+  mail: (config) => ({ from: config.MAIL_FROM, smtpUrl: config.SMTP_URL, mailDir: config.MAIL_DIR }),
+  // Identity is the only signer of access tokens.
+  jwt: (config) => ({
+    publicKey: config.JWT_PUBLIC_KEY,
+    privateKey: config.JWT_PRIVATE_KEY,
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+  }),
+  build: ({ store, db, database, clock }) => ({
+    commands: userCommands(store),
+    users: new UsersReadModel(db),
+    sessions: new Sessions(db, clock, outboxAnnouncer(database)),
+    throttle: new LoginThrottle(db, clock),
+    avatars: new AvatarStore(db),
+  }),
+  async routes(app, parts, ctx) {
+    await registerUserRoutes(app, parts, ctx);
+    await registerAccountRoutes(app, parts, ctx, identityVault);
+  },
+};

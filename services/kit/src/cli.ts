@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { NatsEventBus } from './bus/nats-bus.js';
 import { loadConfig } from './config/config.js';
 import { connectPostgres } from './db/database.js';
-import { migrate } from './db/migrations.js';
+import { migrate } from './db/migrate.js';
+import type { IdempotencyTables, KitTables } from './db/schema.js';
 import { EventStore } from './events/event-store.js';
 import { rebuildProjections, republishEvents } from './events/replay.js';
 import { createLogger } from './logger.js';
-import type { ServiceDefinition } from './service.js';
+import type { ServiceConfig, ServiceDefinition } from './service/service.js';
 
 const USAGE = `usage: <service>-admin <command>
   migrate                               apply pending migrations
@@ -22,8 +23,11 @@ const ZCliEnv = z.object({
   LOG_LEVEL: z.string().default('info'),
 });
 
+/** What the admin commands need of a service definition. */
+export type AdminDefinition<DB extends KitTables & IdempotencyTables> = Pick<ServiceDefinition<DB, ServiceConfig, unknown>, 'name' | 'migrations' | 'projections' | 'toIntegration' | 'cipher'>;
+
 /** Admin tooling every service exposes as `npm run admin -- <command>` (see the service README). */
-export async function runServiceCli(def: ServiceDefinition<unknown>, argv: string[], env = process.env): Promise<number> {
+export async function runServiceCli<DB extends KitTables & IdempotencyTables>(def: AdminDefinition<DB>, argv: string[], env = process.env): Promise<number> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -36,10 +40,10 @@ export async function runServiceCli(def: ServiceDefinition<unknown>, argv: strin
   }
   const config = loadConfig(ZCliEnv, env);
   const log = createLogger(`${def.name}-admin`, config.LOG_LEVEL);
-  const database = connectPostgres({ connectionString: config.DATABASE_URL, schema: def.context, max: 2 });
+  const database = connectPostgres<DB>({ connectionString: config.DATABASE_URL, schema: def.name, max: 2 });
   try {
     await migrate(database, def.migrations);
-    const store = new EventStore({ database, context: def.context, projections: def.projections, toIntegration: def.toIntegration, cipher: def.cipher });
+    const store = new EventStore({ database, context: def.name, projections: def.projections, toIntegration: def.toIntegration, cipher: def.cipher });
     switch (command) {
       case 'migrate':
         log.info('migrations applied');
@@ -56,7 +60,7 @@ export async function runServiceCli(def: ServiceDefinition<unknown>, argv: strin
         }
         const bus = await NatsEventBus.connect({ servers: config.NATS_URL, name: `${def.name}-admin`, namespace: config.BUS_NAMESPACE || undefined, log });
         try {
-          await bus.ensureStreams([def.context]);
+          await bus.ensureStreams([def.name]);
           const published = await republishEvents(store, bus, { from: Number(values.from), to: values.to === undefined ? undefined : Number(values.to) }, log);
           log.info({ published }, 'events re-published');
         } finally {

@@ -44,7 +44,7 @@ const ZPaymentsEnv = ZServiceEnv.extend({
     },
   );
 
-export const loadPaymentsConfig = (env = process.env) => {
+export const loadPaymentsConfig = (env: Record<string, string | undefined> = process.env) => {
   const config = loadConfig(ZPaymentsEnv, env);
   return Object.freeze({ ...config, JWT_PUBLIC_KEY: pem(config.JWT_PUBLIC_KEY) });
 };

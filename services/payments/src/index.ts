@@ -1,12 +1,6 @@
-export {
-  createPaymentsService,
-  paymentsService,
-  startPaymentsService,
-  type PaymentsDeps,
-  type PaymentsExtra,
-  type PaymentsOptions,
-  type ProviderChoice,
-} from './service.js';
+export { paymentsService, type PaymentsOverrides, type PaymentsParts, type ProviderChoice } from './service.js';
+export { loadPaymentsConfig, type PaymentsConfig } from './config.js';
+export type { PaymentsDB } from './db/schema.js';
 export { HttpQuestionsClient, type QuestionsClient } from './tips/questions-client.js';
 export { tipDecider } from './tips/domain/decide.js';
 export { WEBHOOK_PATH } from './webhooks/routes.js';

@@ -18,8 +18,10 @@ const natsUrl = await natsTestUrl();
 const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and NATS JetStream');
 
 /**
- * The payments service in its local test mode (the embedded default), two instances, with the real questions
- * service beside it on real Postgres and NATS JetStream: the issue's first done-when, at service level.
+ * The payments service in its local test mode (the embedded default), two instances on real Postgres and NATS
+ * JetStream, with questions' side of their contract played by a stand-in (the hand-over call, questions' events, what
+ * questions would show): the issue's first done-when, at service level. Both real services together: the launcher's
+ * suites.
  */
 describe.runIf(run)('payments in test mode, with questions, on real Postgres + NATS', () => {
   let h: Harness;
@@ -41,9 +43,9 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     });
     return { status: res.statusCode, location: res.headers.location };
   };
-  const tipOf = (questionId: string) => h.a.extra.tips.byQuestion(questionId);
-  const questionFor = async (user: User, questionId: string) =>
-    (await h.questionsApi('GET', `/api/questions/${questionId}`, undefined, user.token)).body;
+  const tipOf = (questionId: string) => h.a.parts.tips.byQuestion(questionId);
+  /** What questions shows for the tip (from payments' events). */
+  const shownTip = (questionId: string) => h.questions.tipStatus(questionId);
   const checkout = (to: User, amount: number, over: Record<string, unknown> = {}, token?: string) =>
     h.api(
       'POST',
@@ -69,7 +71,7 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     expect(created.status).toBe(200);
     expect((await press(`${created.body.url}/pay`)).status).toBe(303);
     await eventually(async () => (await tipOf(created.body.questionId))?.status === 'authorized');
-    await eventually(async () => (await questionFor(to, created.body.questionId))?.tipStatus === 'held');
+    await eventually(async () => shownTip(created.body.questionId) === 'held');
     return created.body.questionId as string;
   };
 
@@ -195,43 +197,33 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
       '$0.50',
     ])
       expect(shown.html).toContain(text);
-    // Not a question yet: invisible until the card is authorized.
-    expect(
-      (await h.questionsApi('GET', '/api/questions?role=receiver', undefined, ada.token)).body.map(
-        (q: { _id: string }) => q._id,
-      ),
-    ).not.toContain(questionId);
+    // Handed over to questions, but not a question yet: invisible until the card is authorized.
+    expect(h.questions.handedOver.find((c) => c.body.questionId === questionId)?.body).toMatchObject({
+      askerUserId: null,
+      tipAmount: 500,
+      currency: 'usd',
+      paymentRef: sessionId,
+      questionData: { toUserId: ada.id, agreedToTerms: true },
+    });
+    expect(h.questions.isAsked(questionId)).toBe(false);
 
     const paid = await press(`${url}/pay`);
     expect(paid.status).toBe(303);
     expect(paid.location).toBe(
       `${PUBLIC_ORIGIN}/ask/ada?checkout=success&questionId=${questionId}&session_id=${sessionId}`,
     );
-    await eventually(async () => (await questionFor(ada, questionId))?.tipStatus === 'held');
-    const inbox = await h.questionsApi('GET', '/api/questions?role=receiver', undefined, ada.token);
-    expect(inbox.body.find((q: { _id: string }) => q._id === questionId)).toMatchObject({
-      tip: 5,
-      tipAmount: 500,
-      tipStatus: 'held',
-      status: 'Pending',
-      fromUsername: 'guest',
-    });
+    await eventually(async () => shownTip(questionId) === 'held');
+    expect(h.questions.isAsked(questionId)).toBe(true);
     const tip = await tipOf(questionId);
     expect(tip).toMatchObject({ status: 'authorized', amount: 500, application_fee: 50 });
     expect(
-      (await (h.a.extra.provider as TestModeProvider).paymentIntent(tip!.payment_intent_id!))?.status,
+      (await (h.a.parts.provider as TestModeProvider).paymentIntent(tip!.payment_intent_id!))?.status,
     ).toBe('requires_capture');
     // Paying twice changes nothing; the page now says it is authorized.
     expect((await press(`${url}/pay`)).status).toBe(303);
     expect((await page(url)).html).toContain('Payment authorized');
 
-    const answered = await h.questionsApi(
-      'PUT',
-      `/api/questions/${questionId}/answer`,
-      { answer: 'Here you go.' },
-      ada.token,
-    );
-    expect(answered.status).toBe(200);
+    await h.questions.answer(questionId);
     const finalized = await h.api(
       'POST',
       `/api/payments/process/${questionId}/finalize-payment`,
@@ -247,9 +239,9 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
       (await h.api('POST', `/api/payments/process/${questionId}/finalize-payment`, undefined, ada.token, 'b'))
         .body,
     ).toEqual(finalized.body);
-    await eventually(async () => (await questionFor(ada, questionId))?.tipStatus === 'captured');
+    await eventually(async () => shownTip(questionId) === 'captured');
     expect(
-      (await (h.a.extra.provider as TestModeProvider).paymentIntent(tip!.payment_intent_id!))?.status,
+      (await (h.a.parts.provider as TestModeProvider).paymentIntent(tip!.payment_intent_id!))?.status,
     ).toBe('succeeded');
     expect(await tipEventTypes(h, questionId)).toEqual([
       'CheckoutStarted',
@@ -282,31 +274,27 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
   it('releases a held tip when the asker withdraws, when the 5 days pass, and when a checkout is abandoned', async () => {
     // Withdrawn by a signed-in asker.
     const withdrawn = await paidTip(ada, 25, bob);
-    expect((await h.questionsApi('DELETE', `/api/questions/${withdrawn}`, undefined, bob.token)).status).toBe(
-      200,
-    );
+    await h.questions.withdraw(withdrawn);
     await eventually(async () => (await tipOf(withdrawn))?.status === 'released');
     expect(await tipOf(withdrawn)).toMatchObject({ release_reason: 'withdrawn' });
-    await eventually(async () => (await questionFor(bob, withdrawn))?.tipStatus === 'released');
+    await eventually(async () => shownTip(withdrawn) === 'released');
     expect(
       (
-        await (h.a.extra.provider as TestModeProvider).paymentIntent(
+        await (h.a.parts.provider as TestModeProvider).paymentIntent(
           (await tipOf(withdrawn))!.payment_intent_id!,
         )
       )?.status,
     ).toBe('canceled');
 
-    // Unanswered for 5 days: the questions scheduler expires it, payments releases it.
+    // Unanswered for 5 days: questions expires it, payments releases it.
     const expired = await paidTip(ada, 5);
     h.advance(ANSWER_WINDOW_MS + 1_000);
+    expect(await h.questions.expire(expired)).toBe(true);
     await eventually(async () => (await tipOf(expired))?.status === 'released', 15_000);
     expect(await tipOf(expired)).toMatchObject({ release_reason: 'expired' });
-    await eventually(async () => (await questionFor(ada, expired))?.tipStatus === 'released');
+    await eventually(async () => shownTip(expired) === 'released');
     // Answering afterwards is free: nothing is captured.
-    expect(
-      (await h.questionsApi('PUT', `/api/questions/${expired}/answer`, { answer: 'Late.' }, ada.token))
-        .status,
-    ).toBe(200);
+    await h.questions.answer(expired);
     const late = await h.api(
       'POST',
       `/api/payments/process/${expired}/finalize-payment`,
@@ -329,12 +317,9 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     });
     expect((await page(abandoned.body.url)).html).toContain('This checkout is closed');
     expect((await press(`${abandoned.body.url}/pay`)).location).toContain('checkout=cancelled');
-    expect(
-      (await h.questionsApi('GET', `/api/questions/${abandoned.body.questionId}`, undefined, ada.token))
-        .status,
-    ).toBe(404);
-    const inbox = await h.questionsApi('GET', '/api/questions?role=receiver', undefined, ada.token);
-    expect(inbox.body.map((q: { _id: string }) => q._id)).not.toContain(abandoned.body.questionId);
+    // Questions never heard it was authorized: the question stays invisible.
+    expect(h.questions.isAsked(abandoned.body.questionId)).toBe(false);
+    expect(h.questions.authorizations(abandoned.body.questionId)).toBe(0);
     // The provider expired it: recorded as observed, with nothing left to ask the provider.
     expect(await tipEventTypes(h, abandoned.body.questionId)).toEqual(['CheckoutStarted', 'TipRefunded']);
   });
@@ -364,12 +349,9 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
       (await h.api('POST', `/api/payments/process/${byRecipient}/cancel-payment`, undefined, ada.token, 'b'))
         .body,
     ).toEqual(first.body);
-    await eventually(async () => (await questionFor(ada, byRecipient))?.tipStatus === 'released');
+    await eventually(async () => shownTip(byRecipient) === 'released');
     // The recipient then deletes the question: nothing left to release.
-    expect(
-      (await h.questionsApi('PATCH', `/api/questions/${byRecipient}`, { deletedByReceiver: true }, ada.token))
-        .status,
-    ).toBe(200);
+    await h.questions.deleteByReceiver(byRecipient);
     const finalize = await h.api(
       'POST',
       `/api/payments/process/${byRecipient}/finalize-payment`,
@@ -386,7 +368,7 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     expect(await tipOf(byAsker)).toMatchObject({ status: 'released', release_reason: 'cancelled' });
 
     const answered = await paidTip(ada, 5);
-    await h.questionsApi('PUT', `/api/questions/${answered}/answer`, { answer: 'Yes.' }, ada.token);
+    await h.questions.answer(answered);
     await eventually(async () => (await tipOf(answered))?.status === 'captured');
     const tooLate = await h.api(
       'POST',
@@ -616,7 +598,7 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     );
     expect(await tipOf(held)).toMatchObject({ release_reason: 'account_deleted' });
     expect(
-      (await (h.a.extra.provider as TestModeProvider).paymentIntent((await tipOf(held))!.payment_intent_id!))
+      (await (h.a.parts.provider as TestModeProvider).paymentIntent((await tipOf(held))!.payment_intent_id!))
         ?.status,
     ).toBe('canceled');
     expect((await h.api('GET', `/api/payments/tipOptions?userId=${dora.id}`)).body.tippingEnabled).toBe(

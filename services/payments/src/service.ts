@@ -1,28 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import {
-  startService,
-  type EventStore,
-  type ServiceContext,
-  type ServiceDefinition,
-  type ServiceDeps,
-  type ServiceRuntime,
-} from '@ques/kit';
+import type { ServiceContext, ServiceDefinition } from '@ques/kit';
 import { AccountSync } from './accounts/account-sync.js';
+import { payoutAccountCommands, type PayoutAccountCommands } from './accounts/commands.js';
 import { payoutAccountsProjection, PayoutAccountsReadModel } from './accounts/read-models/payout-accounts.js';
 import { registerAccountRoutes } from './accounts/routes.js';
+import { loadPaymentsConfig, type PaymentsConfig } from './config.js';
 import { paymentsMigrations } from './db/migrations/index.js';
+import type { PaymentsDB } from './db/schema.js';
 import { paymentsIntegration } from './integration.js';
 import type { PaymentProvider } from './providers/provider.js';
 import { StripeProvider, type StripeProviderOptions } from './providers/stripe-provider.js';
 import { registerTestModePages } from './providers/test-mode/pages.js';
 import { TestModeProvider } from './providers/test-mode/test-mode-provider.js';
+import { tipOptionsCommands, type TipOptionsCommands } from './tip-options/commands.js';
 import { tipOptionsProjection, TipOptionsReadModel } from './tip-options/read-models/tip-options.js';
 import { registerTipOptionsRoutes } from './tip-options/routes.js';
-import { TipCommands } from './tips/commands.js';
+import { tipCommands, type TipCommands } from './tips/commands.js';
+import { HttpQuestionsClient, type QuestionsClient } from './tips/questions-client.js';
 import { questionsConsumer } from './tips/questions-consumer.js';
-import type { QuestionsClient } from './tips/questions-client.js';
 import { ledgerProjection, tipsProjection, TipsReadModel } from './tips/read-models/tips.js';
 import { registerTipRoutes } from './tips/routes.js';
+import { TipSettlement } from './tips/settlement.js';
 import { usersConsumer, UsersReadModel } from './users/users.js';
 import { WEBHOOK_JOB, WebhookInbox } from './webhooks/inbox.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
@@ -38,133 +36,121 @@ export type ProviderChoice =
       webhookSecret?: string;
     };
 
-export interface PaymentsOptions {
+/** What a caller (the embedded launcher, tests) may pass instead of what payments builds from its config. */
+export interface PaymentsOverrides {
   provider: ProviderChoice;
+  /** The call to questions (`POST /internal/questions/tipped`); default: HTTP to `QUESTIONS_URL`. */
   questions: QuestionsClient;
-  /** The web app's origin: checkout and onboarding send people back there. */
-  publicOrigin: string;
-  /** Lower-case ISO code of every tip. Default `usd`. */
-  currency?: string;
-  /** How long a hosted checkout stays open. Default 31 minutes (Stripe's minimum is 30, counted on its clock). */
-  checkoutTtlMs?: number;
   /** How long finalize-payment waits for the answer event. Default 5 s. */
-  finalizeWaitMs?: number;
+  finalizeWaitMs: number;
 }
 
-export interface PaymentsExtra {
+/** What payments builds once and its routes, consumers and jobs share. */
+export interface PaymentsParts {
   provider: PaymentProvider;
+  questions: QuestionsClient;
   commands: TipCommands;
+  settlement: TipSettlement;
+  accountCommands: PayoutAccountCommands;
+  tipOptionsCommands: TipOptionsCommands;
+  sync: AccountSync;
   inbox: WebhookInbox;
   tips: TipsReadModel;
   accounts: PayoutAccountsReadModel;
+  tipOptions: TipOptionsReadModel;
   users: UsersReadModel;
 }
 
-/** What the admin CLI needs: migrations, projections, integration mapping; no routes, no provider. */
-export const paymentsCore = {
-  name: 'payments',
-  context: 'payments',
-  migrations: paymentsMigrations,
-  projections: [payoutAccountsProjection, tipOptionsProjection, tipsProjection, ledgerProjection],
-  toIntegration: paymentsIntegration,
-} satisfies Omit<ServiceDefinition<unknown>, 'setup'>;
+type PaymentsContext = ServiceContext<PaymentsDB, PaymentsConfig, PaymentsOverrides>;
 
-function createProvider(choice: ProviderChoice, ctx: ServiceContext): PaymentProvider {
+/** Stripe when both keys are set, else the local test mode with its pages on the public origin. */
+function providerFromConfig(config: PaymentsConfig): ProviderChoice {
+  return config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+    ? {
+        kind: 'stripe',
+        options: {
+          secretKey: config.STRIPE_SECRET_KEY,
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+          host: config.STRIPE_API_HOST,
+          port: config.STRIPE_API_PORT,
+          protocol: config.STRIPE_API_PROTOCOL,
+        },
+      }
+    : { kind: 'test', pagesBaseUrl: config.PUBLIC_ORIGIN, webhookSecret: config.TEST_MODE_WEBHOOK_SECRET };
+}
+
+function createProvider(choice: ProviderChoice, ctx: PaymentsContext): PaymentProvider {
   if (choice.kind === 'stripe') return new StripeProvider(choice.options);
   return new TestModeProvider({
-    db: ctx.database.db,
+    db: ctx.db,
     pagesBaseUrl: choice.pagesBaseUrl,
     webhookSecret: choice.webhookSecret ?? `whsec_local_${randomBytes(24).toString('hex')}`,
     clock: ctx.clock,
   });
 }
 
-export function createPaymentsService(options: PaymentsOptions): ServiceDefinition<PaymentsExtra> {
-  // Jobs, consumers and routes are wired from different views of the context; they must share one set of parts.
-  const built = new WeakMap<
-    EventStore,
-    PaymentsExtra & { sync: AccountSync; tipOptions: TipOptionsReadModel }
-  >();
-  const partsOf = (ctx: ServiceContext) => {
-    const existing = built.get(ctx.store);
-    if (existing) return existing;
-    const provider = createProvider(options.provider, ctx);
-    const db = ctx.database.db;
-    const tips = new TipsReadModel(db);
-    const accounts = new PayoutAccountsReadModel(db);
-    const commands = new TipCommands({ store: ctx.store, clock: ctx.clock, log: ctx.log, provider });
-    const sync = new AccountSync({ store: ctx.store, provider, accounts, clock: ctx.clock, log: ctx.log });
-    const inbox = new WebhookInbox({
-      database: ctx.database,
-      log: ctx.log,
-      clock: ctx.clock,
-      commands,
-      accounts: sync,
-      tips,
-    });
-    if (provider instanceof TestModeProvider) provider.attach(inbox);
-    const parts = {
-      provider,
-      commands,
-      inbox,
-      tips,
-      accounts,
-      sync,
-      users: new UsersReadModel(db),
-      tipOptions: new TipOptionsReadModel(db),
-    };
-    built.set(ctx.store, parts);
-    return parts;
-  };
-
+function build(ctx: PaymentsContext): PaymentsParts {
+  const { store, db, clock, log, config, overrides } = ctx;
+  const provider = createProvider(overrides.provider ?? providerFromConfig(config), ctx);
+  const questions =
+    overrides.questions ?? new HttpQuestionsClient({ baseUrl: config.QUESTIONS_URL, internalToken: config.INTERNAL_API_TOKEN });
+  const tips = new TipsReadModel(db);
+  const accounts = new PayoutAccountsReadModel(db);
+  const commands = tipCommands(store, clock);
+  const accountCommands = payoutAccountCommands(store);
+  const settlement = new TipSettlement({ db, tips: commands, provider, clock, log });
+  const sync = new AccountSync({ db, commands: accountCommands, provider, accounts, clock, log });
+  const inbox = new WebhookInbox({ db, log, clock, settlement, accounts: sync, tips, scheduler: ctx.scheduler });
+  if (provider instanceof TestModeProvider) provider.attach(inbox);
   return {
-    ...paymentsCore,
-    consumes: ['identity', 'questions'],
-    consumers: (ctx) => {
-      const { commands, tips } = partsOf(ctx);
-      return [usersConsumer({ commands, tips, log: ctx.log }), questionsConsumer({ commands, log: ctx.log })];
-    },
-    jobs: (ctx) => {
-      const { commands, inbox } = partsOf(ctx);
-      return { ...commands.jobs(), [WEBHOOK_JOB]: inbox.job() };
-    },
-    async setup(app, ctx) {
-      const { provider, commands, inbox, tips, accounts, sync, users, tipOptions } = partsOf(ctx);
-      inbox.useScheduler(ctx.scheduler);
-      await registerWebhookRoutes(app, { provider, inbox, clock: ctx.clock });
-      await registerTipOptionsRoutes(app, { ctx, tipOptions, accounts, users });
-      await registerAccountRoutes(app, { ctx, provider, accounts, sync, publicOrigin: options.publicOrigin });
-      await registerTipRoutes(app, {
-        ctx,
-        provider,
-        commands,
-        questions: options.questions,
-        tips,
-        tipOptions,
-        accounts,
-        users,
-        publicOrigin: options.publicOrigin,
-        currency: options.currency ?? 'usd',
-        checkoutTtlMs: options.checkoutTtlMs ?? 31 * 60_000,
-        finalizeWaitMs: options.finalizeWaitMs ?? 5_000,
-      });
-      if (provider instanceof TestModeProvider) await registerTestModePages(app, provider);
-      app.addHook('onClose', async () => inbox.settled());
-      ctx.log.info({ provider: provider.mode }, 'payments provider ready');
-      return { provider, commands, inbox, tips, accounts, users };
-    },
+    provider,
+    questions,
+    commands,
+    settlement,
+    accountCommands,
+    tipOptionsCommands: tipOptionsCommands(store),
+    sync,
+    inbox,
+    tips,
+    accounts,
+    tipOptions: new TipOptionsReadModel(db),
+    users: new UsersReadModel(db),
   };
 }
 
-/** The definition for admin tooling (migrations, rebuilds): never starts a provider. */
-export const paymentsService: ServiceDefinition<unknown> = { ...paymentsCore, setup: async () => undefined };
-
-export type PaymentsDeps = ServiceDeps & PaymentsOptions;
-
-export function startPaymentsService(deps: PaymentsDeps): Promise<ServiceRuntime<PaymentsExtra>> {
-  const { provider, questions, publicOrigin, currency, checkoutTtlMs, finalizeWaitMs, ...serviceDeps } = deps;
-  return startService(
-    createPaymentsService({ provider, questions, publicOrigin, currency, checkoutTtlMs, finalizeWaitMs }),
-    serviceDeps,
-  );
-}
+export const paymentsService: ServiceDefinition<PaymentsDB, PaymentsConfig, PaymentsParts, PaymentsOverrides> = {
+  name: 'payments',
+  config: loadPaymentsConfig,
+  migrations: paymentsMigrations,
+  projections: [payoutAccountsProjection, tipOptionsProjection, tipsProjection, ledgerProjection],
+  toIntegration: paymentsIntegration,
+  consumes: ['identity', 'questions'],
+  build,
+  async routes(app, parts, ctx) {
+    const { provider, inbox } = parts;
+    const publicOrigin = ctx.config.PUBLIC_ORIGIN;
+    await registerWebhookRoutes(app, { provider, inbox, clock: ctx.clock });
+    await registerTipOptionsRoutes(app, { ctx, commands: parts.tipOptionsCommands, tipOptions: parts.tipOptions, accounts: parts.accounts, users: parts.users });
+    await registerAccountRoutes(app, { ctx, commands: parts.accountCommands, provider, accounts: parts.accounts, sync: parts.sync, publicOrigin });
+    await registerTipRoutes(app, {
+      ctx,
+      provider,
+      commands: parts.commands,
+      settlement: parts.settlement,
+      questions: parts.questions,
+      tips: parts.tips,
+      tipOptions: parts.tipOptions,
+      accounts: parts.accounts,
+      users: parts.users,
+      publicOrigin,
+      currency: ctx.config.PAYMENTS_CURRENCY,
+      checkoutTtlMs: ctx.config.CHECKOUT_TTL_MINUTES * 60_000,
+      finalizeWaitMs: ctx.overrides.finalizeWaitMs ?? 5_000,
+    });
+    if (provider instanceof TestModeProvider) await registerTestModePages(app, provider);
+    app.addHook('onClose', async () => inbox.settled());
+    ctx.log.info({ provider: provider.mode }, 'payments provider ready');
+  },
+  consumers: ({ commands, tips }, { log }) => [usersConsumer({ commands, tips, log }), questionsConsumer({ commands, log })],
+  jobs: ({ settlement, inbox }) => ({ ...settlement.jobs(), [WEBHOOK_JOB]: inbox.job() }),
+};

@@ -16,7 +16,8 @@ const ZQuestionsEnv = ZServiceEnv.extend({
   INTERNAL_API_TOKEN: z.string().min(16).optional(),
 });
 
-export const loadQuestionsConfig = (env = process.env) => {
+export const loadQuestionsConfig = (env: Record<string, string | undefined> = process.env) => {
   const config = loadConfig(ZQuestionsEnv, env);
   return Object.freeze({ ...config, JWT_PUBLIC_KEY: pem(config.JWT_PUBLIC_KEY) });
 };
+export type QuestionsConfig = ReturnType<typeof loadQuestionsConfig>;

@@ -1,9 +1,4 @@
-export {
-  createQuestionsService,
-  questionsService,
-  startQuestionsService,
-  type QuestionsDeps,
-  type QuestionsExtra,
-  type QuestionsOptions,
-} from './service.js';
+export { questionsService, type QuestionsParts } from './service.js';
+export { loadQuestionsConfig, type QuestionsConfig } from './config.js';
+export type { QuestionsDB } from './db/schema.js';
 export { questionDecider } from './questions/domain/decide.js';

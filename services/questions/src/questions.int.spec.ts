@@ -502,10 +502,10 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
       snapshot({ userId, username: 'lin', name: 'Lin Old' }),
       1,
     );
-    await eventually(() => h.a.extra.recipients.byId(userId));
+    await eventually(() => h.a.parts.recipients.byId(userId));
     const renamed = snapshot({ userId, username: 'lin', name: 'Lin New', email: 'lin.new@example.com' });
     const rename = await h.publishIdentity('ProfileUpdated', renamed, 2);
-    await eventually(async () => (await h.a.extra.recipients.byId(userId))?.name === 'Lin New');
+    await eventually(async () => (await h.a.parts.recipients.byId(userId))?.name === 'Lin New');
 
     // The very same events again (a relay crash before marking them published)…
     await h.publishIdentity('UserRegistered', registered.data as never, 1, registered.id);
@@ -521,7 +521,7 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
       .where('event_id', 'in', [registered.id, rename.id])
       .executeTakeFirstOrThrow();
     expect(Number(processed.n)).toBe(2);
-    const row = await h.a.extra.recipients.byId(userId);
+    const row = await h.a.parts.recipients.byId(userId);
     expect(row).toMatchObject({ name: 'Lin New', email: 'lin.new@example.com', version: 2 });
 
     const q = await guestAsk({ ...ada, id: userId, username: 'lin' }, 'After the rename?');
@@ -533,10 +533,10 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
 
     // A deleted account can no longer be asked, and a late update does not bring it back.
     await h.publishIdentity('UserDeleted', { userId, deletedAt: h.now().toISOString() }, 3);
-    await eventually(async () => !(await h.a.extra.recipients.byId(userId)));
+    await eventually(async () => !(await h.a.parts.recipients.byId(userId)));
     await h.publishIdentity('ProfileUpdated', snapshot({ userId, username: 'lin', name: 'Lin Revived' }), 4);
     await h.consumerIdle('identity', 'questions--recipients');
-    expect(await h.a.extra.recipients.byId(userId)).toBeUndefined();
+    expect(await h.a.parts.recipients.byId(userId)).toBeUndefined();
     expect((await guestAsk({ ...ada, id: userId }, 'Still there?')).body.message).toBe(
       ASK_MESSAGES.recipientMissing,
     );
@@ -663,14 +663,14 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     // Both instances' schedulers poll on their own; drive them at the same moment too.
     h.advance(ANSWER_WINDOW_MS + 60_000);
     await Promise.all([
-      h.a.ctx.scheduler!.runDue(),
-      h.b.ctx.scheduler!.runDue(),
-      h.a.ctx.scheduler!.runDue(),
-      h.b.ctx.scheduler!.runDue(),
+      h.a.ctx.scheduler.runDue(),
+      h.b.ctx.scheduler.runDue(),
+      h.a.ctx.scheduler.runDue(),
+      h.b.ctx.scheduler.runDue(),
     ]);
     await eventually(async () => (await count('AnswerWindowExpired')) >= 2);
     await new Promise((r) => setTimeout(r, 300));
-    await Promise.all([h.a.ctx.scheduler!.runDue(), h.b.ctx.scheduler!.runDue()]);
+    await Promise.all([h.a.ctx.scheduler.runDue(), h.b.ctx.scheduler.runDue()]);
     expect(await count('AnswerWindowExpired', unanswered)).toBe(1);
     expect(await count('AnswerWindowExpired', second)).toBe(1);
     expect(await count('AnswerWindowExpired', answered)).toBe(0);
@@ -762,12 +762,12 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     const results = await Promise.all([
       ...ids.map((id) => api('PUT', `/api/questions/${id}/answer`, { answer: 'Racing.' }, ada.token)),
       ...ids.map((id) => api('PATCH', `/api/questions/${id}`, { deletedByReceiver: true }, ada.token)),
-      h.a.ctx.scheduler!.runDue(),
-      h.b.ctx.scheduler!.runDue(),
+      h.a.ctx.scheduler.runDue(),
+      h.b.ctx.scheduler.runDue(),
     ]);
     for (const r of results.slice(0, ids.length * 2) as { status: number }[])
       expect([200, 409]).toContain(r.status);
-    await Promise.all([h.a.ctx.scheduler!.runDue(), h.b.ctx.scheduler!.runDue()]);
+    await Promise.all([h.a.ctx.scheduler.runDue(), h.b.ctx.scheduler.runDue()]);
     for (const id of ids) {
       const events = await h.a.ctx.store.readStream(`question-${id}`);
       expect(events.map((e) => e.streamVersion)).toEqual(events.map((_, i) => i + 1));
@@ -843,7 +843,7 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
       walk(row!['QUERY PLAN'][0]!.Plan);
       return flat.map((n) => `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}`);
     };
-    const read = h.a.extra.questions;
+    const read = h.a.parts.questions;
     const after = { createdAt: new Date().toISOString(), id: randomUUID() };
     // One index range scan under the LIMIT: no sort (the index order is the list order), no heap-wide scan.
     expect(await nodes(read.publicListQuery('bulk-7', 100, null))).toEqual([

@@ -1,7 +1,4 @@
 import { runServiceCli } from '@ques/kit';
-import { supportCore } from './service.js';
+import { supportService } from './service.js';
 
-process.exitCode = await runServiceCli(
-  { ...supportCore, setup: async () => undefined },
-  process.argv.slice(2),
-);
+process.exitCode = await runServiceCli(supportService, process.argv.slice(2));

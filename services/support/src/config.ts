@@ -22,7 +22,7 @@ const ZSupportEnv = ZServiceEnv.extend({
   TRUST_PROXY: z.enum(['none', 'loopback', 'all']).default('loopback'),
 });
 
-export const loadSupportConfig = (env = process.env) => {
+export const loadSupportConfig = (env: Record<string, string | undefined> = process.env) => {
   const config = loadConfig(ZSupportEnv, env);
   return Object.freeze({ ...config, JWT_PUBLIC_KEY: pem(config.JWT_PUBLIC_KEY) });
 };

@@ -1,10 +1,6 @@
-export {
-  startSupportService,
-  supportService,
-  type SupportDeps,
-  type SupportExtra,
-  type SupportOptions,
-} from './service.js';
+export { supportService, type SupportParts } from './service.js';
+export { loadSupportConfig, type SupportConfig } from './config.js';
+export type { SupportDB } from './db/schema.js';
 export { ProofOfWorkCaptcha, encodeCaptchaToken, CAPTCHA_MESSAGES } from './captcha/captcha.js';
 export { loadOrCreateCaptchaKey } from './captcha/key-file.js';
 export { supportRequestDecider } from './requests/domain/decide.js';

@@ -12,10 +12,12 @@ import {
   InProcessEventBus,
   NatsEventBus,
   readMailbox,
+  runService,
   type Database,
   type EventBus,
+  type Mailer,
   type MailMessage,
-  type ServiceRuntime,
+  type RunningService,
 } from '@ques/kit';
 import {
   createTestDatabase,
@@ -30,7 +32,13 @@ import {
 } from '@ques/kit/testing';
 import type { EventEnvelope } from '@ques/contracts';
 import { CAPTCHA_MESSAGES, encodeCaptchaToken, ProofOfWorkCaptcha } from './captcha/captcha.js';
-import { startSupportService, type SupportExtra, type SupportOptions } from './service.js';
+import { loadSupportConfig, type SupportConfig } from './config.js';
+import type { SupportDB } from './db/schema.js';
+import { supportService, type SupportParts } from './service.js';
+
+type SupportInstance = RunningService<SupportDB, SupportConfig, SupportParts>;
+/** A mailer that only sends (test stand-ins for SMTP). */
+const sendingOnly = (send: Mailer['send']): Mailer => ({ transport: 'smtp', send, close: () => {} });
 
 const log = createLogger('support-test', process.env.TEST_LOG_LEVEL ?? 'silent');
 const run = infraGate(
@@ -38,7 +46,6 @@ const run = infraGate(
   'Postgres and a nats-server binary',
 );
 
-const JWT = { issuer: 'ques-identity', audience: 'ques' };
 const HMAC_KEY = 'support-test-hmac-key-0123456789abcdef';
 const INBOX = 'help@ques.test';
 const ada = {
@@ -53,8 +60,8 @@ let nextIp = 1;
 const freshIp = () => `203.0.113.${nextIp++}`;
 
 interface Harness {
-  service: ServiceRuntime<SupportExtra>;
-  database: Database;
+  service: SupportInstance;
+  database: Database<SupportDB>;
 }
 
 async function solvedToken(h: Harness, ip: string): Promise<string> {
@@ -77,7 +84,7 @@ function send(h: Harness, payload: Record<string, unknown>, opts: { ip: string; 
 }
 
 /** Stored rows, as they are on disk (personal fields sealed). */
-async function eventsOfType(database: Database, type: string) {
+async function eventsOfType(database: Database<SupportDB>, type: string) {
   return database.db
     .selectFrom('events')
     .selectAll()
@@ -87,13 +94,13 @@ async function eventsOfType(database: Database, type: string) {
 }
 
 /** Events as the service reads them back (personal fields opened, or erased once the person is forgotten). */
-async function openedOfType(service: ServiceRuntime<SupportExtra>, type: string) {
+async function openedOfType(service: SupportInstance, type: string) {
   return (await service.ctx.store.readAll(0, 10_000)).filter((e) => e.type === type);
 }
 
 describe.runIf(run)('support on real Postgres and NATS JetStream', () => {
   let testDb: TestDatabase;
-  let database: Database;
+  let database: Database<SupportDB>;
   let nats: Awaited<ReturnType<typeof startNatsServer>>;
   let bus: NatsEventBus;
   let h: Harness;
@@ -103,7 +110,7 @@ describe.runIf(run)('support on real Postgres and NATS JetStream', () => {
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
-    database = connectPostgres({ connectionString: testDb.url, schema: 'support' });
+    database = connectPostgres<SupportDB>({ connectionString: testDb.url, schema: 'support' });
     nats = await startNatsServer();
     bus = await NatsEventBus.connect({ servers: nats.url, name: 'support-test', namespace, log });
     const keys = generateJwtKeys();
@@ -112,20 +119,21 @@ describe.runIf(run)('support on real Postgres and NATS JetStream', () => {
     accessToken = signer.sign({ id: ada.sub, username: ada.username });
     await signer.close();
     mailDir = mkdtempSync(join(tmpdir(), 'ques-support-mail-'));
-    const service = await startSupportService({
+    const service = await runService(supportService, {
+      config: loadSupportConfig({
+        JWT_PUBLIC_KEY: keys.publicKey,
+        CAPTCHA_HMAC_KEY: HMAC_KEY,
+        SUPPORT_INBOX: INBOX,
+        SUPPORT_RATE_LIMIT_PER_MINUTE: '5',
+        TRUST_PROXY: 'loopback',
+      }),
       database,
       bus,
       log,
       clock,
+      mailer: createMailer({ from: 'Ques <no-reply@ques.test>', log, mailDir }),
+      port: 0,
       pollIntervalMs: 50,
-      jwt: { publicKey: keys.publicKey, ...JWT },
-      support: {
-        captchaHmacKey: HMAC_KEY,
-        inbox: INBOX,
-        mailer: createMailer({ from: 'Ques <no-reply@ques.test>', log, mailDir }),
-        rateLimitPerMinute: 5,
-        trustProxy: 'loopback',
-      },
     });
     h = { service, database };
   });
@@ -442,14 +450,14 @@ describe.runIf(run)(
   'support: an accepted request is mailed even if the process dies before mailing it',
   () => {
     let testDb: TestDatabase;
-    let database: Database;
+    let database: Database<SupportDB>;
     let bus: EventBus;
     let mailDir: string;
     const keys = generateJwtKeys();
 
     beforeAll(async () => {
       testDb = await createTestDatabase();
-      database = connectPostgres({ connectionString: testDb.url, schema: 'support' });
+      database = connectPostgres<SupportDB>({ connectionString: testDb.url, schema: 'support' });
       bus = new InProcessEventBus({ log });
       mailDir = mkdtempSync(join(tmpdir(), 'ques-support-mail-'));
     });
@@ -460,23 +468,21 @@ describe.runIf(run)(
       if (mailDir) rmSync(mailDir, { recursive: true, force: true });
     });
 
-    const start = (
-      support: Partial<SupportOptions> & Pick<SupportOptions, 'mailer'>,
-      extra: { pollIntervalMs: number; clock?: () => Date },
-    ) =>
-      startSupportService({
+    const start = (mailer: Mailer, extra: { pollIntervalMs: number; clock?: () => Date }) =>
+      runService(supportService, {
+        config: loadSupportConfig({ JWT_PUBLIC_KEY: keys.publicKey, CAPTCHA_HMAC_KEY: HMAC_KEY, SUPPORT_INBOX: INBOX }),
         database,
         bus,
         log,
+        mailer,
+        port: 0,
         ...extra,
-        jwt: { publicKey: keys.publicKey, ...JWT },
-        support: { captchaHmacKey: HMAC_KEY, inbox: INBOX, ...support },
       });
 
     it('sends it after a restart, retries a failed send, and records the delivery once', async () => {
       // First process: its scheduler polls once at start and then not for an hour, so it "dies" before mailing.
-      const unused = { send: async () => Promise.reject(new Error('the first process never gets to mail')) };
-      const first = await start({ mailer: unused }, { pollIntervalMs: 3_600_000 });
+      const unused = sendingOnly(async () => Promise.reject(new Error('the first process never gets to mail')));
+      const first = await start(unused, { pollIntervalMs: 3_600_000 });
       const ip = freshIp();
       const res = await send(
         { service: first, database },
@@ -495,17 +501,12 @@ describe.runIf(run)(
       const fileMailer = createMailer({ from: 'Ques <no-reply@ques.test>', log, mailDir });
       let attempts = 0;
       let offset = 0;
-      const flaky = {
-        send: async (mail: MailMessage) => {
-          attempts += 1;
-          if (attempts === 1) throw new Error('SMTP unavailable');
-          return fileMailer.send(mail);
-        },
-      };
-      const second = await start(
-        { mailer: flaky },
-        { pollIntervalMs: 50, clock: () => new Date(Date.now() + offset) },
-      );
+      const flaky = sendingOnly(async (mail: MailMessage) => {
+        attempts += 1;
+        if (attempts === 1) throw new Error('SMTP unavailable');
+        return fileMailer.send(mail);
+      });
+      const second = await start(flaky, { pollIntervalMs: 50, clock: () => new Date(Date.now() + offset) });
       try {
         await eventually(async () => attempts >= 1);
         // The scheduler retries with backoff; move its clock past the retry instead of waiting.
@@ -528,8 +529,8 @@ describe.runIf(run)(
       const grace = { sub: '0c7d3f7e-2b6a-4f4e-8d1a-5b9b8e2f4c33', username: 'grace' };
       const token = signer.sign({ id: grace.sub, username: grace.username });
       await signer.close();
-      const never = { send: async () => Promise.reject(new Error('must not mail')) };
-      const first = await start({ mailer: never }, { pollIntervalMs: 3_600_000 });
+      const never = sendingOnly(async () => Promise.reject(new Error('must not mail')));
+      const first = await start(never, { pollIntervalMs: 3_600_000 });
       const ip = freshIp();
       const res = await send(
         { service: first, database },
@@ -560,7 +561,7 @@ describe.runIf(run)(
       ]);
       await first.stop();
       const mailsBefore = readMailbox(mailDir).length;
-      const second = await start({ mailer: never }, { pollIntervalMs: 50 });
+      const second = await start(never, { pollIntervalMs: 50 });
       try {
         await eventually(async () => {
           const jobs = await database.db

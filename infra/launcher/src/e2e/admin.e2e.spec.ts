@@ -451,11 +451,9 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     await mine.context.close();
 
     // Neither was charged: the payment service released both holds, and the earnings still count one tip.
-    const tips = product.services.payments!.extra as {
-      tips: { byQuestion(id: string): Promise<{ status: string } | undefined> };
-    };
-    await until(async () => (await tips.tips.byQuestion(deletedId))?.status).toBe('released');
-    await until(async () => (await tips.tips.byQuestion(withdrawnId))?.status).toBe('released');
+    const { tips } = product.services.payments.parts;
+    await until(async () => (await tips.byQuestion(deletedId))?.status).toBe('released');
+    await until(async () => (await tips.byQuestion(withdrawnId))?.status).toBe('released');
     const withdrawn = await call(base, 'GET', `/api/questions/${withdrawnId}`, undefined, asker.accessToken);
     expect(withdrawn.body.tipStatus).toBe('released');
     const earnings = await call(base, 'GET', '/api/payments/earnings', undefined, owner.accessToken);

@@ -160,8 +160,8 @@ export async function seedSession(context: BrowserContext, session: BrowserSessi
 
 /** Identity's admin `mark-archive` (the function its CLI runs against Postgres), on the embedded product's store. */
 export async function markArchiveProfile(product: EmbeddedProduct, username: string): Promise<string> {
-  const identity = product.services.identity!;
-  return markArchive(identity.ctx.store, identity.extra.users, username, true);
+  const identity = product.services.identity;
+  return markArchive(identity.parts, username, true);
 }
 
 /** Collects uncaught page errors and failed console errors, so a journey can assert the page stayed healthy. */

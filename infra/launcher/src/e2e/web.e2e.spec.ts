@@ -545,7 +545,7 @@ describe.skipIf(!run)('web app in Chromium, served by the BFF on the embedded de
     const current = await page.evaluate(() => localStorage.getItem('accessToken') ?? '');
     const claims = JSON.parse(Buffer.from(current.split('.')[1]!, 'base64url').toString());
     const issuedAt = Math.floor(Date.now() / 1000) - 3600;
-    const expired: string = (product.services.identity!.app as any).jwt.sign({
+    const expired: string = (product.services.identity.app as any).jwt.sign({
       sub: claims.sub,
       username: claims.username,
       sid: claims.sid,

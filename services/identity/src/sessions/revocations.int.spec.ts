@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IdentityEvents } from '@ques/contracts';
 import {
   connectPostgres,
-  generateJwtKeys,
   InProcessEventBus,
   type Database,
-  type ServiceRuntime,
+  type RunningService,
 } from '@ques/kit';
 import {
   createTestDatabase,
@@ -16,7 +15,8 @@ import {
   postgresServerUrl,
   type TestDatabase,
 } from '@ques/kit/testing';
-import { startIdentityService, type IdentityExtra } from '../service.js';
+import type { IdentityDB } from '../db/schema.js';
+import { runTestIdentity } from '../test/identity.js';
 
 const log = pino({ level: 'silent' });
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
@@ -35,14 +35,14 @@ describe.runIf(run)(
   'identity announces every ended session (SessionsRevoked), with the revocation, through its outbox',
   () => {
     let testDb: TestDatabase;
-    let database: Database;
+    let database: Database<IdentityDB>;
     let bus: InProcessEventBus;
-    let identity: ServiceRuntime<IdentityExtra>;
+    let identity: RunningService<IdentityDB>;
     const announced: Announced[] = [];
 
     beforeAll(async () => {
       testDb = await createTestDatabase();
-      database = connectPostgres({ connectionString: testDb.url, schema: 'identity' });
+      database = connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' });
       bus = new InProcessEventBus({ log });
       await bus.subscribe({
         durable: 'test--sessions-revoked',
@@ -60,16 +60,7 @@ describe.runIf(run)(
         },
         onPoison: async () => {},
       });
-      identity = await startIdentityService(
-        {
-          database,
-          bus,
-          log,
-          pollIntervalMs: 100,
-          jwt: { ...generateJwtKeys(), issuer: 'ques-identity', audience: 'ques' },
-        },
-        { publicOrigin: 'http://localhost:3000', mailer: null },
-      );
+      identity = await runTestIdentity(database, bus, log);
     });
     afterAll(async () => {
       await identity?.stop();

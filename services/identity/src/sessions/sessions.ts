@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { IdentityEvents, SESSIONS_PER_REVOCATION_EVENT } from '@ques/contracts';
 import { enqueueOperationalEvent, type Database } from '@ques/kit';
 import { unauthorized } from '@ques/kit/errors';
+import type { IdentityDB } from '../db/schema.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
 
@@ -25,12 +26,12 @@ export interface RevokedSessions {
 }
 
 /** Tells the other services that sessions ended, inside the transaction that ends them. */
-export type AnnounceRevoked = (trx: Kysely<any>, revoked: RevokedSessions) => Promise<void>;
+export type AnnounceRevoked = (trx: Kysely<IdentityDB>, revoked: RevokedSessions) => Promise<void>;
 
 /** The request a revocation serves (for the correlation id), and the transaction to join when it is part of a larger change. */
 export interface RevokeBy {
   correlationId: string;
-  trx?: Kysely<any>;
+  trx?: Kysely<IdentityDB>;
 }
 
 /**
@@ -64,7 +65,7 @@ export function outboxAnnouncer(database: Pick<Database, 'schema'>): AnnounceRev
  */
 export class Sessions {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<IdentityDB>,
     private readonly clock: () => Date,
     private readonly announce: AnnounceRevoked = async () => {},
   ) {}
@@ -135,7 +136,7 @@ export class Sessions {
 
   async revokeByToken(presented: string, reason: string, by: RevokeBy): Promise<void> {
     const row = await this.db.selectFrom('refresh_tokens').select('family_id').where('token_hash', '=', hashToken(presented)).executeTakeFirst();
-    if (row) await this.revokeFamily(row.family_id as string, reason, by);
+    if (row) await this.revokeFamily(row.family_id, reason, by);
   }
 
   /** Ends every session of a user except `keepFamilyId` (password change) or all of them. */
@@ -153,12 +154,12 @@ export class Sessions {
     });
   }
 
-  private within(by: RevokeBy, work: (trx: Kysely<any>) => Promise<void>): Promise<void> {
+  private within(by: RevokeBy, work: (trx: Kysely<IdentityDB>) => Promise<void>): Promise<void> {
     return by.trx ? work(by.trx) : this.db.transaction().execute(work);
   }
 
   /** One announcement per user whose sessions these rows ended (nothing when none did). */
-  private async announceEach(trx: Kysely<any>, rows: { id: string; user_id: string }[], reason: string, revokedAt: Date, correlationId: string): Promise<void> {
+  private async announceEach(trx: Kysely<IdentityDB>, rows: { id: string; user_id: string }[], reason: string, revokedAt: Date, correlationId: string): Promise<void> {
     const byUser = new Map<string, string[]>();
     for (const row of rows) byUser.set(row.user_id, [...(byUser.get(row.user_id) ?? []), row.id]);
     for (const [userId, sessionIds] of byUser) await this.announce(trx, { userId, sessionIds, reason, revokedAt, correlationId });
@@ -180,7 +181,7 @@ export const LOGIN_MAX_CHECKS = 10;
  */
 export class LoginThrottle {
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<IdentityDB>,
     private readonly clock: () => Date,
   ) {}
 

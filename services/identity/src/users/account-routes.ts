@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import {
   AVATAR_MAX_BYTES,
@@ -8,24 +8,22 @@ import {
   ZResetPasswordRequest,
   type User,
 } from '@ques/contracts';
-import { AppError, badRequest, forbidden, notFound, parseWith, metadataFrom, type Mailer, type PersonalDataVault, type ServiceContext } from '@ques/kit';
+import { AppError, badRequest, forbidden, notFound, parseWith, metadataFrom, type HttpApp, type PersonalDataVault, type ServiceContext } from '@ques/kit';
+import type { IdentityConfig } from '../config.js';
+import type { IdentityDB } from '../db/schema.js';
 import { requireActiveUser } from '../sessions/active-user.js';
 import { hashPassword } from '../sessions/passwords.js';
 import type { Sessions } from '../sessions/sessions.js';
-import { AvatarStore, avatarUrl, encodeAvatar, parseAvatarFile, TOO_LARGE } from './avatars.js';
-import { userDecider } from './domain/decide.js';
+import { avatarUrl, encodeAvatar, parseAvatarFile, TOO_LARGE, type AvatarStore } from './avatars.js';
+import type { UserCommands } from './commands.js';
 import { userStreamId } from './domain/user.js';
 import { toUser, type UsersReadModel } from './read-models/users.js';
 
-export interface AccountRoutesDeps {
-  ctx: ServiceContext;
+export interface AccountRoutesParts {
+  commands: UserCommands;
   sessions: Sessions;
   users: UsersReadModel;
-  vault: PersonalDataVault;
-  /** Sends the reset link; null where identity sends no e-mail (admin tools, some tests). */
-  mailer: Mailer | null;
-  /** Where the web app lives, for the link in the reset e-mail. */
-  publicOrigin: string;
+  avatars: AvatarStore;
 }
 
 export const RESET_TTL_MS = 30 * 60_000;
@@ -50,10 +48,16 @@ function readWithinLimit(stream: NodeJS.ReadableStream & { truncated?: boolean }
 const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
 /** Avatar upload and serving, password reset, account deletion. */
-export async function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesDeps): Promise<void> {
-  const { ctx, sessions, users, vault, mailer } = deps;
-  const { store, clock, log } = ctx;
-  const avatars = new AvatarStore(ctx.database.db);
+export async function registerAccountRoutes(
+  app: HttpApp,
+  parts: AccountRoutesParts,
+  ctx: ServiceContext<IdentityDB, IdentityConfig>,
+  vault: PersonalDataVault,
+): Promise<void> {
+  const { commands, sessions, users, avatars } = parts;
+  // The reset link's mailer (null where identity sends no e-mail) and the web app's origin for the link.
+  const { clock, log, mailer, db } = ctx;
+  const publicOrigin = ctx.config.PUBLIC_ORIGIN;
 
   const activeUser = (request: FastifyRequest) => requireActiveUser(request, sessions);
 
@@ -72,9 +76,9 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AccountR
     const encoded = await encodeAvatar(upload);
     const now = clock();
     const url = avatarUrl(claims.sub, encoded.version);
-    await store.handle(userStreamId(claims.sub), userDecider, { type: 'ChangeAvatar', data: { avatarUrl: url, now } }, metadataFrom(request, claims.sub), (trx) =>
-      avatars.replace(trx, claims.sub, encoded, now),
-    );
+    await commands.handle(claims.sub, { type: 'ChangeAvatar', data: { avatarUrl: url, now } }, metadataFrom(request, claims.sub), {
+      alongside: (trx) => avatars.replace(trx, claims.sub, encoded, now),
+    });
     const row = await users.byId(claims.sub);
     if (!row) throw notFound('User not found');
     return toUser(row);
@@ -110,11 +114,11 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AccountR
     if (!mailer) throw new Error('this identity instance has no mailer');
     const token = randomBytes(32).toString('base64url');
     const now = clock();
-    await ctx.database.db
+    await db
       .insertInto('password_resets')
       .values({ token_hash: sha256(token), user_id: row.id, created_at: now, expires_at: new Date(now.getTime() + RESET_TTL_MS) })
       .execute();
-    const link = `${deps.publicOrigin}/reset-password-confirm?token=${encodeURIComponent(token)}`;
+    const link = `${publicOrigin}/reset-password-confirm?token=${encodeURIComponent(token)}`;
     await mailer.send({
       to: row.email,
       subject: 'Reset your Ques password',
@@ -129,7 +133,7 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AccountR
     const body = parseWith(ZResetPasswordConfirmRequest, request.body);
     const now = clock();
     // Claimed atomically: a token works once, even when two requests race.
-    const claimed = await ctx.database.db
+    const claimed = await db
       .updateTable('password_resets')
       .set({ used_at: now })
       .where('token_hash', '=', sha256(body.token))
@@ -138,14 +142,14 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AccountR
       .returning('user_id')
       .executeTakeFirst();
     if (!claimed) throw badRequest(RESET_FAILED);
-    const userId = claimed.user_id as string;
+    const userId = claimed.user_id;
     if (!(await users.byId(userId))) throw badRequest(RESET_FAILED);
     const passwordHash = await hashPassword(body.password);
     // Whoever held a session (perhaps the reason for the reset) is signed out everywhere, with the change.
-    await store.handle(userStreamId(userId), userDecider, { type: 'ChangePassword', data: { passwordHash, now } }, metadataFrom(request, userId), (trx) =>
-      sessions.revokeAllForUser(userId, 'password reset', { correlationId: request.correlationId, trx }),
-    );
-    await ctx.database.db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+    await commands.handle(userId, { type: 'ChangePassword', data: { passwordHash, now } }, metadataFrom(request, userId), {
+      alongside: (trx) => sessions.revokeAllForUser(userId, 'password reset', { correlationId: request.correlationId, trx }),
+    });
+    await db.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
     return { message: 'Your password has been reset. You can log in now.' };
   });
 
@@ -154,18 +158,20 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AccountR
     if (request.params.id !== claims.sub) throw forbidden('You can only delete your own account.');
     const userId = claims.sub;
     const stream = userStreamId(userId);
-    await store.handle(stream, userDecider, { type: 'DeleteUser', data: { now: clock() } }, metadataFrom(request, userId), async (trx) => {
-      // Destroying the key makes every stored copy of their personal fields unreadable (ADR 0010).
-      await vault.forget(trx, userId);
-      await avatars.remove(trx, userId);
-      await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
-      // Published integration events of theirs still waiting for cleanup go now; UserDeleted itself stays queued.
-      await trx
-        .deleteFrom('outbox')
-        .where('published_at', 'is not', null)
-        .where(sql<boolean>`envelope->>'streamId' = ${stream}`)
-        .execute();
-      await sessions.revokeAllForUser(userId, 'account deleted', { correlationId: request.correlationId, trx });
+    await commands.handle(userId, { type: 'DeleteUser', data: { now: clock() } }, metadataFrom(request, userId), {
+      alongside: async (trx) => {
+        // Destroying the key makes every stored copy of their personal fields unreadable (ADR 0010).
+        await vault.forget(trx, userId);
+        await avatars.remove(trx, userId);
+        await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+        // Published integration events of theirs still waiting for cleanup go now; UserDeleted itself stays queued.
+        await trx
+          .deleteFrom('outbox')
+          .where('published_at', 'is not', null)
+          .where(sql<boolean>`envelope->>'streamId' = ${stream}`)
+          .execute();
+        await sessions.revokeAllForUser(userId, 'account deleted', { correlationId: request.correlationId, trx });
+      },
     });
     return { message: 'Account deleted successfully' };
   });

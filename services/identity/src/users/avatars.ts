@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { IdentityDB } from '../db/schema.js';
 import sharp from 'sharp';
 import { AppError } from '@ques/kit/errors';
 
@@ -71,10 +72,10 @@ export function parseAvatarFile(file: string): { version: string; size: number }
 }
 
 export class AvatarStore {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<IdentityDB>) {}
 
   /** Keeps only the new version: an old URL stops being served rather than showing a stale face. */
-  async replace(trx: Kysely<any>, userId: string, avatar: EncodedAvatar, now: Date): Promise<void> {
+  async replace(trx: Kysely<IdentityDB>, userId: string, avatar: EncodedAvatar, now: Date): Promise<void> {
     await trx.deleteFrom('avatars').where('user_id', '=', userId).execute();
     await trx
       .insertInto('avatars')
@@ -82,7 +83,7 @@ export class AvatarStore {
       .execute();
   }
 
-  async remove(trx: Kysely<any>, userId: string): Promise<void> {
+  async remove(trx: Kysely<IdentityDB>, userId: string): Promise<void> {
     await trx.deleteFrom('avatars').where('user_id', '=', userId).execute();
   }
 
@@ -94,6 +95,6 @@ export class AvatarStore {
       .where('version', '=', version)
       .where('size', '=', size)
       .executeTakeFirst();
-    return row ? { contentType: row.content_type as string, bytes: Buffer.from(row.bytes as Uint8Array) } : null;
+    return row ? { contentType: row.content_type, bytes: Buffer.from(row.bytes) } : null;
   }
 }

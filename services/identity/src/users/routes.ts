@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import {
   usernameFromName,
   ZChangePasswordRequest,
@@ -23,28 +23,29 @@ import {
   signAccessToken,
   tooManyRequests,
   unauthorized,
+  type HttpApp,
   type ServiceContext,
 } from '@ques/kit';
+import type { IdentityDB } from '../db/schema.js';
 import { requireActiveUser } from '../sessions/active-user.js';
 import { hashPassword, verifyPassword } from '../sessions/passwords.js';
-import { LoginThrottle, Sessions } from '../sessions/sessions.js';
-import { userDecider } from './domain/decide.js';
-import { userStreamId } from './domain/user.js';
-import { toPublicProfile, toUser, UsersReadModel } from './read-models/users.js';
+import type { LoginThrottle, Sessions } from '../sessions/sessions.js';
+import type { UserCommands } from './commands.js';
+import { toPublicProfile, toUser, type UsersReadModel } from './read-models/users.js';
 
 const EMAIL_TAKEN = 'An account with this email already exists.';
 const BAD_CREDENTIALS = 'Invalid email or password';
 
-export interface IdentityRoutesDeps {
-  ctx: ServiceContext;
+export interface UserRoutesParts {
+  commands: UserCommands;
   sessions: Sessions;
   throttle: LoginThrottle;
   users: UsersReadModel;
 }
 
-export async function registerUserRoutes(app: FastifyInstance, deps: IdentityRoutesDeps): Promise<void> {
-  const { ctx, sessions, throttle, users } = deps;
-  const { store, clock } = ctx;
+export async function registerUserRoutes(app: HttpApp, parts: UserRoutesParts, ctx: ServiceContext<IdentityDB>): Promise<void> {
+  const { commands, sessions, throttle, users } = parts;
+  const { clock } = ctx;
 
   const issueAccess = (user: { id: string; username: string }, sid: string) =>
     signAccessToken(app, { sub: user.id, username: user.username, sid, typ: 'access' });
@@ -68,9 +69,8 @@ export async function registerUserRoutes(app: FastifyInstance, deps: IdentityRou
     let username = await freeUsername(base);
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await store.handle(
-          userStreamId(userId),
-          userDecider,
+        await commands.handle(
+          userId,
           { type: 'RegisterUser', data: { userId, username, name: body.name, email: body.email, passwordHash, now: clock() } },
           metadataFrom(request, userId),
         );
@@ -151,9 +151,10 @@ export async function registerUserRoutes(app: FastifyInstance, deps: IdentityRou
       const { newPassword } = parseWith(ZChangePasswordRequest, body);
       const passwordHash = await hashPassword(newPassword);
       // Whoever else held a session (a stolen token, an old device) is signed out, with the change; this session stays.
-      await store.handle(userStreamId(claims.sub), userDecider, { type: 'ChangePassword', data: { passwordHash, now: clock() } }, metadata, (trx) =>
-        sessions.revokeAllForUser(claims.sub, 'password changed', { correlationId: request.correlationId, trx, keepFamilyId: claims.sid }),
-      );
+      await commands.handle(claims.sub, { type: 'ChangePassword', data: { passwordHash, now: clock() } }, metadata, {
+        alongside: (trx) =>
+          sessions.revokeAllForUser(claims.sub, 'password changed', { correlationId: request.correlationId, trx, keepFamilyId: claims.sid }),
+      });
     } else {
       const changes = parseWith(ZUpdateProfileRequest, body);
       if (changes.email) {
@@ -161,7 +162,7 @@ export async function registerUserRoutes(app: FastifyInstance, deps: IdentityRou
         if (owner && owner.id !== claims.sub) throw conflict(EMAIL_TAKEN);
       }
       try {
-        await store.handle(userStreamId(claims.sub), userDecider, { type: 'UpdateProfile', data: { changes, now: clock() } }, metadata);
+        await commands.handle(claims.sub, { type: 'UpdateProfile', data: { changes, now: clock() } }, metadata);
       } catch (error) {
         if (isUniqueViolation(error, 'users_email_unique')) throw conflict(EMAIL_TAKEN);
         throw error;

@@ -18,14 +18,18 @@ export const ZServiceEnv = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: z.string().default('127.0.0.1'),
-  DATABASE_URL: z.string().min(1),
-  NATS_URL: z.string().min(1),
+  /** Required unless the caller injects the database (the embedded launcher, tests). */
+  DATABASE_URL: z.string().min(1).optional(),
+  /** Required unless the caller injects the bus. */
+  NATS_URL: z.string().min(1).optional(),
   /** Prefix for NATS subjects and streams (isolates test runs). */
   BUS_NAMESPACE: z.string().regex(/^[a-z0-9_]*$/).default(''),
   JWT_PUBLIC_KEY: z.string().min(1),
   JWT_ISSUER: z.string().default('ques-identity'),
   JWT_AUDIENCE: z.string().default('ques'),
 });
+
+export type ServiceEnv = z.infer<typeof ZServiceEnv>;
 
 /** PEM values arrive in env with literal "\n"; restore the line breaks. */
 export const pem = (value: string) => value.replace(/\\n/g, '\n');

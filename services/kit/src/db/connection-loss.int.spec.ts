@@ -9,12 +9,17 @@ import { createTestDatabase, infraGate, postgresServerUrl, type TestDatabase } f
 import { isConnectionLoss } from './connection-errors.js';
 import { connectPostgres, type Database } from './database.js';
 
+/** The one table this test writes. */
+interface LedgerDB {
+  ledger: { id: string };
+}
+
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.runIf(run)('Postgres terminating the connections of a pool in use', () => {
   let testDb: TestDatabase;
-  let database: Database;
+  let database: Database<LedgerDB>;
   // An 'error' event nobody listens to is thrown from the socket's callback: it surfaces here, or the process dies.
   const crashes: unknown[] = [];
   const onCrash = (err: unknown) => void crashes.push(err);
@@ -22,7 +27,7 @@ describe.runIf(run)('Postgres terminating the connections of a pool in use', () 
   beforeAll(async () => {
     process.on('uncaughtException', onCrash);
     testDb = await createTestDatabase();
-    database = connectPostgres({ connectionString: testDb.url, schema: 'support', max: 10 });
+    database = connectPostgres<LedgerDB>({ connectionString: testDb.url, schema: 'support', max: 10 });
     await sql`CREATE SCHEMA support`.execute(database.db);
     await sql`CREATE TABLE ledger (id text PRIMARY KEY)`.execute(database.db);
   });
@@ -75,7 +80,7 @@ describe.runIf(run)('Postgres terminating the connections of a pool in use', () 
     // The pool dropped the broken clients and connects anew.
     const after = Array.from({ length: 20 }, () => randomUUID());
     await Promise.all(after.map((id) => record(id)));
-    const present = new Set((await database.db.selectFrom('ledger').select('id').execute()).map((r) => r.id as string));
+    const present = new Set((await database.db.selectFrom('ledger').select('id').execute()).map((r) => r.id));
     expect([...committed, ...after].filter((id) => !present.has(id))).toEqual([]);
     expect(crashes).toEqual([]);
   });

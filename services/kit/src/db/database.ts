@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { EmbeddedPostgres, PGliteDialect } from './pglite-dialect.js';
+import type { KitTables } from './schema.js';
 
 // bigint columns (global positions, counters) fit in a double for this product's lifetime; read them as numbers.
 const INT8_OID = 20;
@@ -19,9 +20,10 @@ export interface Leadership {
 /**
  * A service's handle on its own schema, on real Postgres or on the embedded PGlite. Everything a service does with
  * its database goes through this: Kysely for queries, `listen` for LISTEN/NOTIFY, `tryLead` for one-at-a-time work.
+ * `DB` is the service's table interface (its `src/db/schema.ts`), which extends the kit's `KitTables`.
  */
-export interface Database {
-  readonly db: Kysely<any>;
+export interface Database<DB = KitTables> {
+  readonly db: Kysely<DB>;
   readonly schema: string;
   readonly kind: 'postgres' | 'embedded';
   /** Subscribes to NOTIFY on `channel`. Resolves once listening. */
@@ -43,7 +45,7 @@ export interface PostgresOptions {
   applicationName?: string;
 }
 
-export function connectPostgres(opts: PostgresOptions): Database {
+export function connectPostgres<DB = KitTables>(opts: PostgresOptions): Database<DB> {
   assertSchemaName(opts.schema);
   const base = {
     connectionString: opts.connectionString,
@@ -59,7 +61,7 @@ export function connectPostgres(opts: PostgresOptions): Database {
   // process. This listener lives as long as the client: the loss reaches the caller as its query's rejection, and
   // the pool discards the broken client when it is released.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   const dedicated = new Set<pg.Client>();
 
   async function dedicatedClient(): Promise<pg.Client> {
@@ -138,9 +140,9 @@ export async function openEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPo
   return new EmbeddedPostgres(pglite);
 }
 
-export function connectEmbedded(embedded: EmbeddedPostgres, schema: string): Database {
+export function connectEmbedded<DB = KitTables>(embedded: EmbeddedPostgres, schema: string): Database<DB> {
   assertSchemaName(schema);
-  const db = new Kysely<any>({ dialect: new PGliteDialect(embedded, schema) });
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(embedded, schema) });
   return {
     db,
     schema,
@@ -161,7 +163,7 @@ export function connectEmbedded(embedded: EmbeddedPostgres, schema: string): Dat
   };
 }
 
-export async function ensureSchema(database: Database): Promise<void> {
+export async function ensureSchema<DB>(database: Database<DB>): Promise<void> {
   await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(database.schema)}`.execute(database.db);
 }
 

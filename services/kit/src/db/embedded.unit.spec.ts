@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConcurrencyError } from '../errors.js';
 import { EventStore, outboxChannel } from '../events/event-store.js';
-import { counterIntegration, counterMigrations, counterProjection, metadata, totalOf } from '../test/fixture.js';
+import { counterIntegration, counterMigrations, counterProjection, metadata, totalOf, type CounterDB } from '../test/fixture.js';
 import { connectEmbedded, openEmbeddedPostgres } from './database.js';
-import { migrate } from './migrations.js';
+import { migrate } from './migrate.js';
 import type { EmbeddedPostgres } from './pglite-dialect.js';
 
 describe('embedded Postgres (one PGlite, a schema per service)', () => {
@@ -15,8 +15,8 @@ describe('embedded Postgres (one PGlite, a schema per service)', () => {
   afterAll(async () => pg?.pglite.close());
 
   it('keeps each service in its own schema with the same unqualified SQL', async () => {
-    const a = connectEmbedded(pg, 'identity');
-    const b = connectEmbedded(pg, 'questions');
+    const a = connectEmbedded<CounterDB>(pg, 'identity');
+    const b = connectEmbedded<CounterDB>(pg, 'questions');
     await migrate(a, counterMigrations);
     await migrate(b, counterMigrations);
     const storeA = new EventStore({ database: a, context: 'identity', projections: [counterProjection], toIntegration: counterIntegration });
@@ -30,13 +30,17 @@ describe('embedded Postgres (one PGlite, a schema per service)', () => {
   });
 
   it('serialises transactions and still detects concurrent appends', async () => {
-    const database = connectEmbedded(pg, 'identity');
+    const database = connectEmbedded<CounterDB>(pg, 'identity');
     const store = new EventStore({ database, context: 'identity', projections: [counterProjection], toIntegration: counterIntegration });
     const streamId = `counter-${randomUUID()}`;
     const results = await Promise.allSettled(
-      Array.from({ length: 5 }, () => store.handle(streamId, counterDecider, { by: 1 }, metadata)),
+      Array.from({ length: 5 }, async () => {
+        const { state, version } = await store.load(streamId, counterDecider);
+        return store.append({ streamId, expectedVersion: version, events: counterDecider.decide({ by: 1 }, state), metadata });
+      }),
     );
-    // Each handle reads then appends; the serialized session lets several win in turn, but never two at one version.
+    // Each reads, then appends in a transaction of its own; the serialized session lets several win in turn, but never
+    // two at one version.
     const versions = (await store.readStream(streamId)).map((e) => e.streamVersion);
     expect(versions).toEqual(versions.map((_, i) => i + 1));
     const rejected = results.filter((r) => r.status === 'rejected');
@@ -45,7 +49,7 @@ describe('embedded Postgres (one PGlite, a schema per service)', () => {
   });
 
   it('delivers NOTIFY from a committed append to listeners', async () => {
-    const database = connectEmbedded(pg, 'identity');
+    const database = connectEmbedded<CounterDB>(pg, 'identity');
     const store = new EventStore({ database, context: 'identity', projections: [], toIntegration: counterIntegration });
     let notified = 0;
     const stop = await database.listen(outboxChannel('identity'), () => (notified += 1));
@@ -59,5 +63,5 @@ describe('embedded Postgres (one PGlite, a schema per service)', () => {
 const counterDecider = {
   initialState: () => 0,
   evolve: (state: number, event: { type: string; data: unknown }) => state + (event.data as { by: number }).by,
-  decide: (command: { by: number }) => [{ type: 'Incremented', data: { by: command.by } }],
+  decide: (command: { by: number }, _state: number) => [{ type: 'Incremented', data: { by: command.by } }],
 };

@@ -125,7 +125,7 @@ export class PGliteDialect implements Dialect {
   createDriver(): Driver {
     return new PGliteDriver(this.embedded, this.schema);
   }
-  createIntrospector(db: Kysely<any>) {
+  createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
   }
   createQueryCompiler() {

@@ -7,7 +7,8 @@ import type { EventEnvelope } from '@ques/contracts';
 import type { OutgoingMessage, Subscription } from '../bus/bus.js';
 import { streamName } from '../bus/naming.js';
 import { NatsEventBus } from '../bus/nats-bus.js';
-import { counterFixture, silentLog, type KitFixture } from '../test/fixture.js';
+import type { Database } from '../db/database.js';
+import { counterFixture, silentLog, type CounterDB, type KitFixture } from '../test/fixture.js';
 import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
 import { natsServerBinary, startNatsServer, uniqueNamespace, type NatsTestServer } from '../testing/nats.js';
 import { startConsumer, type ConsumerDefinition } from './consumer.js';
@@ -22,6 +23,11 @@ const run = infraGate(
   'Postgres and the nats-server binary (NATS_SERVER_BIN, PATH or /usr/sbin/nats-server)',
 );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The counter fixture's tables and `applied`, which this suite creates to record what its consumers ran. */
+type AppliedDB = CounterDB & { applied: { consumer: string; event_id: string } };
+/** The fixture's database, seen with the `applied` table created in `beforeAll`. */
+const withApplied = (database: Database<CounterDB>) => database as unknown as Database<AppliedDB>;
 
 /** Each test uses its own event type, so a new durable (which reads the stream from the start) sees only its own. */
 function event(type: string, data: unknown = { by: 1 }): OutgoingMessage {
@@ -71,11 +77,11 @@ describe.runIf(run)('kit consumers under shutdowns and database connection loss 
     await fx?.close();
   });
 
-  const startInstance = async (name: string, def: ConsumerDefinition): Promise<Instance> => {
+  const startInstance = async (name: string, def: ConsumerDefinition<AppliedDB>): Promise<Instance> => {
     const bus = await NatsEventBus.connect({ servers: server.url, name, namespace, log: silentLog });
     let subscription: Subscription;
     try {
-      subscription = await startConsumer(bus, fx.database, silentLog, def);
+      subscription = await startConsumer(bus, withApplied(fx.database), silentLog, def);
     } catch (err) {
       await bus.close();
       throw err;
@@ -112,7 +118,7 @@ describe.runIf(run)('kit consumers under shutdowns and database connection loss 
 
   it('applies every event exactly once and parks none while instances are stopped and started again and again', { timeout: 120_000 }, async () => {
     const durable = 'test--restarts';
-    const def: ConsumerDefinition = {
+    const def: ConsumerDefinition<AppliedDB> = {
       durable,
       context: 'support',
       handlers: {
@@ -168,7 +174,7 @@ describe.runIf(run)('kit consumers under shutdowns and database connection loss 
   });
 
   /** A consumer of `type` whose effect records the event, after `before` (which may throw). */
-  const recording = (durable: string, type: string, before: (trx: Kysely<any>) => Promise<void> = async () => {}): ConsumerDefinition => ({
+  const recording = (durable: string, type: string, before: (trx: Kysely<AppliedDB>) => Promise<void> = async () => {}): ConsumerDefinition<AppliedDB> => ({
     durable,
     context: 'support',
     maxDeliver: 3,

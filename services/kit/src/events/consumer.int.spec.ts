@@ -5,13 +5,14 @@ import type { EventEnvelope } from '@ques/contracts';
 import { NatsEventBus } from '../bus/nats-bus.js';
 import { deleteNamespaceStreams, natsTestUrl, uniqueNamespace } from '../testing/nats.js';
 import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
-import { counterFixture, silentLog, type KitFixture } from '../test/fixture.js';
+import type { Kysely } from 'kysely';
+import { counterFixture, silentLog, type CounterDB, type KitFixture } from '../test/fixture.js';
 import { applyOnce, startConsumer } from './consumer.js';
 
 const natsUrl = await natsTestUrl();
 const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and NATS JetStream');
 
-const envelope = (data: unknown, type = 'Incremented'): EventEnvelope => ({
+const envelope = <T>(data: T, type = 'Incremented'): EventEnvelope<T> => ({
   id: randomUUID(),
   type,
   version: 1,
@@ -46,7 +47,7 @@ describe.runIf(run)('idempotent consumers on real Postgres and NATS JetStream', 
 
   it('applies an event fed twice only once', async () => {
     const e = envelope({ by: 7 });
-    const effect = async (trx: any, env: EventEnvelope<any>) => {
+    const effect = async (trx: Kysely<CounterDB>, env: EventEnvelope<{ by: number }>) => {
       await trx.insertInto('seen').values({ event_id: `${env.id}:direct`, value: env.data.by }).execute();
     };
     expect(await applyOnce(fx.database, 'test--direct', e, effect)).toBe(true);

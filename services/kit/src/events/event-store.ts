@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { subjectFor, type Context, type EventEnvelope } from '@ques/contracts';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
+import { kitView, type EventsTable, type KitTables } from '../db/schema.js';
 import { ConcurrencyError } from '../errors.js';
 import type { EventCipher } from './personal-data.js';
 import {
@@ -12,9 +13,9 @@ import {
   type DomainEvent,
   type EventMetadata,
   type IntegrationMapper,
-  type Projection,
   type RecordedEvent,
 } from './types.js';
+import type { Projection } from './projection.js';
 
 export interface AppendInput {
   streamId: string;
@@ -24,16 +25,7 @@ export interface AppendInput {
   metadata: EventMetadata;
 }
 
-interface EventRow {
-  global_position: number;
-  event_id: string;
-  stream_id: string;
-  stream_version: number;
-  type: string;
-  data: unknown;
-  metadata: EventMetadata;
-  recorded_at: Date;
-}
+type EventRow = Selectable<EventsTable>;
 
 export const outboxChannel = (schema: string) => `outbox_${schema}`;
 
@@ -64,31 +56,31 @@ export function toEnvelope(event: RecordedEvent, integration: { type: string; ve
   };
 }
 
-export interface EventStoreOptions {
-  database: Database;
+export interface EventStoreOptions<DB extends KitTables = KitTables> {
+  database: Database<DB>;
   context: Context;
-  projections: Projection[];
+  projections: NoInfer<Projection<DB>>[];
   toIntegration: IntegrationMapper;
   clock?: Clock;
   newId?: () => string;
   /** Seals personal fields before they are stored (crypto-shredding, ADR 0010). */
-  cipher?: EventCipher;
+  cipher?: NoInfer<EventCipher<DB>>;
 }
 
 /**
  * Append-only event store in the service's schema. An append writes the events, updates the inline projections and
  * queues integration events in the outbox, all in one transaction, then NOTIFYs the relay.
  */
-export class EventStore {
-  readonly database: Database;
+export class EventStore<DB extends KitTables = KitTables> {
+  readonly database: Database<DB>;
   readonly context: Context;
-  readonly projections: Projection[];
+  readonly projections: Projection<DB>[];
   readonly toIntegration: IntegrationMapper;
   private readonly clock: Clock;
   private readonly newId: () => string;
-  readonly cipher: EventCipher | undefined;
+  readonly cipher: EventCipher<DB> | undefined;
 
-  constructor(opts: EventStoreOptions) {
+  constructor(opts: EventStoreOptions<DB>) {
     this.database = opts.database;
     this.context = opts.context;
     this.projections = opts.projections;
@@ -98,7 +90,7 @@ export class EventStore {
     this.cipher = opts.cipher;
   }
 
-  get db(): Kysely<any> {
+  get db(): Kysely<DB> {
     return this.database.db;
   }
 
@@ -107,12 +99,12 @@ export class EventStore {
   }
 
   /** Appends inside the caller's transaction (so the caller can add its own writes, e.g. a scheduled job). */
-  async appendWithin(trx: Kysely<any>, input: AppendInput): Promise<RecordedEvent[]> {
+  async appendWithin(trx: Kysely<DB>, input: AppendInput): Promise<RecordedEvent[]> {
     if (input.events.length === 0) return [];
     const { streamId, expectedVersion } = input;
     if (expectedVersion > 0) {
       // A stale-high expectation would leave a gap in the versions; only equality is a valid base.
-      const current = await trx
+      const current = await kitView(trx)
         .selectFrom('events')
         .select((eb) => eb.fn.max('stream_version').as('version'))
         .where('stream_id', '=', streamId)
@@ -135,7 +127,7 @@ export class EventStore {
     }
     let inserted: EventRow[];
     try {
-      inserted = (await trx.insertInto('events').values(rows).returningAll().execute()) as EventRow[];
+      inserted = await kitView(trx).insertInto('events').values(rows).returningAll().execute();
     } catch (error) {
       if (isUniqueViolation(error, 'events_stream_version_unique')) throw new ConcurrencyError(streamId, expectedVersion);
       throw error;
@@ -152,7 +144,7 @@ export class EventStore {
   }
 
   /** Queues the integration events of `recorded` in the outbox (same transaction) and wakes the relay. */
-  async enqueue(trx: Kysely<any>, recorded: RecordedEvent[]): Promise<void> {
+  async enqueue(trx: Kysely<DB>, recorded: RecordedEvent[]): Promise<void> {
     const outboxRows = recorded.flatMap((event) => {
       const integration = this.toIntegration(event);
       if (!integration) return [];
@@ -160,34 +152,34 @@ export class EventStore {
       return [{ event_id: event.eventId, subject: subjectFor(this.context, envelope.type), envelope: JSON.stringify(envelope) }];
     });
     if (outboxRows.length === 0) return;
-    await trx.insertInto('outbox').values(outboxRows).execute();
+    await kitView(trx).insertInto('outbox').values(outboxRows).execute();
     // Delivered at commit; the relay drains whatever is unpublished, so a lost notification only costs one poll.
     await sql`SELECT pg_notify(${outboxChannel(this.database.schema)}, '')`.execute(trx);
   }
 
-  async readStream(streamId: string, executor: Kysely<any> = this.db): Promise<RecordedEvent[]> {
-    const rows = (await executor
+  async readStream(streamId: string, executor: Kysely<DB> = this.db): Promise<RecordedEvent[]> {
+    const rows = await kitView(executor)
       .selectFrom('events')
       .selectAll()
       .where('stream_id', '=', streamId)
       .orderBy('stream_version')
-      .execute()) as EventRow[];
+      .execute();
     return this.opened(rows.map(toRecorded), executor);
   }
 
   /** Events after `afterPosition` in global order (for replay and republish). */
-  async readAll(afterPosition: number, limit: number, executor: Kysely<any> = this.db): Promise<RecordedEvent[]> {
-    const rows = (await executor
+  async readAll(afterPosition: number, limit: number, executor: Kysely<DB> = this.db): Promise<RecordedEvent[]> {
+    const rows = await kitView(executor)
       .selectFrom('events')
       .selectAll()
       .where('global_position', '>', afterPosition)
       .orderBy('global_position')
       .limit(limit)
-      .execute()) as EventRow[];
+      .execute();
     return this.opened(rows.map(toRecorded), executor);
   }
 
-  private async opened(events: RecordedEvent[], executor: Kysely<any>): Promise<RecordedEvent[]> {
+  private async opened(events: RecordedEvent[], executor: Kysely<DB>): Promise<RecordedEvent[]> {
     if (!this.cipher || events.length === 0) return events;
     const data = await this.cipher.open(executor, events);
     return events.map((event, i) => ({ ...event, data: data[i] }));
@@ -197,33 +189,11 @@ export class EventStore {
   async load<S, E extends DomainEvent>(
     streamId: string,
     decider: Pick<Decider<unknown, E, S>, 'initialState' | 'evolve'>,
-    executor: Kysely<any> = this.db,
+    executor: Kysely<DB> = this.db,
   ): Promise<{ state: S; version: number }> {
     const events = await this.readStream(streamId, executor);
     let state = decider.initialState();
     for (const event of events) state = decider.evolve(state, event as unknown as E);
     return { state, version: events.length === 0 ? 0 : events[events.length - 1]!.streamVersion };
-  }
-
-  /**
-   * Read, decide, append: the command-handling loop. A concurrent writer makes the append fail with
-   * ConcurrencyError (409) rather than silently deciding on stale state.
-   */
-  async handle<C, E extends DomainEvent, S>(
-    streamId: string,
-    decider: Decider<C, E, S>,
-    command: C,
-    metadata: EventMetadata,
-    within?: (trx: Kysely<any>, recorded: RecordedEvent[], state: S) => Promise<void>,
-  ): Promise<{ state: S; events: RecordedEvent[]; version: number }> {
-    const { state, version } = await this.load(streamId, decider);
-    const newEvents = decider.decide(command, state);
-    const next = newEvents.reduce(decider.evolve, state);
-    const events = await this.db.transaction().execute(async (trx) => {
-      const recorded = await this.appendWithin(trx, { streamId, expectedVersion: version, events: newEvents, metadata });
-      if (within) await within(trx, recorded, next);
-      return recorded;
-    });
-    return { state: next, events, version: version + newEvents.length };
   }
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { subjectFor, type Context, type EventEnvelope } from '@ques/contracts';
 import type { Database } from '../db/database.js';
+import { kitView, type Executor, type KitTables } from '../db/schema.js';
 import { outboxChannel } from './event-store.js';
 
 export interface OperationalEvent {
@@ -22,8 +23,8 @@ export interface OperationalEvent {
  * is published if and only if the change it announces commits. Consumers must not order such events by
  * streamVersion.
  */
-export async function enqueueOperationalEvent(
-  trx: Kysely<any>,
+export async function enqueueOperationalEvent<DB extends KitTables>(
+  trx: Executor<DB>,
   database: Pick<Database, 'schema'>,
   event: OperationalEvent,
 ): Promise<EventEnvelope> {
@@ -38,7 +39,7 @@ export async function enqueueOperationalEvent(
     causationId: event.causationId ?? null,
     data: event.data,
   };
-  await trx
+  await kitView(trx)
     .insertInto('outbox')
     .values({
       event_id: envelope.id,

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamName } from '../bus/naming.js';
 import { NatsEventBus } from '../bus/nats-bus.js';
-import { counterFixture, metadata, type KitFixture } from '../test/fixture.js';
+import { counterFixture, metadata, type KitFixture, type CounterDB } from '../test/fixture.js';
 import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
 import { natsServerBinary, startNatsServer, type NatsTestServer } from '../testing/nats.js';
 import { OutboxRelay } from './outbox-relay.js';
@@ -33,7 +33,7 @@ describe.runIf(run)('outbox relay recovering from a NATS outage (private nats-se
   let server: NatsTestServer;
   let bus: NatsEventBus;
   let fx: KitFixture;
-  let relay: OutboxRelay;
+  let relay: OutboxRelay<CounterDB>;
   const watched = watchedLog();
 
   beforeAll(async () => {

@@ -63,7 +63,7 @@ describe.runIf(run)('outbox relay on real Postgres and NATS JetStream', () => {
     await eventually(async () => received.includes(slowEvent!.eventId));
     const positions = await fx.database.db.selectFrom('outbox').select(['position', 'event_id']).where('event_id', 'in', [slowEvent!.eventId, fast!.eventId]).execute();
     const byId = Object.fromEntries(positions.map((p) => [p.event_id, Number(p.position)]));
-    expect(byId[slowEvent!.eventId]).toBeLessThan(byId[fast!.eventId]); // the late commit really had the earlier position
+    expect(byId[slowEvent!.eventId]).toBeLessThan(byId[fast!.eventId]!); // the late commit really had the earlier position
     expect(await unpublished()).toBe(0);
     await relay.stop();
   });

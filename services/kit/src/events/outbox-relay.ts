@@ -3,10 +3,11 @@ import { sql } from 'kysely';
 import type { EventEnvelope } from '@ques/contracts';
 import type { EventBus, OutgoingMessage } from '../bus/bus.js';
 import type { Database, Leadership } from '../db/database.js';
+import { kitView, type KitTables } from '../db/schema.js';
 import { outboxChannel } from './event-store.js';
 
-export interface OutboxRelayOptions {
-  database: Database;
+export interface OutboxRelayOptions<DB extends KitTables = KitTables> {
+  database: Database<DB>;
   bus: EventBus;
   log: Logger;
   /** Rows per publish batch. */
@@ -41,7 +42,7 @@ interface OutboxRow {
  * marking published republishes the same msgIDs, which JetStream's duplicate window and the consumers'
  * idempotency absorb. Only the holder of the advisory lock publishes, so order holds across instances.
  */
-export class OutboxRelay {
+export class OutboxRelay<DB extends KitTables = KitTables> {
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
   private readonly leaderRetryMs: number;
@@ -58,7 +59,7 @@ export class OutboxRelay {
   private lastCleanup = 0;
   private published = 0;
 
-  constructor(private readonly opts: OutboxRelayOptions) {
+  constructor(private readonly opts: OutboxRelayOptions<DB>) {
     this.batchSize = opts.batchSize ?? 500;
     this.pollIntervalMs = opts.pollIntervalMs ?? 1000;
     this.leaderRetryMs = opts.leaderRetryMs ?? 2000;
@@ -174,7 +175,7 @@ export class OutboxRelay {
   }
 
   private async publishBatch(): Promise<number> {
-    const { db } = this.opts.database;
+    const db = kitView(this.opts.database.db);
     const rows = (await db
       .selectFrom('outbox')
       .select(['position', 'event_id', 'subject', 'envelope'])
@@ -191,7 +192,7 @@ export class OutboxRelay {
     await this.opts.bus.publish(messages);
     await db
       .updateTable('outbox')
-      .set({ published_at: sql`now()` })
+      .set({ published_at: sql<Date>`now()` })
       .where(
         'position',
         'in',
@@ -206,7 +207,7 @@ export class OutboxRelay {
     const now = Date.now();
     if (now - this.lastCleanup < 60_000) return;
     this.lastCleanup = now;
-    await this.opts.database.db
+    await kitView(this.opts.database.db)
       .deleteFrom('outbox')
       .where('published_at', '<', new Date(now - this.retainPublishedMs))
       .execute();

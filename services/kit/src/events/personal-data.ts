@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { personalDataView, type Executor, type PersonalDataTables } from '../db/schema.js';
 
 /**
  * Crypto-shredding for event streams (ADR 0010). Personal fields of an event are sealed with a key that belongs to
@@ -7,11 +8,11 @@ import type { Kysely } from 'kysely';
  * every stored copy of those fields is unreadable ciphertext. Readers get a placeholder instead, so projections can
  * still be rebuilt (and the person's deletion event then removes what they produced).
  */
-export interface EventCipher {
+export interface EventCipher<DB = PersonalDataTables> {
   /** Returns the data to store for this event (personal fields sealed). Runs inside the append's transaction. */
-  seal(trx: Kysely<any>, event: { streamId: string; type: string; data: unknown }): Promise<unknown>;
+  seal(trx: Kysely<DB>, event: { streamId: string; type: string; data: unknown }): Promise<unknown>;
   /** Returns readable data for stored events, in order (placeholders where the subject was forgotten). */
-  open(executor: Kysely<any>, events: { type: string; data: unknown }[]): Promise<unknown[]>;
+  open(executor: Kysely<DB>, events: { type: string; data: unknown }[]): Promise<unknown[]>;
 }
 
 export interface PersonalDataPolicy {
@@ -63,6 +64,7 @@ function setAt(data: Record<string, unknown>, path: readonly string[], value: un
   else node[leaf] = value;
 }
 
+/** Works in any service database that has the vault's table (`DB extends PersonalDataTables`). */
 export class PersonalDataVault implements EventCipher {
   constructor(private readonly policy: PersonalDataPolicy) {}
 
@@ -75,7 +77,7 @@ export class PersonalDataVault implements EventCipher {
       .map((g) => ({ subject: g.subject, paths: g.paths.map((p) => [...p]) }));
   }
 
-  async seal(trx: Kysely<any>, event: { streamId: string; type: string; data: unknown }): Promise<unknown> {
+  async seal<DB extends PersonalDataTables>(trx: Executor<DB>, event: { streamId: string; type: string; data: unknown }): Promise<unknown> {
     if (typeof event.data !== 'object' || event.data === null) return event.data;
     const groups = this.groupsOf({ streamId: event.streamId, type: event.type, data: event.data as Record<string, unknown> });
     if (groups.length === 0) return event.data;
@@ -94,17 +96,17 @@ export class PersonalDataVault implements EventCipher {
     return { ...data, [SEALED]: sealed };
   }
 
-  async open(executor: Kysely<any>, events: { type: string; data: unknown }[]): Promise<unknown[]> {
+  async open<DB extends PersonalDataTables>(executor: Executor<DB>, events: { type: string; data: unknown }[]): Promise<unknown[]> {
     const subjects = new Set<string>();
     for (const e of events) for (const sealed of sealedOf(e.data)) subjects.add(sealed.subject);
     const keys = new Map<string, Buffer>();
     if (subjects.size > 0) {
-      const rows = await executor
+      const rows = await personalDataView(executor)
         .selectFrom('personal_data_keys')
         .select(['subject', 'key'])
         .where('subject', 'in', [...subjects])
         .execute();
-      for (const row of rows) if (row.key) keys.set(row.subject as string, Buffer.from(row.key as Uint8Array));
+      for (const row of rows) if (row.key) keys.set(row.subject, Buffer.from(row.key));
     }
     return events.map((e) => {
       const groups = sealedOf(e.data);
@@ -130,22 +132,23 @@ export class PersonalDataVault implements EventCipher {
   }
 
   /** Destroys the subject's key: every sealed field of theirs becomes unreadable, everywhere it was copied. */
-  async forget(trx: Kysely<any>, subject: string): Promise<void> {
-    await trx
+  async forget<DB extends PersonalDataTables>(trx: Executor<DB>, subject: string): Promise<void> {
+    await personalDataView(trx)
       .insertInto('personal_data_keys')
       .values({ subject, key: null, forgotten_at: new Date() })
       .onConflict((oc) => oc.column('subject').doUpdateSet({ key: null, forgotten_at: new Date() }))
       .execute();
   }
 
-  private async keyFor(trx: Kysely<any>, subject: string): Promise<Buffer | null> {
+  private async keyFor<DB extends PersonalDataTables>(executor: Executor<DB>, subject: string): Promise<Buffer | null> {
+    const trx = personalDataView(executor);
     await trx
       .insertInto('personal_data_keys')
       .values({ subject, key: randomBytes(32), forgotten_at: null })
       .onConflict((oc) => oc.column('subject').doNothing())
       .execute();
     const row = await trx.selectFrom('personal_data_keys').select('key').where('subject', '=', subject).executeTakeFirst();
-    return row?.key ? Buffer.from(row.key as Uint8Array) : null;
+    return row?.key ? Buffer.from(row.key) : null;
   }
 }
 
@@ -153,16 +156,4 @@ function sealedOf(data: unknown): Sealed[] {
   if (typeof data !== 'object' || data === null || !(SEALED in data)) return [];
   const sealed = (data as Record<string, Sealed | Sealed[]>)[SEALED];
   return Array.isArray(sealed) ? sealed : sealed ? [sealed] : [];
-}
-
-/** The vault's table; services that use a vault add this to their migrations. */
-export async function createPersonalDataKeysTable(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('personal_data_keys')
-    .ifNotExists()
-    .addColumn('subject', 'text', (c) => c.primaryKey())
-    // null once forgotten: the row stays so nothing new is sealed for a deleted person by mistake.
-    .addColumn('key', 'bytea')
-    .addColumn('forgotten_at', 'timestamptz')
-    .execute();
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEmbedded, openEmbeddedPostgres, type Database } from '../db/database.js';
-import { migrate } from '../db/migrations.js';
+import { migrate } from '../db/migrate.js';
 import type { EmbeddedPostgres } from '../db/pglite-dialect.js';
-import { counterIntegration, counterMigrations, counterProjection, metadata } from '../test/fixture.js';
+import { counterIntegration, counterMigrations, counterProjection, metadata, type CounterDB } from '../test/fixture.js';
 import { EventStore } from './event-store.js';
-import { createPersonalDataKeysTable, erasedValue, PersonalDataVault } from './personal-data.js';
+import { erasedValue, PersonalDataVault } from './personal-data.js';
 
 const vault = new PersonalDataVault({
   fields: { Registered: ['name', 'email'] },
@@ -13,12 +13,12 @@ const vault = new PersonalDataVault({
 
 describe('personal data vault (crypto-shredding of event streams)', () => {
   let pg: EmbeddedPostgres;
-  let database: Database;
-  let store: EventStore;
+  let database: Database<CounterDB>;
+  let store: EventStore<CounterDB>;
   beforeAll(async () => {
     pg = await openEmbeddedPostgres();
-    database = connectEmbedded(pg, 'identity');
-    await migrate(database, { ...counterMigrations, '9000_keys': { up: createPersonalDataKeysTable } });
+    database = connectEmbedded<CounterDB>(pg, 'identity');
+    await migrate(database, counterMigrations);
     store = new EventStore({ database, context: 'identity', projections: [counterProjection], toIntegration: counterIntegration, cipher: vault });
   });
   afterAll(async () => pg?.pglite.close());

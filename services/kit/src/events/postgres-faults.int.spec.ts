@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Subscription } from '../bus/bus.js';
 import { NatsEventBus } from '../bus/nats-bus.js';
 import { isConnectionLoss } from '../db/connection-errors.js';
-import { counterFixture, metadata, silentLog, type KitFixture } from '../test/fixture.js';
+import { counterFixture, metadata, silentLog, type KitFixture, type CounterDB } from '../test/fixture.js';
 import { terminateBackends } from '../testing/faults.js';
 import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
 import { deleteNamespaceStreams, natsTestUrl, uniqueNamespace } from '../testing/nats.js';
@@ -19,7 +19,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe.runIf(run)('outbox relay and consumers while Postgres terminates their connections', () => {
   let fx: KitFixture;
   let bus: NatsEventBus;
-  let relay: OutboxRelay;
+  let relay: OutboxRelay<CounterDB>;
   let subscription: Subscription;
   const namespace = uniqueNamespace('pgfaults');
   const crashes: unknown[] = [];
@@ -97,7 +97,7 @@ describe.runIf(run)('outbox relay and consumers while Postgres terminates their 
     await eventually(async () => relay.isLeader && (await count('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')) === 0, 20_000);
     // …and the consumer applied every committed event exactly once, parking none.
     await eventually(async () => (await count('SELECT count(*)::int AS n FROM seen')) >= appended.length, 20_000);
-    const seen = new Set((await fx.database.db.selectFrom('seen').select('event_id').execute()).map((r) => r.event_id as string));
+    const seen = new Set((await fx.database.db.selectFrom('seen').select('event_id').execute()).map((r) => r.event_id));
     expect(appended.filter((id) => !seen.has(id))).toEqual([]);
     expect(await count('SELECT count(*)::int AS n FROM seen WHERE event_id NOT IN (SELECT event_id::text FROM outbox)')).toBe(0);
     expect(await count('SELECT count(*)::int AS n FROM dead_letters')).toBe(0);

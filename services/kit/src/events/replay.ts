@@ -2,13 +2,14 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { EventBus, OutgoingMessage } from '../bus/bus.js';
 import { subjectFor } from '@ques/contracts';
+import type { KitTables } from '../db/schema.js';
 import { toEnvelope, type EventStore } from './event-store.js';
 
 /**
  * Rebuilds every projection of the store from its events, in global order, in one transaction: readers see the old
  * read model until the new one commits.
  */
-export async function rebuildProjections(store: EventStore, log: Logger, batchSize = 5000): Promise<number> {
+export async function rebuildProjections<DB extends KitTables>(store: EventStore<DB>, log: Logger, batchSize = 5000): Promise<number> {
   const tables = [...new Set(store.projections.flatMap((p) => p.tables))];
   return store.db.transaction().execute(async (trx) => {
     if (tables.length > 0) await sql`TRUNCATE ${sql.join(tables.map((t) => sql.table(t)))}`.execute(trx);
@@ -40,8 +41,8 @@ export async function rebuildProjections(store: EventStore, log: Logger, batchSi
  * their event ids (consumers stay idempotent); the transport msgID gets a run suffix so JetStream's duplicate window
  * does not swallow a deliberate re-send.
  */
-export async function republishEvents(
-  store: EventStore,
+export async function republishEvents<DB extends KitTables>(
+  store: EventStore<DB>,
   bus: EventBus,
   range: { from: number; to?: number },
   log: Logger,

@@ -1,5 +1,3 @@
-import type { Kysely } from 'kysely';
-
 /** Who and what caused an event; travels from the BFF request through NATS into every downstream event. */
 export interface EventMetadata {
   correlationId: string;
@@ -22,20 +20,6 @@ export interface RecordedEvent<E extends DomainEvent = DomainEvent> {
   data: E['data'];
   metadata: EventMetadata;
   recordedAt: Date;
-}
-
-/** A read model updated in the append's transaction, and rebuildable from the event store. */
-export interface Projection {
-  name: string;
-  /** Tables this projection owns; emptied before a rebuild. */
-  tables: string[];
-  /** Must be idempotent per event (rebuilds and retries). */
-  apply(trx: Kysely<any>, event: RecordedEvent): Promise<void>;
-  /**
-   * Optional, for rebuilds: applies a run of events (in order) with fewer round trips. Must leave the same rows as
-   * calling `apply` for each of them.
-   */
-  applyBatch?(trx: Kysely<any>, events: RecordedEvent[]): Promise<void>;
 }
 
 /** Maps a stored event to its public integration event, or null when it stays private to the service. */

@@ -21,7 +21,7 @@ declare module '@fastify/jwt' {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Set by startService where sessions are revoked through the kit's read model (every service but identity). */
+    /** Set by runService where sessions are revoked through the kit's read model (every service but identity). */
     revocations: RevocationCheck | null;
   }
 }
@@ -58,7 +58,7 @@ export async function registerJwt(app: FastifyInstance, opts: JwtVerifyOptions):
   if (!app.hasDecorator('revocations')) app.decorate('revocations', null);
 }
 
-/** Makes `requireUser` / `optionalUser` refuse tokens of revoked sessions (startService does this). */
+/** Makes `requireUser` / `optionalUser` refuse tokens of revoked sessions (runService does this). */
 export function useRevocationCheck(app: FastifyInstance, check: RevocationCheck): void {
   app.revocations = check;
 }

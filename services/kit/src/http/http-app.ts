@@ -1,7 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  type RawServerDefault,
+  type RouteOptions,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  ResponseSerializationError,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { ZodError, type z } from 'zod';
+import { z, ZodError } from 'zod';
 import { isConnectionLoss } from '../db/connection-errors.js';
 import { AppError, badRequest } from '../errors.js';
 import type { EventMetadata } from '../events/types.js';
@@ -49,9 +66,28 @@ class RequestLog extends LogController {
   }
 }
 
+/**
+ * The app every service and the BFF build on: Fastify typed by the zod type provider, so a route's `schema` (zod
+ * schemas from `contracts`) validates params, querystring and body — `request.params`, `.query` and `.body` get their
+ * types from it — and serialises the response (a reply that does not match its schema is a 500, logged).
+ */
+export type HttpApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+const registered = new WeakMap<object, RouteOptions[]>();
+
+/** Every route registered on an app made by `createHttpApp` (collected by an onRoute hook), HEAD twins included. */
+export function registeredRoutes(app: HttpApp | FastifyInstance): readonly RouteOptions[] {
+  return registered.get(app) ?? [];
+}
+
+/** The kit's own probes, with their schemas. */
+export const ZHealth = z.object({ status: z.literal('ok'), service: z.string() });
+export const ZReady = z.object({ status: z.literal('ready'), service: z.string() });
+export const ZNotReady = z.object({ status: z.literal('not ready'), service: z.string(), reason: z.string() });
+
 /** The Fastify app every service and the BFF start from: ids, logging, one error handler, health and readiness. */
-export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
-  const app = Fastify({
+export function createHttpApp(opts: HttpAppOptions): HttpApp {
+  const fastify = Fastify({
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- pins the logger generic so the app is a plain FastifyInstance
     loggerInstance: opts.log as FastifyBaseLogger,
     logController: new RequestLog(),
@@ -70,6 +106,12 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
       return logger.child({ ...bindings, correlationId }, childOpts);
     },
   });
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  const routes: RouteOptions[] = [];
+  registered.set(app, routes);
+  app.addHook('onRoute', (route) => void routes.push(route as RouteOptions));
 
   app.decorateRequest('correlationId', '');
   app.addHook('onRequest', (request, reply, done) => {
@@ -95,6 +137,15 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
     if (error instanceof ZodError) {
       return reply.status(400).send({ message: error.issues[0]?.message ?? 'Invalid request', code: 'BAD_REQUEST' });
     }
+    // A route's params/querystring/body schema refused the request: the contract's message (spec wording) is the answer.
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send({ message: error.validation[0]?.message ?? 'Invalid request', code: 'BAD_REQUEST' });
+    }
+    // Our reply broke its own response schema: a bug to fix, never a field silently dropped or sent unchecked.
+    if (error instanceof ResponseSerializationError) {
+      request.log.error({ err: error, issues: error.cause.issues, method: error.method, url: error.url }, 'response does not match its schema');
+      return reply.status(500).send({ message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' });
+    }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status < 500) {
       // Fastify's own 4xx (bad JSON, body too large, unsupported media type): safe to show.
@@ -107,11 +158,11 @@ export function createHttpApp(opts: HttpAppOptions): FastifyInstance {
 
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' }));
 
-  app.get('/health', async () => ({ status: 'ok', service: opts.name }));
-  app.get('/ready', async (_request, reply) => {
+  app.get('/health', { schema: { response: { 200: ZHealth } } }, async () => ({ status: 'ok' as const, service: opts.name }));
+  app.get('/ready', { schema: { response: { 200: ZReady, 503: ZNotReady } } }, async (_request, reply) => {
     try {
       await opts.ready?.();
-      return { status: 'ready', service: opts.name };
+      return { status: 'ready' as const, service: opts.name };
     } catch (err) {
       return reply.status(503).send({ status: 'not ready', service: opts.name, reason: String((err as Error).message) });
     }

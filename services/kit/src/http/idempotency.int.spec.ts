@@ -9,7 +9,9 @@ import {
   openEmbeddedPostgres,
   type Database,
 } from '../db/database.js';
-import { migrate } from '../db/migrations.js';
+import { migrate } from '../db/migrate.js';
+import { kitIdempotencyMigration } from '../db/migrations/index.js';
+import { idempotencyView, type IdempotencyTables, type KitTables } from '../db/schema.js';
 import type { EmbeddedPostgres } from '../db/pglite-dialect.js';
 import { badRequest } from '../errors.js';
 import { createTestDatabase, infraGate, postgresServerUrl, type TestDatabase } from '../testing/infra.js';
@@ -22,7 +24,6 @@ import { generateJwtKeys } from './keys.js';
 import {
   IDEMPOTENCY_MESSAGES,
   idempotentId,
-  kitIdempotencyMigration,
   registerIdempotency,
 } from './idempotency.js';
 
@@ -31,10 +32,15 @@ const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
 const LEASE_MS = 5_000;
 const DAY_MS = 24 * 3600_000;
 
+/** The kit's tables, the Idempotency-Key table and the widgets this test creates. */
+interface WidgetsDB extends KitTables, IdempotencyTables {
+  widgets: { id: string; owner: string; name: string };
+}
+
 const migrations = {
   '2026_11_23_0001_kit_idempotency': kitIdempotencyMigration,
   '2026_11_23_0002_widgets': {
-    async up(db: Kysely<any>) {
+    async up(db: Kysely<unknown>) {
       await db.schema
         .createTable('widgets')
         .addColumn('id', 'uuid', (c) => c.primaryKey())
@@ -58,10 +64,10 @@ interface Script {
  * A small service on the kit's app: `POST /widgets` opts in and keys its effect with idempotentId, as a command route
  * does (a retry of a committed request finds the row and answers with it); `POST /plain` does not opt in.
  */
-async function widgetApp(database: Database, clock: () => Date, keys: ReturnType<typeof generateJwtKeys>) {
+async function widgetApp(database: Database<WidgetsDB>, clock: () => Date, keys: ReturnType<typeof generateJwtKeys>) {
   const app = createHttpApp({ name: 'widgets', log: silentLog });
   await registerJwt(app, { publicKey: keys.publicKey, issuer: 'ques-identity', audience: 'ques' });
-  registerIdempotency(app, { database, log: silentLog, clock, leaseMs: LEASE_MS });
+  registerIdempotency(app, { database: { db: idempotencyView(database.db) }, log: silentLog, clock, leaseMs: LEASE_MS });
   const runs = { count: 0 };
   const script: Script = {
     failBeforeCommit: false,
@@ -122,7 +128,7 @@ for (const kind of ['postgres', 'embedded'] as const) {
     () => {
       let testDb: TestDatabase | null = null;
       let embedded: EmbeddedPostgres | null = null;
-      let database: Database;
+      let database: Database<WidgetsDB>;
       let app: FastifyInstance;
       let runs: { count: number };
       let script: Script;
@@ -138,10 +144,10 @@ for (const kind of ['postgres', 'embedded'] as const) {
       beforeAll(async () => {
         if (kind === 'postgres') {
           testDb = await createTestDatabase();
-          database = connectPostgres({ connectionString: testDb.url, schema: 'questions' });
+          database = connectPostgres<WidgetsDB>({ connectionString: testDb.url, schema: 'questions' });
         } else {
           embedded = await openEmbeddedPostgres();
-          database = connectEmbedded(embedded, 'questions');
+          database = connectEmbedded<WidgetsDB>(embedded, 'questions');
         }
         await migrate(database, migrations);
         ({ app, runs, script } = await widgetApp(database, clock, keys));

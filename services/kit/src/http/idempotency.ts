@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql, type Kysely, type Migration } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Database } from '../db/database.js';
+import type { IdempotencyTables } from '../db/schema.js';
 import { AppError, badRequest, conflict } from '../errors.js';
 import { systemClock, type Clock } from '../events/types.js';
 import { optionalUser } from './auth.js';
@@ -48,36 +48,9 @@ export const IDEMPOTENCY_MESSAGES = {
   tooDeep: 'The request body is nested too deeply.',
 } as const;
 
-/**
- * The table, frozen: plain SQL that imports nothing from live kit code, listed last in each service's migration
- * index. Change it with a new migration, never by editing this one.
- */
-export const kitIdempotencyMigration: Migration = {
-  async up(db: Kysely<any>) {
-    for (const statement of [
-      `CREATE TABLE idempotency_keys (
-         caller text NOT NULL,
-         key text NOT NULL,
-         fingerprint text NOT NULL,
-         state text NOT NULL,
-         claim_id uuid NOT NULL,
-         locked_until timestamptz NOT NULL,
-         expires_at timestamptz NOT NULL,
-         response_status integer,
-         response_headers jsonb,
-         response_body bytea,
-         created_at timestamptz NOT NULL,
-         PRIMARY KEY (caller, key)
-       )`,
-      `CREATE INDEX idempotency_keys_expires_at ON idempotency_keys (expires_at)`,
-    ]) {
-      await sql.raw(statement).execute(db);
-    }
-  },
-};
-
 export interface IdempotencyOptions {
-  database: Pick<Database, 'db'>;
+  /** The service's database seen through the table (`idempotencyView`). */
+  database: { db: Kysely<IdempotencyTables> };
   log: Logger;
   clock?: Clock;
   /**
@@ -116,7 +89,7 @@ interface KeyRow {
   response_body: Uint8Array | null;
 }
 
-/** Registers the mechanism on the service's app (startService does this): hooks that act only on opted-in routes. */
+/** Registers the mechanism on the service's app (runService does this): hooks that act only on opted-in routes. */
 export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptions): void {
   const clock = opts.clock ?? systemClock;
   const leaseMs = opts.leaseMs ?? 30_000;

@@ -6,7 +6,9 @@ import type { EventBus } from '../bus/bus.js';
 import { InProcessEventBus } from '../bus/in-process-bus.js';
 import { NatsEventBus } from '../bus/nats-bus.js';
 import { connectPostgres, type Database } from '../db/database.js';
-import { startService, type ServiceDefinition, type ServiceRuntime } from '../service.js';
+import { kitRevocationsMigration } from '../db/migrations/index.js';
+import type { IdempotencyTables, KitTables, RevocationTables } from '../db/schema.js';
+import { runService, type RunningService, type ServiceConfig, type ServiceDefinition } from '../service/service.js';
 import { silentLog } from '../test/fixture.js';
 import { createTestTokenSigner, integrationMessage, type TestTokenSigner } from '../testing/identities.js';
 import {
@@ -18,7 +20,7 @@ import {
 } from '../testing/infra.js';
 import { deleteNamespaceStreams, natsTestUrl, uniqueNamespace } from '../testing/nats.js';
 import { optionalUser, registerJwt, requireUser } from './auth.js';
-import { kitRevocationsMigration, REVOCATION_RETENTION_MS, SESSION_ENDED } from './revocations.js';
+import { REVOCATION_RETENTION_MS, SESSION_ENDED } from './revocations.js';
 import { generateJwtKeys } from './keys.js';
 
 const natsUrl = await natsTestUrl();
@@ -26,15 +28,21 @@ const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and 
 
 const JWT = { issuer: 'ques-identity', audience: 'ques' };
 
+interface VerifyingDB extends KitTables, IdempotencyTables, RevocationTables {}
+type Verifying = ServiceDefinition<VerifyingDB, ServiceConfig, void>;
+
 /** A service that verifies identity's tokens, as questions, payments and support do. */
-function verifyingService(overrides: Partial<ServiceDefinition<void>> = {}): ServiceDefinition<void> {
+function verifyingService(overrides: Partial<Verifying> = {}): Verifying {
   return {
     name: 'support',
-    context: 'support',
+    config: () => {
+      throw new Error('the test gives the config');
+    },
     migrations: { '2026_11_23_0002_kit_revocations': kitRevocationsMigration },
     projections: [],
     toIntegration: () => null,
-    async setup(app) {
+    build: () => undefined,
+    routes(app) {
       app.get('/me', async (request) => ({ sub: (await requireUser(request)).sub }));
       app.get('/maybe', async (request) => ({ sub: (await optionalUser(request))?.sub ?? null }));
     },
@@ -100,12 +108,21 @@ describe.runIf(run)(
   'the revocation read model: identity says a session ended, every service refuses its tokens',
   () => {
     let testDb: TestDatabase;
-    const databases: Database[] = [];
-    const runtimes: ServiceRuntime<void>[] = [];
+    const databases: Database<VerifyingDB>[] = [];
+    const runtimes: RunningService<VerifyingDB, ServiceConfig, void>[] = [];
     const buses: EventBus[] = [];
     let signer: TestTokenSigner;
     const keys = generateJwtKeys();
-    const jwt = { publicKey: keys.publicKey, ...JWT };
+    const config: ServiceConfig = {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: 0,
+      BUS_NAMESPACE: '',
+      JWT_PUBLIC_KEY: keys.publicKey,
+      JWT_ISSUER: JWT.issuer,
+      JWT_AUDIENCE: JWT.audience,
+    };
     const namespace = uniqueNamespace('revocations');
     let offsetMs = 0;
     const clock = () => new Date(Date.now() + offsetMs);
@@ -123,21 +140,23 @@ describe.runIf(run)(
       await testDb?.drop();
     });
 
-    async function start(bus: EventBus, schema: string, overrides: Partial<ServiceDefinition<void>> = {}) {
-      const database = connectPostgres({ connectionString: testDb.url, schema });
+    // Each "service" has a schema of its own (and so a durable of its own), like questions and payments.
+    async function start(bus: EventBus, schema: string, overrides: Partial<Verifying> = {}) {
+      const database = connectPostgres<VerifyingDB>({ connectionString: testDb.url, schema });
       databases.push(database);
-      const runtime = await startService(verifyingService({ name: schema, ...overrides }), {
+      const runtime = await runService(verifyingService(overrides), {
+        config,
         database,
         bus,
         log: silentLog,
-        jwt,
         clock,
+        port: 0,
         pollIntervalMs: 100,
       });
       runtimes.push(runtime);
       return runtime;
     }
-    const me = async (runtime: ServiceRuntime<void>, token: string, url = '/me') =>
+    const me = async (runtime: RunningService<VerifyingDB, ServiceConfig, void>, token: string, url = '/me') =>
       runtime.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
     for (const mode of ['nats', 'in-process'] as const) {

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { IdentityEvents, type Context } from '@ques/contracts';
 import type { Database } from '../db/database.js';
+import { revocationsView, type Executor, type RevocationTables } from '../db/schema.js';
 import type { ConsumerDefinition } from '../events/consumer.js';
 import { systemClock, type Clock } from '../events/types.js';
 
@@ -13,28 +14,6 @@ import { systemClock, type Clock } from '../events/types.js';
  * instance holds them in memory, reloaded on the consumer's NOTIFY: `requireUser` refuses a token whose `sid` is
  * there without a query per request.
  */
-
-/**
- * The table, frozen: plain SQL that imports nothing from live kit code, listed last in each token-verifying service's
- * migration index. Change it with a new migration, never by editing this one.
- */
-export const kitRevocationsMigration: Migration = {
-  async up(db: Kysely<any>) {
-    for (const statement of [
-      `CREATE TABLE revoked_sessions (
-         session_id text PRIMARY KEY,
-         user_id text NOT NULL,
-         reason text NOT NULL,
-         revoked_at timestamptz NOT NULL,
-         recorded_at timestamptz NOT NULL DEFAULT now()
-       )`,
-      // Rows are dropped once no token of the session can still be alive; the purge reads by age.
-      `CREATE INDEX revoked_sessions_recorded_at ON revoked_sessions (recorded_at)`,
-    ]) {
-      await sql.raw(statement).execute(db);
-    }
-  },
-};
 
 /**
  * How long a revoked session id is kept. Tokens of a revoked session are never issued again (identity refuses its
@@ -52,21 +31,22 @@ export const REVOCATIONS_CONTEXT: Context = 'identity';
 export const revocationsChannel = (schema: string) => `revocations_${schema}`;
 
 /**
- * The consumer every token-verifying service runs (startService registers it): each `SessionsRevoked` becomes rows in
+ * The consumer every token-verifying service runs (runService registers it): each `SessionsRevoked` becomes rows in
  * `revoked_sessions`, in the transaction that marks the event processed.
  */
-export function revocationsConsumer(
+export function revocationsConsumer<DB>(
   service: string,
   database: Pick<Database, 'schema'>,
   clock: Clock = systemClock,
-): ConsumerDefinition {
+): ConsumerDefinition<DB> {
   return {
     durable: `${service}--revocations`,
     context: REVOCATIONS_CONTEXT,
     handlers: {
       SessionsRevoked: {
         schema: IdentityEvents.SessionsRevoked.schema,
-        effect: async (trx, envelope) => {
+        effect: async (executor, envelope) => {
+          const trx = revocationsView(executor);
           const data = envelope.data as {
             userId: string;
             sessionIds: string[];
@@ -106,7 +86,8 @@ export interface RevocationCheck {
 }
 
 export interface RevokedSessionsOptions {
-  database: Pick<Database, 'db' | 'schema' | 'listen'>;
+  /** The service's database; its `db` seen through the table (`revocationsView`). */
+  database: Pick<Database, 'schema' | 'listen'> & { db: Kysely<RevocationTables> };
   log: Logger;
   /** Fallback reload when a NOTIFY is lost (the listener reconnecting). Default 1 s: the revocation bar. */
   pollIntervalMs?: number;
@@ -196,7 +177,7 @@ export class RevokedSessions implements RevocationCheck {
   }
 }
 
-/** The check startService gives every token-verifying service: loaded when the app is ready, stopped when it closes. */
+/** The check runService gives every token-verifying service: loaded when the app is ready, stopped when it closes. */
 export function watchRevokedSessions(app: FastifyInstance, opts: RevokedSessionsOptions): RevokedSessions {
   const revoked = new RevokedSessions(opts);
   app.addHook('onReady', () => revoked.start());
@@ -205,7 +186,7 @@ export function watchRevokedSessions(app: FastifyInstance, opts: RevokedSessions
 }
 
 /** Fails fast at start when a service verifies tokens but forgot to list `kitRevocationsMigration`. */
-export async function assertRevocationsTable(db: Kysely<any>, service: string): Promise<void> {
+export async function assertRevocationsTable<DB>(db: Executor<DB>, service: string): Promise<void> {
   const { rows } = await sql<{
     present: boolean;
   }>`SELECT to_regclass('revoked_sessions') IS NOT NULL AS present`.execute(db);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
-import { counterFixture, silentLog, type KitFixture } from '../test/fixture.js';
+import type { Kysely } from 'kysely';
+import { counterFixture, silentLog, type CounterDB, type KitFixture } from '../test/fixture.js';
 import { cancelJob, scheduleJob, Scheduler } from './scheduler.js';
 
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
@@ -18,7 +19,7 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     const clock = () => now;
     const ran: string[] = [];
     const handlers = {
-      expire: async (trx: any, job: { key: string }) => {
+      expire: async (trx: Kysely<CounterDB>, job: { key: string }) => {
         ran.push(job.key);
         // The job's effect commits with its completion.
         await trx.insertInto('seen').values({ event_id: job.key, value: 1 }).execute();

@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
+import { kitView, type Executor, type KitTables } from '../db/schema.js';
 import { systemClock, type Clock } from '../events/types.js';
 
 export interface ScheduledJob<P = unknown> {
@@ -13,12 +14,12 @@ export interface ScheduledJob<P = unknown> {
 }
 
 /** Runs inside the transaction that marks the job done: its writes and the completion commit together. */
-export type JobHandler = (trx: Kysely<any>, job: ScheduledJob<any>) => Promise<void>;
+export type JobHandler<DB = KitTables> = (trx: Kysely<DB>, job: ScheduledJob<any>) => Promise<void>;
 
-export interface SchedulerOptions {
-  database: Database;
+export interface SchedulerOptions<DB extends KitTables = KitTables> {
+  database: Database<DB>;
   log: Logger;
-  handlers: Record<string, JobHandler>;
+  handlers: Record<string, JobHandler<DB>>;
   clock?: Clock;
   pollIntervalMs?: number;
   /** Delay before retrying a failed job (grows with attempts). */
@@ -33,11 +34,11 @@ export interface SchedulerOptions {
 const STOP_TIMEOUT_MS = 5_000;
 
 /** Schedules (or reschedules) the job identified by `key`, inside the caller's transaction. */
-export async function scheduleJob(
-  trx: Kysely<any>,
+export async function scheduleJob<DB extends KitTables>(
+  trx: Executor<DB>,
   job: { kind: string; key: string; dueAt: Date; payload: unknown },
 ): Promise<void> {
-  await trx
+  await kitView(trx)
     .insertInto('scheduled_jobs')
     .values({ kind: job.kind, key: job.key, due_at: job.dueAt, payload: JSON.stringify(job.payload), status: 'pending' })
     .onConflict((oc) =>
@@ -55,10 +56,10 @@ export async function scheduleJob(
 }
 
 /** Cancels a pending job, inside the caller's transaction. Returns whether one was pending. */
-export async function cancelJob(trx: Kysely<any>, key: string): Promise<boolean> {
-  const result = await trx
+export async function cancelJob<DB extends KitTables>(trx: Executor<DB>, key: string): Promise<boolean> {
+  const result = await kitView(trx)
     .updateTable('scheduled_jobs')
-    .set({ status: 'cancelled', done_at: sql`now()` })
+    .set({ status: 'cancelled', done_at: sql<Date>`now()` })
     .where('key', '=', key)
     .where('status', '=', 'pending')
     .executeTakeFirst();
@@ -79,7 +80,7 @@ interface JobRow {
  * marked done in that same transaction: several instances can poll at once and every job runs exactly once
  * (a crash mid-job rolls back and the job is picked up again).
  */
-export class Scheduler {
+export class Scheduler<DB extends KitTables = KitTables> {
   private readonly clock: Clock;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
@@ -88,8 +89,13 @@ export class Scheduler {
   /** `stop()` was called: no further job is claimed, even mid-`runDue()`. */
   private stopping = false;
 
-  constructor(private readonly opts: SchedulerOptions) {
+  constructor(private readonly opts: SchedulerOptions<DB>) {
     this.clock = opts.clock ?? systemClock;
+  }
+
+  /** Adds job handlers (the service's jobs are known only once its parts are built). */
+  handle(handlers: Record<string, JobHandler<DB>>): void {
+    Object.assign(this.opts.handlers, handlers);
   }
 
   start(): void {
@@ -143,7 +149,7 @@ export class Scheduler {
     let claimed: JobRow | undefined;
     try {
       await db.transaction().execute(async (trx) => {
-        claimed = (await trx
+        claimed = (await kitView(trx)
           .selectFrom('scheduled_jobs')
           .select(['id', 'kind', 'key', 'due_at', 'payload', 'attempts'])
           .where('status', '=', 'pending')
@@ -164,7 +170,7 @@ export class Scheduler {
           payload: claimed.payload,
           attempts: claimed.attempts,
         });
-        await trx
+        await kitView(trx)
           .updateTable('scheduled_jobs')
           .set({ status: 'done', done_at: now, attempts: claimed.attempts + 1 })
           .where('id', '=', claimed.id)
@@ -183,7 +189,7 @@ export class Scheduler {
     const maxAttempts = this.opts.maxAttempts ?? 10;
     const delay = (this.opts.retryDelayMs ?? 5000) * 2 ** Math.min(attempts - 1, 8);
     this.opts.log.warn({ err, jobKey: job.key, attempts }, 'scheduled job failed');
-    await this.opts.database.db
+    await kitView(this.opts.database.db)
       .updateTable('scheduled_jobs')
       .set({
         attempts,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
-import { subjectFor, type Context, type EventEnvelope } from '@ques/contracts';
+import { subjectFor, type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
 import type { OutgoingMessage } from '../bus/bus.js';
 import { registerJwt, signAccessToken } from '../http/auth.js';
 import type { JwtKeyPair } from '../http/keys.js';
@@ -51,4 +51,18 @@ export function integrationMessage(opts: {
     data: opts.data,
   };
   return { subject: subjectFor(opts.context, opts.type), envelope, msgId: opts.msgId ?? id };
+}
+
+/** A user as identity's `UserRegistered` / `ProfileUpdated` events carry them, with the spec's defaults. */
+export function userSnapshot(over: Partial<UserSnapshot> & { userId: string; username: string }): UserSnapshot {
+  return {
+    name: over.username,
+    email: `${over.username}@example.com`,
+    bio: '',
+    avatarUrl: '/images/user-image.png',
+    brandColorMain: '#1A140F',
+    brandColorLight: '#FAF6F2',
+    archiveProfile: false,
+    ...over,
+  };
 }

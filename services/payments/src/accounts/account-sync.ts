@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import type { Clock, EventMetadata, EventStore } from '@ques/kit';
-import { decideWithin } from '../es.js';
+import type { Clock, EventMetadata } from '@ques/kit';
+import type { PaymentsDB } from '../db/schema.js';
 import type { PaymentProvider } from '../providers/provider.js';
-import { payoutAccountDecider } from './domain/decide.js';
-import { payoutAccountStreamId } from './domain/payout-account.js';
+import type { PayoutAccountCommands } from './commands.js';
 import type { PayoutAccountRow, PayoutAccountsReadModel } from './read-models/payout-accounts.js';
 
 /**
@@ -14,7 +13,8 @@ import type { PayoutAccountRow, PayoutAccountsReadModel } from './read-models/pa
 export class AccountSync {
   constructor(
     private readonly deps: {
-      store: EventStore;
+      db: Kysely<PaymentsDB>;
+      commands: PayoutAccountCommands;
       provider: PaymentProvider;
       accounts: PayoutAccountsReadModel;
       clock: Clock;
@@ -25,31 +25,29 @@ export class AccountSync {
   async syncByAccountId(
     accountId: string,
     metadata: EventMetadata,
-    within?: Kysely<any>,
+    within?: Kysely<PaymentsDB>,
   ): Promise<PayoutAccountRow | undefined> {
-    const work = async (trx: Kysely<any>) => {
+    const work = async (trx: Kysely<PaymentsDB>) => {
       // Locks the owner's row: concurrent syncs of one account are decided one after the other.
-      const row = (await trx
+      const row = await trx
         .selectFrom('payout_accounts')
         .selectAll()
         .where('account_id', '=', accountId)
         .forUpdate()
-        .executeTakeFirst()) as PayoutAccountRow | undefined;
+        .executeTakeFirst();
       if (!row) {
         this.deps.log.info({ accountId }, 'account update for an account that is not ours: ignored');
         return undefined;
       }
       const flags = await this.deps.provider.retrieveAccount(accountId, trx);
-      await decideWithin(
-        this.deps.store,
-        trx,
-        payoutAccountStreamId(row.user_id),
-        payoutAccountDecider,
+      await this.deps.commands.handle(
+        row.user_id,
         { type: 'RecordAccountFlags', data: { ...flags, now: this.deps.clock() } },
         metadata,
+        { transaction: trx },
       );
       return this.deps.accounts.byUser(row.user_id, trx);
     };
-    return within ? work(within) : this.deps.store.db.transaction().execute(work);
+    return within ? work(within) : this.deps.db.transaction().execute(work);
   }
 }

@@ -1,21 +1,20 @@
-import type { FastifyInstance } from 'fastify';
 import {
   PAYMENT_MESSAGES,
   ZConnectRequest,
   type AccountStatusResponse,
   type ConnectResponse,
 } from '@ques/contracts';
-import { AppError, metadataFrom, parseWith, requireUser, type ServiceContext } from '@ques/kit';
-import { handleWithRetry } from '../es.js';
+import { AppError, metadataFrom, parseWith, requireUser, type HttpApp, type ServiceContext } from '@ques/kit';
+import type { PaymentsDB } from '../db/schema.js';
 import { assertOwnUserId, userIdParam } from '../http.js';
 import { idempotencyKeys, type PaymentProvider } from '../providers/provider.js';
 import type { AccountSync } from './account-sync.js';
-import { payoutAccountDecider } from './domain/decide.js';
-import { payoutAccountStreamId } from './domain/payout-account.js';
+import type { PayoutAccountCommands } from './commands.js';
 import type { PayoutAccountRow, PayoutAccountsReadModel } from './read-models/payout-accounts.js';
 
 export interface AccountRoutesDeps {
-  ctx: ServiceContext;
+  ctx: ServiceContext<PaymentsDB>;
+  commands: PayoutAccountCommands;
   provider: PaymentProvider;
   accounts: PayoutAccountsReadModel;
   sync: AccountSync;
@@ -32,8 +31,8 @@ const statusOf = (userId: string, row: PayoutAccountRow | undefined): AccountSta
   detailsSubmitted: row?.details_submitted ?? false,
 });
 
-export async function registerAccountRoutes(app: FastifyInstance, deps: AccountRoutesDeps): Promise<void> {
-  const { ctx, provider, accounts, sync, publicOrigin } = deps;
+export async function registerAccountRoutes(app: HttpApp, deps: AccountRoutesDeps): Promise<void> {
+  const { ctx, commands, provider, accounts, sync, publicOrigin } = deps;
 
   // Creates the owner's connected account once (a deterministic idempotency key makes racing calls get the same
   // one), then hands out a fresh onboarding link each time.
@@ -50,10 +49,8 @@ export async function registerAccountRoutes(app: FastifyInstance, deps: AccountR
           country: body.country,
           idempotencyKey: idempotencyKeys.account(claims.sub),
         });
-        const { state } = await handleWithRetry(
-          ctx.store,
-          payoutAccountStreamId(claims.sub),
-          payoutAccountDecider,
+        const { state } = await commands.handle(
+          claims.sub,
           {
             type: 'LinkAccount',
             data: {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { PaymentsDB } from '../db/schema.js';
 
 /**
  * The card payment provider, as payments uses it. Two implementations: Stripe (the real SDK) and the local test
@@ -84,7 +85,7 @@ export class WebhookSignatureError extends Error {
  * provider's state in this service's database and must use the caller's transaction — the embedded database is a
  * single session, so a second connection opened from inside a transaction would wait forever.
  */
-export type Within = Kysely<any> | undefined;
+export type Within = Kysely<PaymentsDB> | undefined;
 
 export interface PaymentProvider {
   readonly mode: 'stripe' | 'test';

@@ -1,35 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import Stripe from 'stripe';
-import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
-import {
-  connectPostgres,
-  fileMailer,
-  generateJwtKeys,
-  NatsEventBus,
-  type Database,
-  type ServiceRuntime,
-} from '@ques/kit';
-import {
-  createTestDatabase,
-  deleteNamespaceStreams,
-  eventually,
-  createTestTokenSigner,
-  integrationMessage,
-  uniqueNamespace,
-  type TestDatabase,
-} from '@ques/kit/testing';
-import { startQuestionsService, type QuestionsExtra } from '@ques/questions';
-import { startPaymentsService, type PaymentsExtra, type ProviderChoice } from '../service.js';
-import { HttpQuestionsClient } from '../tips/questions-client.js';
+import { type Context, type UserSnapshot } from '@ques/contracts';
+import { runService, type Database, type NatsEventBus, type RunningService } from '@ques/kit';
+import { eventually, startTestBed, userSnapshot, type PublishEvent, type TestDatabase } from '@ques/kit/testing';
+import { loadPaymentsConfig, type PaymentsConfig } from '../config.js';
+import type { PaymentsDB } from '../db/schema.js';
+import { paymentsService, type PaymentsOverrides, type PaymentsParts, type ProviderChoice } from '../service.js';
+import { QuestionsStandIn } from './questions-stand-in.js';
 import { StripeDouble } from './stripe-double.js';
 
+export type PaymentsInstance = RunningService<PaymentsDB, PaymentsConfig, PaymentsParts, PaymentsOverrides>;
+
 export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-const JWT = { issuer: 'ques-identity', audience: 'ques' };
-const INTERNAL_TOKEN = 'payments-test-internal-token';
 export const WEBHOOK_SECRET = 'whsec_test_payments_harness_secret';
 /** A second endpoint's secret (Connect events), accepted too in Stripe mode. */
 export const CONNECT_WEBHOOK_SECRET = 'whsec_test_payments_connect_endpoint';
@@ -52,13 +35,13 @@ export interface Response {
 
 export interface Harness {
   testDb: TestDatabase;
-  database: Database;
+  database: Database<PaymentsDB>;
   bus: NatsEventBus;
   /** Two payments instances on one database and bus (a scaled-out deployment). */
-  a: ServiceRuntime<PaymentsExtra>;
-  b: ServiceRuntime<PaymentsExtra>;
-  /** The real questions service beside them (same database server, its own schema). */
-  questions: ServiceRuntime<QuestionsExtra>;
+  a: PaymentsInstance;
+  b: PaymentsInstance;
+  /** Questions' side of the contract: the hand-over call, questions' events, what questions would show. */
+  questions: QuestionsStandIn;
   /** Set in `stripe` mode: the SDK of the providers points at it. */
   double: StripeDouble | null;
   /** An SDK instance for signing webhooks the way Stripe does. */
@@ -73,20 +56,8 @@ export interface Harness {
     token?: string,
     instance?: 'a' | 'b',
   ): Promise<Response>;
-  questionsApi(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-    url: string,
-    body?: unknown,
-    token?: string,
-  ): Promise<Response>;
   /** Publishes an event the way another service's relay would. */
-  publish(
-    context: Context,
-    type: string,
-    data: unknown,
-    streamId: string,
-    streamVersion?: number,
-  ): Promise<EventEnvelope>;
+  publish: PublishEvent;
   registerUser(over: Partial<UserSnapshot> & { username: string }): Promise<User>;
   /** Signs and posts a webhook payload (raw string) to instance `a`. */
   postWebhook(payload: string, signature?: string | null, instance?: 'a' | 'b'): Promise<Response>;
@@ -98,32 +69,10 @@ export async function startHarness(
   natsUrl: string,
   opts: { provider: 'stripe' | 'test'; finalizeWaitMs?: number },
 ): Promise<Harness> {
-  const testDb = await createTestDatabase();
-  const database = connectPostgres({ connectionString: testDb.url, schema: 'payments', max: 30 });
-  const questionsDb = connectPostgres({ connectionString: testDb.url, schema: 'questions', max: 10 });
-  const namespace = uniqueNamespace('payments');
-  const bus = await NatsEventBus.connect({ servers: natsUrl, name: 'payments-test', namespace, log });
-  const keys = generateJwtKeys();
-  let offset = 0;
-  const clock = () => new Date(Date.now() + offset);
-  const jwt = { publicKey: keys.publicKey, ...JWT };
-
-  const questions = await startQuestionsService({
-    database: questionsDb,
-    bus,
-    log,
-    clock,
-    pollIntervalMs: 50,
-    jwt,
-    mailer: fileMailer(
-      join(mkdtempSync(join(tmpdir(), 'ques-payments-')), 'mail'),
-      'Ques <no-reply@ques.test>',
-      log,
-    ),
-    publicOrigin: PUBLIC_ORIGIN,
-    internalToken: INTERNAL_TOKEN,
-  });
-  const questionsUrl = await questions.listen(0);
+  const bed = await startTestBed<PaymentsDB>({ natsUrl, schema: 'payments', log, maxConnections: 30 });
+  const { database, bus, clock } = bed;
+  const questions = new QuestionsStandIn(bus, clock);
+  await questions.start();
 
   let double: StripeDouble | null = null;
   let provider: ProviderChoice;
@@ -142,26 +91,23 @@ export async function startHarness(
   } else {
     provider = { kind: 'test', pagesBaseUrl: PUBLIC_ORIGIN, webhookSecret: WEBHOOK_SECRET };
   }
-  const deps = {
+  const options = {
+    config: loadPaymentsConfig({ JWT_PUBLIC_KEY: bed.keys.publicKey, PUBLIC_ORIGIN }),
     database,
     bus,
     log,
     clock,
+    port: 0,
     pollIntervalMs: 50,
-    jwt,
-    provider,
-    questions: new HttpQuestionsClient({ baseUrl: questionsUrl, internalToken: INTERNAL_TOKEN }),
-    publicOrigin: PUBLIC_ORIGIN,
-    finalizeWaitMs: opts.finalizeWaitMs ?? 5_000,
+    overrides: { provider, questions, finalizeWaitMs: opts.finalizeWaitMs ?? 5_000 },
   };
-  const a = await startPaymentsService(deps);
-  const b = await startPaymentsService(deps);
+  const a = await runService(paymentsService, options);
+  const b = await runService(paymentsService, options);
 
-  const signer = await createTestTokenSigner(keys);
   const stripe = new Stripe('sk_test_signing_only');
 
   const inject = async (
-    app: ServiceRuntime<unknown>['app'],
+    app: PaymentsInstance['app'],
     method: string,
     url: string,
     body?: unknown,
@@ -182,24 +128,14 @@ export async function startHarness(
     return { status: res.statusCode, body: json, text: res.body, headers: res.headers };
   };
 
-  const publish = async (
-    context: Context,
-    type: string,
-    data: unknown,
-    streamId: string,
-    streamVersion = 1,
-  ) => {
-    const message = integrationMessage({ context, type, data, streamId, streamVersion, occurredAt: clock() });
-    await bus.publish([message]);
-    return message.envelope;
-  };
-
-  const token = (user: { id: string; username: string }) => signer.sign(user);
+  const publish = (context: Context, type: string, data: unknown, streamId: string, streamVersion = 1) =>
+    bed.publish({ context, type, data, streamId, streamVersion });
+  const { token } = bed;
   const signature = (payload: string, timestamp = Math.floor(clock().getTime() / 1000)) =>
     stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET, timestamp });
 
   return {
-    testDb,
+    testDb: bed.testDb,
     database,
     bus,
     a,
@@ -207,30 +143,17 @@ export async function startHarness(
     questions,
     double,
     stripe,
-    advance: (ms) => void (offset += ms),
+    advance: bed.advance,
     now: clock,
     token,
     api: (method, url, body, tok, instance = 'a') =>
       inject((instance === 'a' ? a : b).app, method, url, body, tok),
-    questionsApi: (method, url, body, tok) => inject(questions.app, method, url, body, tok),
     publish,
     async registerUser(over) {
       const userId = over.userId ?? randomUUID();
-      const snap: UserSnapshot = {
-        name: over.username,
-        email: `${over.username}@example.com`,
-        bio: '',
-        avatarUrl: '/images/user-image.png',
-        brandColorMain: '#1A140F',
-        brandColorLight: '#FAF6F2',
-        archiveProfile: false,
-        ...over,
-        userId,
-      };
+      const snap = userSnapshot({ ...over, userId });
       await publish('identity', 'UserRegistered', snap, `user-${userId}`, 1);
-      await eventually(
-        async () => (await a.extra.users.byId(userId)) && (await questions.extra.recipients.byId(userId)),
-      );
+      await eventually(async () => a.parts.users.byId(userId));
       return {
         id: userId,
         username: snap.username,
@@ -261,13 +184,8 @@ export async function startHarness(
       await a.stop();
       await b.stop();
       await questions.stop();
-      await signer.close();
       await double?.stop();
-      await bus.close();
-      await deleteNamespaceStreams(natsUrl, namespace);
-      await database.close();
-      await questionsDb.close();
-      await testDb.drop();
+      await bed.close();
     },
   };
 }
@@ -280,7 +198,7 @@ export async function tipEventTypes(h: Harness, questionId: string): Promise<str
     .where('stream_id', '=', `tip-${questionId}`)
     .orderBy('stream_version')
     .execute();
-  return rows.map((r) => r.type as string);
+  return rows.map((r) => r.type);
 }
 
 /** An owner with a completed payout account and tipping on (through the API and the provider's own flow). */
@@ -314,7 +232,7 @@ export async function tippingOwner(
     });
     if (done.statusCode !== 303) throw new Error(`onboarding failed: ${done.body}`);
   }
-  await eventually(async () => (await h.a.extra.accounts.byUser(owner.id))?.status === 'completed');
+  await eventually(async () => (await h.a.parts.accounts.byUser(owner.id))?.status === 'completed');
   const saved = await h.api(
     'PUT',
     '/api/payments/tipOptions',

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   DEFAULT_TIP_OPTIONS,
   PAYMENT_MESSAGES,
@@ -7,27 +6,27 @@ import {
   type SaveTipOptionsResponse,
   type TipOptionsResponse,
 } from '@ques/contracts';
-import { metadataFrom, parseWith, requireUser, type ServiceContext } from '@ques/kit';
+import { metadataFrom, parseWith, requireUser, type HttpApp, type ServiceContext } from '@ques/kit';
+import type { PaymentsDB } from '../db/schema.js';
 import type { PayoutAccountsReadModel } from '../accounts/read-models/payout-accounts.js';
-import { handleWithRetry } from '../es.js';
 import { assertOwnUserId, userIdParam } from '../http.js';
 import type { UsersReadModel } from '../users/users.js';
-import { tipOptionsDecider } from './domain/decide.js';
-import { tipOptionsStreamId } from './domain/tip-options.js';
+import type { TipOptionsCommands } from './commands.js';
 import type { TipOptionsReadModel } from './read-models/tip-options.js';
 
 export interface TipOptionsRoutesDeps {
-  ctx: ServiceContext;
+  ctx: ServiceContext<PaymentsDB>;
+  commands: TipOptionsCommands;
   tipOptions: TipOptionsReadModel;
   accounts: PayoutAccountsReadModel;
   users: UsersReadModel;
 }
 
 export async function registerTipOptionsRoutes(
-  app: FastifyInstance,
+  app: HttpApp,
   deps: TipOptionsRoutesDeps,
 ): Promise<void> {
-  const { ctx, tipOptions, accounts, users } = deps;
+  const { ctx, commands, tipOptions, accounts, users } = deps;
 
   // Public: the ask modal shows the selector only when tipping is on (spec §2). "On" here means the owner turned it
   // on *and* can still be paid (account completed, profile not an archive), so nobody is sent to a checkout that fails.
@@ -51,10 +50,8 @@ export async function registerTipOptionsRoutes(
     const body = parseWith(ZSaveTipOptionsRequest, request.body);
     assertOwnUserId(body.userId, claims);
     const account = await accounts.byUser(claims.sub);
-    const { state } = await handleWithRetry(
-      ctx.store,
-      tipOptionsStreamId(claims.sub),
-      tipOptionsDecider,
+    const { state } = await commands.handle(
+      claims.sub,
       {
         type: 'SaveTipOptions',
         data: {

@@ -2,17 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { QuestionsEvents, type EventEnvelope, type TipReleaseReason } from '@ques/contracts';
-import { AppError, ConcurrencyError, type ConsumerDefinition, type EventMetadata } from '@ques/kit';
+import { AppError, causedBy, ConcurrencyError, type ConsumerDefinition } from '@ques/kit';
+import type { PaymentsDB } from '../db/schema.js';
 import type { TipCommands } from './commands.js';
 import type { TipCommand } from './domain/decide.js';
 
 type Data<K extends keyof typeof QuestionsEvents> = z.infer<(typeof QuestionsEvents)[K]['schema']>;
-
-const causedBy = (envelope: EventEnvelope): EventMetadata => ({
-  correlationId: envelope.correlationId,
-  causationId: envelope.id,
-  actor: null,
-});
 
 /**
  * `payments--questions`: what happens to a tipped question decides what happens to its tip. An answer captures;
@@ -22,15 +17,15 @@ const causedBy = (envelope: EventEnvelope): EventMetadata => ({
  * A decision that lost a race (an answer arriving after cancel-payment released the tip, say) is not an error to
  * retry: the tip already went the other way, and questions learns it from `TipCaptured` / `TipRefunded`.
  */
-export function questionsConsumer(deps: { commands: TipCommands; log: Logger }): ConsumerDefinition {
+export function questionsConsumer(deps: { commands: TipCommands; log: Logger }): ConsumerDefinition<PaymentsDB> {
   const decide = async (
-    trx: Kysely<any>,
+    trx: Kysely<PaymentsDB>,
     envelope: EventEnvelope,
     questionId: string,
     command: TipCommand,
   ) => {
     try {
-      const { events } = await deps.commands.run(questionId, command, causedBy(envelope), trx);
+      const { events } = await deps.commands.handle(questionId, command, causedBy(envelope), { transaction: trx });
       deps.log.info(
         { questionId, type: envelope.type, decided: events.map((e) => e.type) },
         'tip decision from questions',
@@ -50,7 +45,7 @@ export function questionsConsumer(deps: { commands: TipCommands; log: Logger }):
   };
   const release =
     (reason: TipReleaseReason) =>
-    async (trx: Kysely<any>, envelope: EventEnvelope<{ questionId: string; tipToRelease: unknown }>) => {
+    async (trx: Kysely<PaymentsDB>, envelope: EventEnvelope<{ questionId: string; tipToRelease: unknown }>) => {
       if (!envelope.data.tipToRelease) return;
       await decide(trx, envelope, envelope.data.questionId, {
         type: 'RequestRelease',
@@ -63,7 +58,7 @@ export function questionsConsumer(deps: { commands: TipCommands; log: Logger }):
     handlers: {
       AnswerPosted: {
         schema: QuestionsEvents.AnswerPosted.schema,
-        effect: async (trx: Kysely<any>, envelope: EventEnvelope<Data<'AnswerPosted'>>) => {
+        effect: async (trx: Kysely<PaymentsDB>, envelope: EventEnvelope<Data<'AnswerPosted'>>) => {
           if (!envelope.data.tipToCapture) return;
           await decide(trx, envelope, envelope.data.questionId, {
             type: 'RequestCapture',

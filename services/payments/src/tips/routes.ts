@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import {
   applicationFeeCents,
   ASK_MESSAGES,
@@ -27,21 +26,25 @@ import {
   requireUser,
   unprocessable,
   type AccessClaims,
+  type HttpApp,
   type ServiceContext,
 } from '@ques/kit';
+import type { PaymentsDB } from '../db/schema.js';
 import type { PayoutAccountsReadModel } from '../accounts/read-models/payout-accounts.js';
 import { assertOwnUserId, PAYMENT_STATUS, valid } from '../http.js';
 import { idempotencyKeys, type CheckoutCreated, type PaymentProvider } from '../providers/provider.js';
 import type { TipOptionsReadModel } from '../tip-options/read-models/tip-options.js';
 import type { UsersReadModel } from '../users/users.js';
 import type { TipCommands } from './commands.js';
+import type { TipSettlement } from './settlement.js';
 import type { QuestionsClient } from './questions-client.js';
 import type { TipRow, TipsReadModel } from './read-models/tips.js';
 
 export interface TipRoutesDeps {
-  ctx: ServiceContext;
+  ctx: ServiceContext<PaymentsDB>;
   provider: PaymentProvider;
   commands: TipCommands;
+  settlement: TipSettlement;
   questions: QuestionsClient;
   tips: TipsReadModel;
   tipOptions: TipOptionsReadModel;
@@ -58,8 +61,8 @@ export interface TipRoutesDeps {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function registerTipRoutes(app: FastifyInstance, deps: TipRoutesDeps): Promise<void> {
-  const { ctx, provider, commands, tips, tipOptions, accounts, users } = deps;
+export async function registerTipRoutes(app: HttpApp, deps: TipRoutesDeps): Promise<void> {
+  const { ctx, provider, commands, settlement, tips, tipOptions, accounts, users } = deps;
   const { clock } = ctx;
 
   function questionIdOf(raw: string): string {
@@ -154,7 +157,7 @@ export async function registerTipRoutes(app: FastifyInstance, deps: TipRoutesDep
         },
         request.correlationId,
       );
-      await commands.run(
+      await commands.handle(
         questionId,
         {
           type: 'StartCheckout',
@@ -225,7 +228,7 @@ export async function registerTipRoutes(app: FastifyInstance, deps: TipRoutesDep
         }
       }
       try {
-        const state = await commands.settleNow(questionId, metadataFrom(request, claims.sub));
+        const state = await settlement.settleNow(questionId, metadataFrom(request, claims.sub));
         if (state.status === 'captured')
           return answer({ ...tip, status: 'captured' }, PAYMENT_MESSAGES.captured);
         if (state.status === 'released') throw conflict(PAYMENT_MESSAGES.released);
@@ -251,13 +254,13 @@ export async function registerTipRoutes(app: FastifyInstance, deps: TipRoutesDep
         PAYMENT_MESSAGES.onlyPartiesCancel,
       );
       const metadata = metadataFrom(request, claims.sub);
-      await commands.run(
+      await commands.handle(
         questionId,
         { type: 'RequestRelease', data: { reason: 'cancelled', now: clock() } },
         metadata,
       );
       try {
-        const state = await commands.settleNow(questionId, metadata);
+        const state = await settlement.settleNow(questionId, metadata);
         if (state.status === 'released')
           return answer({ ...tip, status: 'released' }, PAYMENT_MESSAGES.cancelled);
       } catch (err) {

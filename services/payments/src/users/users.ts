@@ -1,50 +1,26 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { IdentityEvents, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
-import { AppError, ConcurrencyError, type ConsumerDefinition } from '@ques/kit';
+import { AppError, causedBy, ConcurrencyError, upsertLocalCopy, type ConsumerDefinition } from '@ques/kit';
+import type { PaymentsDB, UserRow } from '../db/schema.js';
 import type { TipCommands } from '../tips/commands.js';
 import type { TipsReadModel } from '../tips/read-models/tips.js';
 
-export interface UserRow {
-  user_id: string;
-  username: string;
-  name: string;
-  has_email: boolean;
-  archive_profile: boolean;
-  deleted: boolean;
-  version: number;
-}
+export type { UserRow };
 
 /** Upserts a snapshot unless the row already reflects a newer identity event (late deliveries change nothing). */
-async function applySnapshot(trx: Kysely<any>, envelope: EventEnvelope<UserSnapshot>): Promise<void> {
+async function applySnapshot(trx: Kysely<PaymentsDB>, envelope: EventEnvelope<UserSnapshot>): Promise<void> {
   const d = envelope.data;
-  await trx
-    .insertInto('users')
-    .values({
-      user_id: d.userId,
-      username: d.username,
-      name: d.name,
-      has_email: d.email.trim().length > 0,
-      archive_profile: d.archiveProfile,
-      deleted: false,
-      version: envelope.streamVersion,
-      updated_at: envelope.occurredAt,
-    })
-    .onConflict((oc) =>
-      oc
-        .column('user_id')
-        .doUpdateSet((eb) => ({
-          username: eb.ref('excluded.username'),
-          name: eb.ref('excluded.name'),
-          has_email: eb.ref('excluded.has_email'),
-          archive_profile: eb.ref('excluded.archive_profile'),
-          version: eb.ref('excluded.version'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))
-        .where('users.version', '<', envelope.streamVersion)
-        .where('users.deleted', '=', false),
-    )
-    .execute();
+  await upsertLocalCopy(trx, 'users', 'user_id', {
+    user_id: d.userId,
+    username: d.username,
+    name: d.name,
+    has_email: d.email.trim().length > 0,
+    archive_profile: d.archiveProfile,
+    deleted: false,
+    version: envelope.streamVersion,
+    updated_at: envelope.occurredAt,
+  });
 }
 
 /**
@@ -55,7 +31,7 @@ export function usersConsumer(deps: {
   commands: TipCommands;
   tips: TipsReadModel;
   log: Logger;
-}): ConsumerDefinition {
+}): ConsumerDefinition<PaymentsDB> {
   return {
     durable: 'payments--users',
     context: 'identity',
@@ -64,7 +40,7 @@ export function usersConsumer(deps: {
       ProfileUpdated: { schema: IdentityEvents.ProfileUpdated.schema, effect: applySnapshot },
       UserDeleted: {
         schema: IdentityEvents.UserDeleted.schema,
-        effect: async (trx: Kysely<any>, envelope: EventEnvelope<{ userId: string; deletedAt: string }>) => {
+        effect: async (trx: Kysely<PaymentsDB>, envelope: EventEnvelope<{ userId: string; deletedAt: string }>) => {
           const { userId } = envelope.data;
           const tombstone = {
             username: '',
@@ -80,16 +56,16 @@ export function usersConsumer(deps: {
             .values({ user_id: userId, ...tombstone })
             .onConflict((oc) => oc.column('user_id').doUpdateSet(tombstone))
             .execute();
-          const metadata = { correlationId: envelope.correlationId, causationId: envelope.id, actor: null };
+          const metadata = causedBy(envelope);
           const now = new Date(envelope.data.deletedAt);
           // Locked one by one in question-id order: nothing else locks several tips, so this cannot deadlock.
           for (const questionId of await deps.tips.openForRecipient(userId, trx)) {
             try {
-              await deps.commands.run(
+              await deps.commands.handle(
                 questionId,
                 { type: 'RequestRelease', data: { reason: 'account_deleted', now } },
                 metadata,
-                trx,
+                { transaction: trx },
               );
             } catch (err) {
               // Answered (capturing) in the meantime: the owner earned it; nothing to release.
@@ -105,15 +81,11 @@ export function usersConsumer(deps: {
 }
 
 export class UsersReadModel {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<PaymentsDB>) {}
 
   /** An active user (deleted accounts are not found). */
   async byId(userId: string): Promise<UserRow | undefined> {
-    const row = (await this.db
-      .selectFrom('users')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .executeTakeFirst()) as UserRow | undefined;
+    const row = await this.db.selectFrom('users').selectAll().where('user_id', '=', userId).executeTakeFirst();
     return row && !row.deleted ? row : undefined;
   }
 

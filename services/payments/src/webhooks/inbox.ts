@@ -1,21 +1,24 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { scheduleJob, type Clock, type Database, type JobHandler, type Scheduler } from '@ques/kit';
+import { scheduleJob, type Clock, type JobHandler, type Scheduler } from '@ques/kit';
 import type { AccountSync } from '../accounts/account-sync.js';
+import type { PaymentsDB } from '../db/schema.js';
 import type { ProviderEvent } from '../providers/provider.js';
-import type { TipCommands } from '../tips/commands.js';
+import type { TipSettlement } from '../tips/settlement.js';
 import type { TipsReadModel } from '../tips/read-models/tips.js';
 
 export const WEBHOOK_JOB = 'payments.webhook';
 export const webhookJobKey = (eventId: string) => `webhook:${eventId}`;
 
 export interface WebhookInboxDeps {
-  database: Database;
+  db: Kysely<PaymentsDB>;
   log: Logger;
   clock: Clock;
-  commands: TipCommands;
+  settlement: TipSettlement;
   accounts: AccountSync;
   tips: TipsReadModel;
+  /** Runs the processing jobs; `kick` asks it to run them now. */
+  scheduler: Scheduler<PaymentsDB>;
 }
 
 /** The checkout and PaymentIntent events that mean "look at this tip again". */
@@ -41,18 +44,12 @@ const PAYMENT_INTENT_EVENTS = new Set([
 export class WebhookInbox {
   private kicking: Promise<void> | null = null;
   private again = false;
-  private scheduler: Scheduler | null = null;
 
   constructor(private readonly deps: WebhookInboxDeps) {}
 
-  /** The service's scheduler, which runs the processing jobs (it exists only once the service is set up). */
-  useScheduler(scheduler: Scheduler | null): void {
-    this.scheduler = scheduler;
-  }
-
   /** Records the event and its processing job in `trx` (or a transaction of its own). */
-  async accept(event: ProviderEvent, trx?: Kysely<any>): Promise<{ duplicate: boolean }> {
-    const work = async (t: Kysely<any>) => {
+  async accept(event: ProviderEvent, trx?: Kysely<PaymentsDB>): Promise<{ duplicate: boolean }> {
+    const work = async (t: Kysely<PaymentsDB>) => {
       const inserted = await t
         .insertInto('webhook_events')
         .values({
@@ -81,13 +78,12 @@ export class WebhookInbox {
       }
       return { duplicate };
     };
-    return trx ? work(trx) : this.deps.database.db.transaction().execute(work);
+    return trx ? work(trx) : this.deps.db.transaction().execute(work);
   }
 
   /** Processes due jobs now instead of at the next poll (several calls while one runs coalesce into one more run). */
   kick(): void {
-    const scheduler = this.scheduler;
-    if (!scheduler) return;
+    const { scheduler } = this.deps;
     if (this.kicking) {
       this.again = true;
       return;
@@ -107,7 +103,7 @@ export class WebhookInbox {
     await this.kicking;
   }
 
-  job(): JobHandler {
+  job(): JobHandler<PaymentsDB> {
     return async (trx, job) => {
       const { eventId } = job.payload as { eventId: string };
       const row = await trx
@@ -117,14 +113,14 @@ export class WebhookInbox {
         .executeTakeFirst();
       if (!row) return;
       const metadata = { correlationId: `webhook-${eventId}`, causationId: null, actor: null };
-      const type = row.type as string;
+      const { type } = row;
       if (CHECKOUT_EVENTS.has(type) || PAYMENT_INTENT_EVENTS.has(type)) {
         const tip = CHECKOUT_EVENTS.has(type)
-          ? await this.deps.tips.byPaymentRef(row.object_id as string, trx)
-          : await this.deps.tips.byPaymentIntent(row.object_id as string, trx);
-        const questionId = tip?.question_id ?? (row.question_id as string | null);
+          ? await this.deps.tips.byPaymentRef(row.object_id, trx)
+          : await this.deps.tips.byPaymentIntent(row.object_id, trx);
+        const questionId = tip?.question_id ?? row.question_id;
         if (questionId && (tip || (await this.deps.tips.byQuestion(questionId, trx)))) {
-          await this.deps.commands.sync(trx, questionId, metadata);
+          await this.deps.settlement.sync(trx, questionId, metadata);
         } else if (questionId) {
           // Ours (our metadata), but the checkout's own transaction has not committed yet: try again shortly.
           throw new Error(
@@ -134,7 +130,7 @@ export class WebhookInbox {
           this.deps.log.info({ eventId, type }, 'webhook for an object that is not ours: ignored');
         }
       } else if (type === 'account.updated') {
-        await this.deps.accounts.syncByAccountId(row.object_id as string, metadata, trx);
+        await this.deps.accounts.syncByAccountId(row.object_id, metadata, trx);
       } else {
         this.deps.log.debug({ eventId, type }, 'webhook type not used: ignored');
       }

@@ -1,6 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { PAYMENT_MESSAGES } from '@ques/contracts';
-import { badRequest, type Clock } from '@ques/kit';
+import { badRequest, type Clock, type HttpApp } from '@ques/kit';
 import { WebhookSignatureError, type PaymentProvider } from '../providers/provider.js';
 import type { WebhookInbox } from './inbox.js';
 
@@ -12,7 +11,7 @@ export const WEBHOOK_PATH = '/api/payments/webhook';
  * answered at once; processing runs as a job (see inbox.ts).
  */
 export async function registerWebhookRoutes(
-  app: FastifyInstance,
+  app: HttpApp,
   deps: { provider: PaymentProvider; inbox: WebhookInbox; clock: Clock },
 ): Promise<void> {
   await app.register(async (scope) => {

@@ -1,5 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ANSWER_MESSAGES,
   ASK_MESSAGES,
@@ -28,8 +28,11 @@ import {
   requireUser,
   unprocessable,
   type AccessClaims,
+  type HttpApp,
   type ServiceContext,
 } from '@ques/kit';
+import type { QuestionsConfig } from '../config.js';
+import type { QuestionsDB } from '../db/schema.js';
 import type { RecipientsReadModel } from '../recipients/recipients.js';
 import type { QuestionCommands } from './commands.js';
 import { QUESTION_NOT_FOUND } from './domain/decide.js';
@@ -42,13 +45,10 @@ import {
   type QuestionsReadModel,
 } from './read-models/questions.js';
 
-export interface QuestionRoutesDeps {
-  ctx: ServiceContext;
+export interface QuestionRoutesParts {
   commands: QuestionCommands;
   questions: QuestionsReadModel;
   recipients: RecipientsReadModel;
-  /** When set, `/internal/*` calls must carry it in `x-internal-token`. */
-  internalToken?: string;
 }
 
 /** The spec's validation answers: 400 with the rule's message. */
@@ -89,9 +89,15 @@ function sendPage(reply: FastifyReply, page: Page, render: (row: QuestionRow) =>
   return reply.send(page.rows.map(render));
 }
 
-export async function registerQuestionRoutes(app: FastifyInstance, deps: QuestionRoutesDeps): Promise<void> {
-  const { ctx, commands, questions, recipients } = deps;
+export async function registerQuestionRoutes(
+  app: HttpApp,
+  parts: QuestionRoutesParts,
+  ctx: ServiceContext<QuestionsDB, QuestionsConfig>,
+): Promise<void> {
+  const { commands, questions, recipients } = parts;
   const { clock } = ctx;
+  /** When set, `/internal/*` calls must carry it in `x-internal-token`. */
+  const internalToken = ctx.config.INTERNAL_API_TOKEN;
 
   /** The caller as the domain sees them: account id and current e-mail (for guest questions asked with it). */
   async function actorOf(claims: AccessClaims): Promise<Actor> {
@@ -151,7 +157,7 @@ export async function registerQuestionRoutes(app: FastifyInstance, deps: Questio
       const recipient: Recipient = me
         ? toRecipient(me)
         : { userId: owner.sub, username: owner.username, name: owner.username, email: '' };
-      await commands.run(
+      await commands.handle(
         questionId,
         {
           type: 'CurateQuestion',
@@ -175,7 +181,7 @@ export async function registerQuestionRoutes(app: FastifyInstance, deps: Questio
     const asker: Asker = claims
       ? await accountAsker(claims)
       : { userId: null, username: GUEST_USERNAME, ...draft.guest! };
-    await commands.run(
+    await commands.handle(
       questionId,
       {
         type: 'AskQuestion',
@@ -227,7 +233,7 @@ export async function registerQuestionRoutes(app: FastifyInstance, deps: Questio
     const body = valid(checkAnswerBody(request.body));
     const actor = await actorOf(claims);
     const now = clock();
-    await commands.run(
+    await commands.handle(
       id,
       body.skipNotify
         ? { type: 'EditAnswer', data: { actor, answer: body.answer, tags: body.tags, now } }
@@ -254,7 +260,7 @@ export async function registerQuestionRoutes(app: FastifyInstance, deps: Questio
     const body = valid(checkPatchBody(request.body));
     const actor = await actorOf(claims);
     const now = clock();
-    await commands.run(
+    await commands.handle(
       id,
       'deletedByReceiver' in body
         ? { type: 'DeleteByReceiver', data: { actor, now } }
@@ -269,7 +275,7 @@ export async function registerQuestionRoutes(app: FastifyInstance, deps: Questio
     const claims = await requireUser(request);
     const id = questionIdOf(request.params.id);
     const actor = await actorOf(claims);
-    await commands.run(
+    await commands.handle(
       id,
       { type: 'WithdrawQuestion', data: { actor, now: clock() } },
       metadataFrom(request, claims.sub),
@@ -279,7 +285,7 @@ export async function registerQuestionRoutes(app: FastifyInstance, deps: Questio
 
   // POST /internal/questions/tipped — payments (not the BFF) hands over a question whose tip goes through checkout.
   app.post('/internal/questions/tipped', async (request, reply) => {
-    checkInternal(request, deps.internalToken);
+    checkInternal(request, internalToken);
     const body = parseWith(ZSubmitTippedQuestionRequest, request.body);
     const draft = valid(checkAskDraft(body.questionData, { signedIn: body.askerUserId !== null }));
     const recipient = await resolveRecipient(draft.toUserId);
@@ -290,7 +296,7 @@ export async function registerQuestionRoutes(app: FastifyInstance, deps: Questio
       if (!me) throw unprocessable('The asker is not known. Please try again later.');
       asker = { userId: me.user_id, username: me.username, name: me.name, email: me.email };
     } else asker = { userId: null, username: GUEST_USERNAME, ...draft.guest! };
-    const { events } = await commands.run(
+    const { events } = await commands.handle(
       body.questionId,
       {
         type: 'SubmitTippedQuestion',

@@ -1,56 +1,31 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { IdentityEvents, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
-import type { ConsumerDefinition, PersonalDataVault, Projection, RecordedEvent } from '@ques/kit';
+import { upsertLocalCopy, type ConsumerDefinition, type PersonalDataVault, type Projection, type RecordedEvent } from '@ques/kit';
+import type { QuestionsDB, RecipientRow } from '../db/schema.js';
 
-export interface RecipientRow {
-  user_id: string;
-  username: string;
-  name: string;
-  email: string;
-  archive_profile: boolean;
-  deleted: boolean;
-  version: number;
-  updated_at: Date;
-}
+export type { RecipientRow };
 
 /**
  * Upserts a user snapshot unless the row already reflects a newer identity event: redelivered and late events
  * leave the row as it is (the consumer's processed-event marker already stops exact duplicates).
  */
-async function applySnapshot(trx: Kysely<any>, envelope: EventEnvelope<UserSnapshot>): Promise<void> {
+async function applySnapshot(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<UserSnapshot>): Promise<void> {
   const d = envelope.data;
-  await trx
-    .insertInto('recipients')
-    .values({
-      user_id: d.userId,
-      username: d.username,
-      name: d.name,
-      email: d.email.toLowerCase(),
-      archive_profile: d.archiveProfile,
-      deleted: false,
-      version: envelope.streamVersion,
-      updated_at: envelope.occurredAt,
-    })
-    .onConflict((oc) =>
-      oc
-        .column('user_id')
-        .doUpdateSet((eb) => ({
-          username: eb.ref('excluded.username'),
-          name: eb.ref('excluded.name'),
-          email: eb.ref('excluded.email'),
-          archive_profile: eb.ref('excluded.archive_profile'),
-          version: eb.ref('excluded.version'),
-          updated_at: eb.ref('excluded.updated_at'),
-        }))
-        .where('recipients.version', '<', envelope.streamVersion)
-        .where('recipients.deleted', '=', false),
-    )
-    .execute();
+  await upsertLocalCopy(trx, 'recipients', 'user_id', {
+    user_id: d.userId,
+    username: d.username,
+    name: d.name,
+    email: d.email.toLowerCase(),
+    archive_profile: d.archiveProfile,
+    deleted: false,
+    version: envelope.streamVersion,
+    updated_at: envelope.occurredAt,
+  });
 }
 
 /** A deleted account keeps a tombstone (so a late ProfileUpdated cannot revive it) with its personal data erased. */
-async function applyDeleted(trx: Kysely<any>, envelope: EventEnvelope<{ userId: string }>, vault: PersonalDataVault): Promise<void> {
+async function applyDeleted(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ userId: string }>, vault: PersonalDataVault): Promise<void> {
   const tombstone = {
     username: '',
     name: '',
@@ -74,7 +49,7 @@ async function applyDeleted(trx: Kysely<any>, envelope: EventEnvelope<{ userId: 
  * What a deleted account leaves behind here: the questions addressed to them disappear (their public page and
  * answers are gone), and on the questions they asked, their name and e-mail are erased.
  */
-export async function eraseDeletedUser(trx: Kysely<any>, userId: string): Promise<void> {
+export async function eraseDeletedUser(trx: Kysely<QuestionsDB>, userId: string): Promise<void> {
   await trx.deleteFrom('questions').where('to_user_id', '=', userId).execute();
   await trx
     .updateTable('questions')
@@ -94,27 +69,27 @@ function peopleIn(recorded: RecordedEvent): string[] {
  * Runs after the questions projection: a question recorded for (or by) someone already deleted — a late tipped
  * question, or any question during a projection rebuild — is erased as soon as its row is written.
  */
-export const deletedUsersProjection: Projection = {
+export const deletedUsersProjection: Projection<QuestionsDB> = {
   name: 'deleted-users',
   tables: [],
   /** Rebuilds: one lookup of deleted people for the whole run of events. */
-  async applyBatch(trx: Kysely<any>, events: RecordedEvent[]) {
+  async applyBatch(trx: Kysely<QuestionsDB>, events: RecordedEvent[]) {
     const ids = new Set<string>();
     for (const recorded of events) for (const id of peopleIn(recorded)) ids.add(id);
     if (ids.size === 0) return;
     const deleted = await trx.selectFrom('recipients').select('user_id').where('user_id', 'in', [...ids]).where('deleted', '=', true).execute();
-    for (const row of deleted) await eraseDeletedUser(trx, row.user_id as string);
+    for (const row of deleted) await eraseDeletedUser(trx, row.user_id);
   },
-  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+  async apply(trx: Kysely<QuestionsDB>, recorded: RecordedEvent) {
     const ids = peopleIn(recorded);
     if (ids.length === 0) return;
     const deleted = await trx.selectFrom('recipients').select('user_id').where('user_id', 'in', ids).where('deleted', '=', true).execute();
-    for (const row of deleted) await eraseDeletedUser(trx, row.user_id as string);
+    for (const row of deleted) await eraseDeletedUser(trx, row.user_id);
   },
 };
 
 /** `questions--recipients`: identity's user events → the local `recipients` table. */
-export function recipientsConsumer(vault: PersonalDataVault): ConsumerDefinition {
+export function recipientsConsumer(vault: PersonalDataVault): ConsumerDefinition<QuestionsDB> {
   return {
     durable: 'questions--recipients',
     context: 'identity',
@@ -127,15 +102,11 @@ export function recipientsConsumer(vault: PersonalDataVault): ConsumerDefinition
 }
 
 export class RecipientsReadModel {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<QuestionsDB>) {}
 
   /** An active user (deleted accounts are not found). */
   async byId(userId: string): Promise<RecipientRow | undefined> {
-    const row = (await this.db
-      .selectFrom('recipients')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .executeTakeFirst()) as RecipientRow | undefined;
+    const row = await this.db.selectFrom('recipients').selectAll().where('user_id', '=', userId).executeTakeFirst();
     return row && !row.deleted ? row : undefined;
   }
 }

@@ -6,28 +6,22 @@ import { connect } from 'nats';
 import pino from 'pino';
 import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
 import {
-  connectPostgres,
   fileMailer,
-  generateJwtKeys,
-  NatsEventBus,
+  runService,
   type Database,
   type Mailer,
   type MailMessage,
-  type ServiceRuntime,
+  type NatsEventBus,
+  type RunningService,
 } from '@ques/kit';
-import {
-  createTestDatabase,
-  deleteNamespaceStreams,
-  eventually,
-  createTestTokenSigner,
-  integrationMessage,
-  uniqueNamespace,
-  type TestDatabase,
-} from '@ques/kit/testing';
-import { startQuestionsService, type QuestionsExtra } from '../service.js';
+import { eventually, startTestBed, userSnapshot, type PublishEvent, type TestDatabase } from '@ques/kit/testing';
+import { loadQuestionsConfig, type QuestionsConfig } from '../config.js';
+import type { QuestionsDB } from '../db/schema.js';
+import { questionsService, type QuestionsParts } from '../service.js';
+
+export type QuestionsInstance = RunningService<QuestionsDB, QuestionsConfig, QuestionsParts>;
 
 export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-const JWT = { issuer: 'ques-identity', audience: 'ques' };
 
 /** A mailer whose next `failures` sends throw (an SMTP outage), writing .eml files otherwise. */
 export class FlakyMailer implements Mailer {
@@ -53,12 +47,12 @@ export class FlakyMailer implements Mailer {
 
 export interface Harness {
   testDb: TestDatabase;
-  database: Database;
+  database: Database<QuestionsDB>;
   bus: NatsEventBus;
   namespace: string;
   /** Two instances of the service on one database and one bus, like a scaled-out deployment. */
-  a: ServiceRuntime<QuestionsExtra>;
-  b: ServiceRuntime<QuestionsExtra>;
+  a: QuestionsInstance;
+  b: QuestionsInstance;
   mailer: FlakyMailer;
   /** The clock both instances use: real time plus `advance`d offset. */
   advance(ms: number): void;
@@ -72,85 +66,47 @@ export interface Harness {
     streamVersion: number,
     redeliver?: string,
   ): Promise<EventEnvelope>;
-  publish(
-    context: Context,
-    type: string,
-    data: unknown,
-    streamId: string,
-    streamVersion?: number,
-  ): Promise<EventEnvelope>;
+  publish: PublishEvent;
   /** Resolves once the durable consumer has nothing pending or unacknowledged on the context's stream. */
   consumerIdle(context: Context, durable: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startHarness(natsUrl: string): Promise<Harness> {
-  const testDb = await createTestDatabase();
-  const database = connectPostgres({ connectionString: testDb.url, schema: 'questions', max: 20 });
-  const namespace = uniqueNamespace('questions');
-  const bus = await NatsEventBus.connect({ servers: natsUrl, name: 'questions-test', namespace, log });
-  const keys = generateJwtKeys();
-  let offset = 0;
-  const clock = () => new Date(Date.now() + offset);
+  const bed = await startTestBed<QuestionsDB>({ natsUrl, schema: 'questions', log });
   const mailer = new FlakyMailer(join(mkdtempSync(join(tmpdir(), 'ques-questions-')), 'mail'));
-  const deps = {
-    database,
-    bus,
+  const options = {
+    config: loadQuestionsConfig({ JWT_PUBLIC_KEY: bed.keys.publicKey, PUBLIC_ORIGIN: 'https://ques.test' }),
+    database: bed.database,
+    bus: bed.bus,
     log,
-    clock,
-    pollIntervalMs: 50,
-    jwt: { publicKey: keys.publicKey, ...JWT },
+    clock: bed.clock,
     mailer,
-    publicOrigin: 'https://ques.test',
+    port: 0,
+    pollIntervalMs: 50,
   };
-  const a = await startQuestionsService(deps);
-  const b = await startQuestionsService(deps);
-
-  const signer = await createTestTokenSigner(keys);
-
-  const publish = async (
-    context: Context,
-    type: string,
-    data: unknown,
-    streamId: string,
-    streamVersion = 1,
-    redeliver?: string,
-  ) => {
-    // A redelivery must get past JetStream's duplicate window to reach the consumer, like a republish does.
-    const message = integrationMessage({
-      context,
-      type,
-      data,
-      streamId,
-      streamVersion,
-      occurredAt: clock(),
-      id: redeliver,
-      msgId: redeliver ? `${redeliver}:again:${randomUUID()}` : undefined,
-    });
-    await bus.publish([message]);
-    return message.envelope;
-  };
+  const a = await runService(questionsService, options);
+  const b = await runService(questionsService, options);
 
   return {
-    testDb,
-    database,
-    bus,
-    namespace,
+    testDb: bed.testDb,
+    database: bed.database,
+    bus: bed.bus,
+    namespace: bed.namespace,
     a,
     b,
     mailer,
-    advance: (ms) => void (offset += ms),
-    now: clock,
-    token: (user) => signer.sign(user),
+    advance: bed.advance,
+    now: bed.clock,
+    token: bed.token,
     publishIdentity: (type, data, streamVersion, redeliver) =>
-      publish('identity', type, data, `user-${data.userId}`, streamVersion, redeliver),
-    publish: (context, type, data, streamId, streamVersion) =>
-      publish(context, type, data, streamId, streamVersion),
+      bed.publish({ context: 'identity', type, data, streamId: `user-${data.userId}`, streamVersion, redeliver }),
+    publish: (context, type, data, streamId, streamVersion) => bed.publish({ context, type, data, streamId, streamVersion }),
     async consumerIdle(context, durable) {
       const nc = await connect({ servers: natsUrl });
       try {
         const jsm = await nc.jetstreamManager();
-        const stream = `${namespace.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}_${context.toUpperCase()}`;
+        const stream = `${bed.namespace.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}_${context.toUpperCase()}`;
         await eventually(async () => {
           const info = await jsm.consumers.info(stream, durable);
           return info.num_pending === 0 && info.num_ack_pending === 0;
@@ -162,28 +118,14 @@ export async function startHarness(natsUrl: string): Promise<Harness> {
     async close() {
       await a.stop();
       await b.stop();
-      await signer.close();
-      await bus.close();
-      await deleteNamespaceStreams(natsUrl, namespace);
       mailer.close();
-      await database.close();
-      await testDb.drop();
+      await bed.close();
     },
   };
 }
 
-export function snapshot(over: Partial<UserSnapshot> & { userId: string; username: string }): UserSnapshot {
-  return {
-    name: over.username,
-    email: `${over.username}@example.com`,
-    bio: '',
-    avatarUrl: '/images/user-image.png',
-    brandColorMain: '#1A140F',
-    brandColorLight: '#FAF6F2',
-    archiveProfile: false,
-    ...over,
-  };
-}
+/** A user as identity's events carry them. */
+export const snapshot = userSnapshot;
 
 /** Registers a user through identity's event and waits until the questions service knows them. */
 export async function registerUser(
@@ -193,7 +135,7 @@ export async function registerUser(
   const userId = over.userId ?? randomUUID();
   const snap = snapshot({ ...over, userId });
   await h.publishIdentity('UserRegistered', snap, 1);
-  await eventually(() => h.a.extra.recipients.byId(userId));
+  await eventually(() => h.a.parts.recipients.byId(userId));
   return {
     id: userId,
     username: snap.username,

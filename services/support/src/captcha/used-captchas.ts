@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { forbidden } from '@ques/kit';
+import type { SupportDB } from '../db/schema.js';
 import { CAPTCHA_MESSAGES, type VerifiedCaptcha } from './captcha.js';
 
 /**
@@ -7,7 +8,7 @@ import { CAPTCHA_MESSAGES, type VerifiedCaptcha } from './captcha.js';
  * can never be used again; if it rolls back, the challenge is still good. A concurrent submission of the same
  * payload waits on the primary key and then finds it taken.
  */
-export async function spendCaptcha(trx: Kysely<any>, captcha: VerifiedCaptcha, now: Date): Promise<void> {
+export async function spendCaptcha(trx: Kysely<SupportDB>, captcha: VerifiedCaptcha, now: Date): Promise<void> {
   const inserted = await trx
     .insertInto('used_captchas')
     .values({ challenge_hash: captcha.replayKey, expires_at: captcha.expiresAt, used_at: now })

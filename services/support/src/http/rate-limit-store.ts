@@ -1,12 +1,13 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { sql, type Kysely } from 'kysely';
 import type { Clock } from '@ques/kit';
+import type { SupportDB } from '../db/schema.js';
 
 /**
  * A fixed-window request counter in the service's Postgres schema, so N replicas share one limit per client instead
  * of each allowing its own. One upsert per limited request; old windows are swept when a new one opens.
  */
-export function postgresRateLimitStore(db: Kysely<any>, clock: Clock): FastifyRateLimitStoreCtor {
+export function postgresRateLimitStore(db: Kysely<SupportDB>, clock: Clock): FastifyRateLimitStoreCtor {
   const store: FastifyRateLimitStore = {
     incr(key, callback, timeWindow) {
       const now = clock().getTime();

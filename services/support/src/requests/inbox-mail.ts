@@ -1,11 +1,7 @@
-import type { Kysely } from 'kysely';
-import { erasedValue, type JobHandler, type Mailer, type MailMessage, type ServiceContext } from '@ques/kit';
-import { supportRequestDecider } from './domain/decide.js';
-import {
-  supportRequestStreamId,
-  type SupportRequestEvent,
-  type SupportRequestState,
-} from './domain/support-request.js';
+import { erasedValue, type Clock, type EventStore, type JobHandler, type Logger, type Mailer, type MailMessage } from '@ques/kit';
+import type { SupportDB } from '../db/schema.js';
+import type { SupportRequestCommands } from './commands.js';
+import { supportRequestStreamId, type SupportRequestState } from './domain/support-request.js';
 
 /** The scheduler job that mails one request to the support inbox; scheduled in the request's own transaction. */
 export const INBOX_MAIL_JOB = 'support.inbox-mail';
@@ -46,9 +42,12 @@ export function composeInboxMail(
 }
 
 export interface InboxMailDeps {
-  ctx: ServiceContext;
+  store: EventStore<SupportDB>;
+  requests: SupportRequestCommands;
   mailer: Pick<Mailer, 'send'>;
   inbox: string;
+  clock: Clock;
+  log: Logger;
 }
 
 /**
@@ -57,38 +56,29 @@ export interface InboxMailDeps {
  * with backoff by the scheduler. Delivery is at-least-once: a crash between the SMTP hand-off and the commit sends
  * again, with the same Message-ID.
  */
-export function inboxMailJob(deps: InboxMailDeps): JobHandler {
-  const { ctx, mailer, inbox } = deps;
-  return async (trx: Kysely<any>, job) => {
+export function inboxMailJob(deps: InboxMailDeps): JobHandler<SupportDB> {
+  const { requests, mailer, inbox, log } = deps;
+  return async (trx, job) => {
     const { requestId } = job.payload as { requestId: string };
-    const streamId = supportRequestStreamId(requestId);
-    const events = await ctx.store.readStream(streamId, trx);
-    const first = events[0];
+    // The request's first event carries the correlation the mail's event continues.
+    const [first] = await deps.store.readStream(supportRequestStreamId(requestId), trx);
     if (!first) throw new Error(`support request ${requestId} has no events`);
-    const state = events.reduce(
-      (s, e) => supportRequestDecider.evolve(s, { type: e.type, data: e.data } as SupportRequestEvent),
-      supportRequestDecider.initialState(),
-    );
+    const { state } = await requests.load(requestId, trx);
     if (state.status !== 'requested' || state.mailedAt) return;
     if (state.requester && state.requester.username === erasedValue(state.requester.userId)) {
       // The sender deleted their account before the mail went out: their words are gone, so is the mail.
-      ctx.log.info({ requestId }, 'support request not mailed: the sender was deleted');
+      log.info({ requestId }, 'support request not mailed: the sender was deleted');
       return;
     }
     const message = composeInboxMail(state, inbox);
     await mailer.send(message);
-    await ctx.store.appendWithin(trx, {
-      streamId,
-      expectedVersion: events[events.length - 1]!.streamVersion,
-      events: supportRequestDecider.decide(
-        { type: 'RecordInboxMail', data: { to: inbox, messageId: message.messageId, now: ctx.clock() } },
-        state,
-      ),
-      metadata: { correlationId: first.metadata.correlationId, causationId: first.eventId, actor: null },
-    });
-    ctx.log.info(
-      { requestId, correlationId: first.metadata.correlationId },
-      'support request mailed to the inbox',
+    const { correlationId } = first.metadata;
+    await requests.handle(
+      requestId,
+      { type: 'RecordInboxMail', data: { to: inbox, messageId: message.messageId, now: deps.clock() } },
+      { correlationId, causationId: first.eventId, actor: null },
+      { transaction: trx },
     );
+    log.info({ requestId, correlationId }, 'support request mailed to the inbox');
   };
 }

@@ -1,5 +1,6 @@
 import { IdentityEvents } from '@ques/contracts';
 import { PersonalDataVault, type ConsumerDefinition } from '@ques/kit';
+import type { SupportDB } from '../db/schema.js';
 import { SUPPORT_PERSONAL_FIELDS } from './domain/support-request.js';
 
 /**
@@ -13,7 +14,7 @@ export const supportVault = new PersonalDataVault({
 });
 
 /** `UserDeleted` → the person's key is destroyed: their support requests stay in the log but read as erased. */
-export function forgetDeletedUsers(vault: PersonalDataVault): ConsumerDefinition {
+export function forgetDeletedUsers(vault: PersonalDataVault): ConsumerDefinition<SupportDB> {
   return {
     durable: 'support--forget-deleted-users',
     context: 'identity',

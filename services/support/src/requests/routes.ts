@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { ZSupportSendRequest, type CaptchaChallenge, type SupportSendResponse } from '@ques/contracts';
 import {
   metadataFrom,
@@ -7,25 +6,30 @@ import {
   parseWith,
   scheduleJob,
   unauthorized,
+  type HttpApp,
   type ServiceContext,
 } from '@ques/kit';
+import type { SupportConfig } from '../config.js';
+import type { SupportDB } from '../db/schema.js';
 import type { ProofOfWorkCaptcha } from '../captcha/captcha.js';
 import { spendCaptcha } from '../captcha/used-captchas.js';
-import { supportRequestDecider } from './domain/decide.js';
-import { supportRequestStreamId } from './domain/support-request.js';
+import type { SupportRequestCommands } from './commands.js';
 import { INBOX_MAIL_JOB, inboxMailJobKey } from './inbox-mail.js';
 
-export interface SupportRoutesDeps {
-  ctx: ServiceContext;
+export interface SupportRoutesParts {
   captcha: ProofOfWorkCaptcha;
+  requests: SupportRequestCommands;
+}
+
+export interface SupportRouteLimits {
   /** Per client per minute, for sending. */
   sendLimitPerMinute: number;
   /** Per client per minute, for fetching challenges (cheap, but not free to sign). */
   challengeLimitPerMinute: number;
 }
 
-async function isForgotten(ctx: ServiceContext, userId: string): Promise<boolean> {
-  const row = await ctx.database.db
+async function isForgotten(ctx: ServiceContext<SupportDB, SupportConfig>, userId: string): Promise<boolean> {
+  const row = await ctx.db
     .selectFrom('personal_data_keys')
     .select('key')
     .where('subject', '=', userId)
@@ -33,9 +37,14 @@ async function isForgotten(ctx: ServiceContext, userId: string): Promise<boolean
   return !!row && row.key === null;
 }
 
-export async function registerSupportRoutes(app: FastifyInstance, deps: SupportRoutesDeps): Promise<void> {
-  const { ctx, captcha } = deps;
-  const { store, clock } = ctx;
+export async function registerSupportRoutes(
+  app: HttpApp,
+  parts: SupportRoutesParts,
+  ctx: ServiceContext<SupportDB, SupportConfig>,
+  deps: SupportRouteLimits,
+): Promise<void> {
+  const { captcha, requests } = parts;
+  const { clock } = ctx;
 
   app.get(
     '/api/support/captcha',
@@ -63,9 +72,8 @@ export async function registerSupportRoutes(app: FastifyInstance, deps: SupportR
       const verified = await captcha.verify(body.captchaToken);
       const requestId = randomUUID();
       const now = clock();
-      await store.handle(
-        supportRequestStreamId(requestId),
-        supportRequestDecider,
+      await requests.handle(
+        requestId,
         {
           type: 'RequestSupport',
           data: {
@@ -78,14 +86,16 @@ export async function registerSupportRoutes(app: FastifyInstance, deps: SupportR
           },
         },
         metadataFrom(request, claims?.sub ?? null),
-        async (trx) => {
-          await spendCaptcha(trx, verified, now);
-          await scheduleJob(trx, {
-            kind: INBOX_MAIL_JOB,
-            key: inboxMailJobKey(requestId),
-            dueAt: now,
-            payload: { requestId },
-          });
+        {
+          alongside: async (trx) => {
+            await spendCaptcha(trx, verified, now);
+            await scheduleJob(trx, {
+              kind: INBOX_MAIL_JOB,
+              key: inboxMailJobKey(requestId),
+              dueAt: now,
+              payload: { requestId },
+            });
+          },
         },
       );
       request.log.info(

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // Read model of the user aggregate (rebuildable from events); its unique indexes are also the guards that make
   // e-mail and username unique, since the projection commits with the append.
   await db.schema
@@ -52,6 +52,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE INDEX login_attempts_account ON login_attempts (account_key, attempted_at)`.execute(db);
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of ['login_attempts', 'refresh_tokens', 'session_families', 'users']) await db.schema.dropTable(t).execute();
 }

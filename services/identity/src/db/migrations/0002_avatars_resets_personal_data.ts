@@ -1,9 +1,15 @@
 import { sql, type Kysely } from 'kysely';
-import { createPersonalDataKeysTable } from '@ques/kit';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // One key per person for the personal fields of their events (ADR 0010).
-  await createPersonalDataKeysTable(db);
+  await db.schema
+    .createTable('personal_data_keys')
+    .ifNotExists()
+    .addColumn('subject', 'text', (c) => c.primaryKey())
+    // null once forgotten: the row stays so nothing new is sealed for a deleted person by mistake.
+    .addColumn('key', 'bytea')
+    .addColumn('forgotten_at', 'timestamptz')
+    .execute();
 
   // Encoded avatar images (small: a few tens of kB per size). Served at a versioned URL, so rows never change.
   await db.schema
@@ -29,6 +35,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE INDEX password_resets_user ON password_resets (user_id)`.execute(db);
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const t of ['password_resets', 'avatars', 'personal_data_keys']) await db.schema.dropTable(t).execute();
 }

@@ -1,9 +1,13 @@
 import type { Migration } from 'kysely';
-import { kitIdempotencyMigration } from '@ques/kit';
+import { kitIdempotencyMigration } from '@ques/kit/migrations';
 import * as m0001 from './0001_identity.js';
 import * as m0002 from './0002_avatars_resets_personal_data.js';
 
-/** Explicit, ordered; frozen once merged. */
+/**
+ * Explicit, ordered; each file is frozen once merged: it holds its DDL as written that day and imports no live code
+ * (`migrations.unit.spec.ts` keeps the SQL each one runs). The kit's event-store tables come first (`kitMigrations`);
+ * its other tables are frozen files too, listed here from `@ques/kit/migrations`.
+ */
 export const identityMigrations: Record<string, Migration> = {
   '2026_11_21_0001_identity': m0001,
   '2026_11_21_0002_avatars_resets_personal_data': m0002,

@@ -1,5 +1,5 @@
 import { DEFAULT_AVATAR_URL, DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from '@ques/contracts';
-import { conflict, notFound } from '@ques/kit/errors';
+import { conflict, notFound, type Decider } from '@ques/kit/domain';
 import { evolveUser, initialUserState, type ProfileFields, type UserEvent, type UserState } from './user.js';
 
 export type UserCommand =
@@ -104,4 +104,4 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
   }
 }
 
-export const userDecider = { initialState: initialUserState, evolve: evolveUser, decide: decideUser };
+export const userDecider = { initialState: initialUserState, evolve: evolveUser, decide: decideUser } satisfies Decider<UserCommand, UserEvent, UserState>;

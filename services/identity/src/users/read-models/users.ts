@@ -1,31 +1,19 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import type { Projection, RecordedEvent } from '@ques/kit';
 import type { PublicProfile, User } from '@ques/contracts';
+import type { IdentityDB, UserRow, UsersTable } from '../../db/schema.js';
 import type { UserEvent } from '../domain/user.js';
 
-export interface UserRow {
-  id: string;
-  username: string;
-  name: string;
-  email: string;
-  bio: string;
-  avatar_url: string;
-  brand_color_main: string;
-  brand_color_light: string;
-  archive_profile: boolean;
-  password_hash: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { UserRow };
 
 /** Inline projection: `users`, keyed by user id; idempotent (upserts and absolute updates). */
-export const usersProjection: Projection = {
+export const usersProjection: Projection<IdentityDB> = {
   name: 'users',
   tables: ['users'],
-  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+  async apply(trx: Kysely<IdentityDB>, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent<UserEvent>;
     const e = { type: event.type, data: event.data } as UserEvent;
-    const update = (userId: string, set: Record<string, unknown>) =>
+    const update = (userId: string, set: Updateable<UsersTable>) =>
       trx.updateTable('users').set(set).where('id', '=', userId).execute();
     switch (e.type) {
       case 'UserRegistered': {
@@ -114,16 +102,16 @@ export function toPublicProfile(row: UserRow): PublicProfile {
 }
 
 export class UsersReadModel {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<IdentityDB>) {}
 
   byId(id: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst() as Promise<UserRow | undefined>;
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
   byEmail(email: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst() as Promise<UserRow | undefined>;
+    return this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
   }
   byUsername(username: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('username', '=', username.toLowerCase()).executeTakeFirst() as Promise<UserRow | undefined>;
+    return this.db.selectFrom('users').selectAll().where('username', '=', username.toLowerCase()).executeTakeFirst();
   }
   /** Usernames equal to `base` or `base-<n>`, to pick the next free one. */
   async usernamesLike(base: string): Promise<Set<string>> {
@@ -132,6 +120,6 @@ export class UsersReadModel {
       .select('username')
       .where((eb) => eb.or([eb('username', '=', base), eb('username', 'like', `${base.replace(/[\\%_]/g, '\\$&')}-%`)]))
       .execute();
-    return new Set(rows.map((r) => r.username as string));
+    return new Set(rows.map((r) => r.username));
   }
 }

@@ -1,4 +1,4 @@
-import { conflict, notFound } from '@ques/kit/errors';
+import { conflict, notFound, type Decider } from '@ques/kit/domain';
 import {
   accountStatusOf,
   evolvePayoutAccount,
@@ -71,4 +71,4 @@ export const payoutAccountDecider = {
   initialState: initialPayoutAccountState,
   evolve: evolvePayoutAccount,
   decide: decidePayoutAccount,
-};
+} satisfies Decider<PayoutAccountCommand, PayoutAccountEvent, PayoutAccountState>;

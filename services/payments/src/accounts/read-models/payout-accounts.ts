@@ -1,25 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { PayoutAccountStatus } from '@ques/contracts';
 import type { Projection, RecordedEvent } from '@ques/kit';
+import type { PaymentsDB, PayoutAccountRow } from '../../db/schema.js';
 import type { PayoutAccountEvent } from '../domain/payout-account.js';
 
-export interface PayoutAccountRow {
-  user_id: string;
-  account_id: string;
-  country: string;
-  status: PayoutAccountStatus;
-  charges_enabled: boolean;
-  payouts_enabled: boolean;
-  details_submitted: boolean;
-  updated_at: Date;
-  version: number;
-}
+export type { PayoutAccountRow };
 
 /** Inline projection `payout_accounts`: one row per owner; idempotent (insert once, then only newer versions). */
-export const payoutAccountsProjection: Projection = {
+export const payoutAccountsProjection: Projection<PaymentsDB> = {
   name: 'payout_accounts',
   tables: ['payout_accounts'],
-  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+  async apply(trx: Kysely<PaymentsDB>, recorded: RecordedEvent) {
     const e = { type: recorded.type, data: recorded.data } as PayoutAccountEvent;
     switch (e.type) {
       case 'PayoutAccountLinked':
@@ -62,24 +52,16 @@ export const payoutAccountsProjection: Projection = {
 };
 
 export class PayoutAccountsReadModel {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<PaymentsDB>) {}
 
-  async byUser(userId: string, executor: Kysely<any> = this.db): Promise<PayoutAccountRow | undefined> {
-    return (await executor
-      .selectFrom('payout_accounts')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .executeTakeFirst()) as PayoutAccountRow | undefined;
+  async byUser(userId: string, executor: Kysely<PaymentsDB> = this.db): Promise<PayoutAccountRow | undefined> {
+    return executor.selectFrom('payout_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
   }
 
   async byAccountId(
     accountId: string,
-    executor: Kysely<any> = this.db,
+    executor: Kysely<PaymentsDB> = this.db,
   ): Promise<PayoutAccountRow | undefined> {
-    return (await executor
-      .selectFrom('payout_accounts')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .executeTakeFirst()) as PayoutAccountRow | undefined;
+    return executor.selectFrom('payout_accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
   }
 }

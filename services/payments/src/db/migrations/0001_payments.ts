@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { createTestModeTables } from '../../providers/test-mode/test-mode-provider.js';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // Identity's users as payments needs them (fed by identity's events): who can be tipped, and their name for the
   // checkout page. A deleted account keeps a tombstone so a late event cannot revive it.
   await db.schema
@@ -93,10 +92,52 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('processed_at', 'timestamptz')
     .execute();
 
-  await createTestModeTables(db);
+  // The local test-mode provider's "provider-side" state (empty and unused when Stripe is configured).
+  await db.schema
+    .createTable('testmode_accounts')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('idempotency_key', 'text', (c) => c.notNull().unique())
+    .addColumn('user_id', 'text', (c) => c.notNull())
+    .addColumn('country', 'text', (c) => c.notNull())
+    .addColumn('charges_enabled', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('payouts_enabled', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('details_submitted', 'boolean', (c) => c.notNull().defaultTo(false))
+    .addColumn('return_url', 'text')
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .execute();
+  await db.schema
+    .createTable('testmode_sessions')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('idempotency_key', 'text', (c) => c.notNull().unique())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('amount', 'integer', (c) => c.notNull())
+    .addColumn('application_fee', 'integer', (c) => c.notNull())
+    .addColumn('currency', 'text', (c) => c.notNull())
+    .addColumn('destination', 'text', (c) => c.notNull())
+    .addColumn('recipient_name', 'text', (c) => c.notNull())
+    .addColumn('metadata', 'jsonb', (c) => c.notNull())
+    .addColumn('success_url', 'text', (c) => c.notNull())
+    .addColumn('cancel_url', 'text', (c) => c.notNull())
+    .addColumn('payment_intent_id', 'text')
+    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
+    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .execute();
+  await db.schema
+    .createTable('testmode_payment_intents')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('session_id', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('amount', 'integer', (c) => c.notNull())
+    .addColumn('amount_received', 'integer', (c) => c.notNull())
+    .addColumn('application_fee', 'integer', (c) => c.notNull())
+    .addColumn('destination', 'text', (c) => c.notNull())
+    .addColumn('metadata', 'jsonb', (c) => c.notNull())
+    .addColumn('captured_at', 'timestamptz')
+    .addColumn('canceled_at', 'timestamptz')
+    .execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   for (const table of [
     'testmode_payment_intents',
     'testmode_sessions',

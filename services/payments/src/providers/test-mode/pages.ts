@@ -1,4 +1,5 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyReply } from 'fastify';
+import type { HttpApp } from '@ques/kit';
 import { TEST_MODE_PAGES, type TestModeProvider } from './test-mode-provider.js';
 
 /**
@@ -59,7 +60,7 @@ const notFoundPage = () =>
     `<p class="status">Not found</p><p class="label">This test-mode page does not exist.</p>`,
   );
 
-export async function registerTestModePages(app: FastifyInstance, provider: TestModeProvider): Promise<void> {
+export async function registerTestModePages(app: HttpApp, provider: TestModeProvider): Promise<void> {
   await app.register(async (scope) => {
     // The pages' forms post nothing but the button; accept what browsers send and ignore it.
     scope.addContentTypeParser(

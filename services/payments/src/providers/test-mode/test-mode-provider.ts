@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import Stripe from 'stripe';
 import { toProviderEvent } from '../stripe-provider.js';
 import {
@@ -9,12 +9,12 @@ import {
   type CheckoutSnapshot,
   type ConnectedAccount,
   type CreateCheckoutInput,
-  type PaymentIntentStatus,
   type PaymentProvider,
   type ProviderEvent,
   type SettlementOutcome,
   type Within,
 } from '../provider.js';
+import type { PaymentsDB, TestModeAccountsTable, TestModePaymentIntentsTable, TestModeSessionsTable } from '../../db/schema.js';
 
 /** A Stripe-shaped event, as the test mode emits it. */
 export interface StripeShapedEvent {
@@ -28,13 +28,13 @@ export interface StripeShapedEvent {
 
 /** Where the test mode delivers its events: the same inbox Stripe's webhooks go to, in the caller's transaction. */
 export interface EventSink {
-  accept(event: ProviderEvent, trx: Kysely<any>): Promise<unknown>;
+  accept(event: ProviderEvent, trx: Kysely<PaymentsDB>): Promise<unknown>;
   /** Called after a commit that emitted events, so they are processed now rather than at the next poll. */
   kick(): void;
 }
 
 export interface TestModeProviderOptions {
-  db: Kysely<any>;
+  db: Kysely<PaymentsDB>;
   /**
    * Where the hosted pages are reachable from a browser (through the BFF): `${pagesBaseUrl}/pay/test/...`. A function
    * when the address is known only after listening (the embedded launcher on port 0).
@@ -45,41 +45,10 @@ export interface TestModeProviderOptions {
   clock: () => Date;
 }
 
-interface SessionRow {
-  id: string;
-  status: 'open' | 'complete' | 'expired';
-  amount: number;
-  application_fee: number;
-  currency: string;
-  destination: string;
-  recipient_name: string;
-  metadata: Record<string, string>;
-  success_url: string;
-  cancel_url: string;
-  payment_intent_id: string | null;
-  expires_at: Date;
-}
-
-interface PaymentIntentRow {
-  id: string;
-  session_id: string;
-  status: PaymentIntentStatus;
-  amount: number;
-  amount_received: number;
-  application_fee: number;
-  destination: string;
-  metadata: Record<string, string>;
-}
-
-interface AccountRow {
-  id: string;
-  user_id: string;
-  country: string;
-  charges_enabled: boolean;
-  payouts_enabled: boolean;
-  details_submitted: boolean;
-  return_url: string | null;
-}
+type SessionRow = Selectable<TestModeSessionsTable>;
+/** A PaymentIntent as this provider hands it around (the row without its timestamps). */
+type PaymentIntentRow = Omit<Selectable<TestModePaymentIntentsTable>, 'captured_at' | 'canceled_at'>;
+type AccountRow = Selectable<TestModeAccountsTable>;
 
 const localId = (prefix: string) => `${prefix}_local_${randomBytes(12).toString('hex')}`;
 
@@ -101,7 +70,7 @@ export class TestModeProvider implements PaymentProvider {
     this.sink = sink;
   }
 
-  private tx<T>(within: Within, fn: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+  private tx<T>(within: Within, fn: (trx: Kysely<PaymentsDB>) => Promise<T>): Promise<T> {
     return within ? fn(within) : this.opts.db.transaction().execute(fn);
   }
 
@@ -114,7 +83,7 @@ export class TestModeProvider implements PaymentProvider {
     return this.opts.clock();
   }
 
-  private async emit(trx: Kysely<any>, type: string, object: Record<string, unknown>): Promise<void> {
+  private async emit(trx: Kysely<PaymentsDB>, type: string, object: Record<string, unknown>): Promise<void> {
     if (!this.sink) throw new Error('test-mode provider has no event sink attached');
     const event: StripeShapedEvent = {
       id: localId('evt'),
@@ -128,7 +97,7 @@ export class TestModeProvider implements PaymentProvider {
   }
 
   /** Runs `fn` in its own transaction (or the caller's), then lets the inbox process what it emitted. */
-  private async emitting<T>(within: Within, fn: (trx: Kysely<any>) => Promise<T>): Promise<T> {
+  private async emitting<T>(within: Within, fn: (trx: Kysely<PaymentsDB>) => Promise<T>): Promise<T> {
     const result = await this.tx(within, fn);
     if (!within) this.sink?.kick();
     return result;
@@ -151,11 +120,11 @@ export class TestModeProvider implements PaymentProvider {
         })
         .onConflict((oc) => oc.column('idempotency_key').doNothing())
         .execute();
-      const row = (await trx
+      const row = await trx
         .selectFrom('testmode_accounts')
         .selectAll()
         .where('idempotency_key', '=', input.idempotencyKey)
-        .executeTakeFirstOrThrow()) as AccountRow;
+        .executeTakeFirstOrThrow();
       return accountOf(row);
     });
   }
@@ -183,22 +152,22 @@ export class TestModeProvider implements PaymentProvider {
   }
 
   async account(accountId: string, within?: Within): Promise<AccountRow | undefined> {
-    return (await (within ?? this.opts.db)
+    return await (within ?? this.opts.db)
       .selectFrom('testmode_accounts')
       .selectAll()
       .where('id', '=', accountId)
-      .executeTakeFirst()) as AccountRow | undefined;
+      .executeTakeFirst();
   }
 
   /** The onboarding page's "Complete onboarding": the account can take charges and payouts. */
   async completeOnboarding(accountId: string): Promise<string | null> {
     return this.emitting(undefined, async (trx) => {
-      const row = (await trx
+      const row = await trx
         .selectFrom('testmode_accounts')
         .selectAll()
         .where('id', '=', accountId)
         .forUpdate()
-        .executeTakeFirst()) as AccountRow | undefined;
+        .executeTakeFirst();
       if (!row) return null;
       if (!(row.charges_enabled && row.payouts_enabled && row.details_submitted)) {
         await trx
@@ -238,11 +207,11 @@ export class TestModeProvider implements PaymentProvider {
         })
         .onConflict((oc) => oc.column('idempotency_key').doNothing())
         .execute();
-      const row = (await trx
+      const row = await trx
         .selectFrom('testmode_sessions')
         .selectAll()
         .where('idempotency_key', '=', input.idempotencyKey)
-        .executeTakeFirstOrThrow()) as SessionRow;
+        .executeTakeFirstOrThrow();
       return { sessionId: row.id, url: this.checkoutPageUrl(row.id), paymentIntentId: row.payment_intent_id };
     });
   }
@@ -252,11 +221,11 @@ export class TestModeProvider implements PaymentProvider {
   }
 
   async session(sessionId: string, within?: Within): Promise<SessionRow | undefined> {
-    return (await (within ?? this.opts.db)
+    return await (within ?? this.opts.db)
       .selectFrom('testmode_sessions')
       .selectAll()
       .where('id', '=', sessionId)
-      .executeTakeFirst()) as SessionRow | undefined;
+      .executeTakeFirst();
   }
 
   async retrieveCheckout(sessionId: string, within?: Within): Promise<CheckoutSnapshot> {
@@ -264,11 +233,11 @@ export class TestModeProvider implements PaymentProvider {
     const row = await this.session(sessionId, within);
     if (!row) throw new Error(`No such test-mode checkout session: ${sessionId}`);
     const pi = row.payment_intent_id
-      ? ((await db
+      ? await db
           .selectFrom('testmode_payment_intents')
           .selectAll()
           .where('id', '=', row.payment_intent_id)
-          .executeTakeFirst()) as PaymentIntentRow | undefined)
+          .executeTakeFirst()
       : undefined;
     // Like Stripe, an open session past its expiry is expired.
     const status =
@@ -343,12 +312,12 @@ export class TestModeProvider implements PaymentProvider {
     within?: Within,
   ): Promise<SettlementOutcome> {
     return this.emitting(within, async (trx) => {
-      const pi = (await trx
+      const pi = await trx
         .selectFrom('testmode_payment_intents')
         .selectAll()
         .where('id', '=', input.paymentIntentId)
         .forUpdate()
-        .executeTakeFirst()) as PaymentIntentRow | undefined;
+        .executeTakeFirst();
       if (!pi) throw new Error(`No such test-mode PaymentIntent: ${input.paymentIntentId}`);
       if (pi.status === 'succeeded') return 'captured' as const;
       if (pi.status === 'canceled') return 'released' as const;
@@ -378,12 +347,12 @@ export class TestModeProvider implements PaymentProvider {
         return 'released' as const;
       }
       if (row.status === 'expired' || !row.payment_intent_id) return 'released' as const;
-      const pi = (await trx
+      const pi = await trx
         .selectFrom('testmode_payment_intents')
         .selectAll()
         .where('id', '=', row.payment_intent_id)
         .forUpdate()
-        .executeTakeFirstOrThrow()) as PaymentIntentRow;
+        .executeTakeFirstOrThrow();
       if (pi.status === 'succeeded') return 'captured' as const;
       if (pi.status !== 'canceled') {
         await trx
@@ -397,27 +366,27 @@ export class TestModeProvider implements PaymentProvider {
     });
   }
 
-  private async lockSession(trx: Kysely<any>, sessionId: string): Promise<SessionRow | undefined> {
-    return (await trx
+  private async lockSession(trx: Kysely<PaymentsDB>, sessionId: string): Promise<SessionRow | undefined> {
+    return await trx
       .selectFrom('testmode_sessions')
       .selectAll()
       .where('id', '=', sessionId)
       .forUpdate()
-      .executeTakeFirst()) as SessionRow | undefined;
+      .executeTakeFirst();
   }
 
-  private async expireSession(trx: Kysely<any>, row: SessionRow): Promise<void> {
+  private async expireSession(trx: Kysely<PaymentsDB>, row: SessionRow): Promise<void> {
     await trx.updateTable('testmode_sessions').set({ status: 'expired' }).where('id', '=', row.id).execute();
     await this.emit(trx, 'checkout.session.expired', sessionJson({ ...row, status: 'expired' }));
   }
 
   /** What the provider's side holds for a PaymentIntent (tests and the pages read it). */
   async paymentIntent(id: string): Promise<PaymentIntentRow | undefined> {
-    return (await this.opts.db
+    return await this.opts.db
       .selectFrom('testmode_payment_intents')
       .selectAll()
       .where('id', '=', id)
-      .executeTakeFirst()) as PaymentIntentRow | undefined;
+      .executeTakeFirst();
   }
 
   // ---- webhooks ----
@@ -481,49 +450,3 @@ const paymentIntentJson = (pi: PaymentIntentRow) => ({
   transfer_data: { destination: pi.destination },
   metadata: pi.metadata,
 });
-
-/** Test-mode tables, created by the service's migration (empty and unused when Stripe is configured). */
-export async function createTestModeTables(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable('testmode_accounts')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('idempotency_key', 'text', (c) => c.notNull().unique())
-    .addColumn('user_id', 'text', (c) => c.notNull())
-    .addColumn('country', 'text', (c) => c.notNull())
-    .addColumn('charges_enabled', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('payouts_enabled', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('details_submitted', 'boolean', (c) => c.notNull().defaultTo(false))
-    .addColumn('return_url', 'text')
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .execute();
-  await db.schema
-    .createTable('testmode_sessions')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('idempotency_key', 'text', (c) => c.notNull().unique())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('amount', 'integer', (c) => c.notNull())
-    .addColumn('application_fee', 'integer', (c) => c.notNull())
-    .addColumn('currency', 'text', (c) => c.notNull())
-    .addColumn('destination', 'text', (c) => c.notNull())
-    .addColumn('recipient_name', 'text', (c) => c.notNull())
-    .addColumn('metadata', 'jsonb', (c) => c.notNull())
-    .addColumn('success_url', 'text', (c) => c.notNull())
-    .addColumn('cancel_url', 'text', (c) => c.notNull())
-    .addColumn('payment_intent_id', 'text')
-    .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
-    .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-    .execute();
-  await db.schema
-    .createTable('testmode_payment_intents')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('session_id', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('amount', 'integer', (c) => c.notNull())
-    .addColumn('amount_received', 'integer', (c) => c.notNull())
-    .addColumn('application_fee', 'integer', (c) => c.notNull())
-    .addColumn('destination', 'text', (c) => c.notNull())
-    .addColumn('metadata', 'jsonb', (c) => c.notNull())
-    .addColumn('captured_at', 'timestamptz')
-    .addColumn('canceled_at', 'timestamptz')
-    .execute();
-}

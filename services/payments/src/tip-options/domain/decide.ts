@@ -1,5 +1,5 @@
 import { checkTipOptions, PAYMENT_MESSAGES, type PayoutAccountStatus } from '@ques/contracts';
-import { badRequest, unprocessable } from '@ques/kit/errors';
+import { badRequest, unprocessable, type Decider } from '@ques/kit/domain';
 import {
   evolveTipOptions,
   initialTipOptionsState,
@@ -51,4 +51,4 @@ export const tipOptionsDecider = {
   initialState: initialTipOptionsState,
   evolve: evolveTipOptions,
   decide: decideTipOptions,
-};
+} satisfies Decider<TipOptionsCommand, TipOptionsEvent, TipOptionsState>;

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_MESSAGES, type PayoutAccountStatus } from '@ques/contracts';
-import { AppError } from '@ques/kit/errors';
-import { decideTipOptions, tipOptionsDecider } from './decide.js';
-import type { TipOptionsEvent, TipOptionsState } from './tip-options.js';
+import { deciderSpec } from '@ques/kit/testing';
+import { tipOptionsDecider } from './decide.js';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
 const userId = '6f1c1c8e-3a0b-4a9e-9d1e-1c7c8f1f0a01';
@@ -11,20 +10,11 @@ const save = (
   tippingEnabled: boolean,
   accountStatus: PayoutAccountStatus | null = 'completed',
 ) => ({ type: 'SaveTipOptions', data: { userId, tipOptions, tippingEnabled, accountStatus, now } }) as const;
-const given = (...events: TipOptionsEvent[]): TipOptionsState =>
-  events.reduce(tipOptionsDecider.evolve, tipOptionsDecider.initialState());
-function errorOf(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    return e as AppError;
-  }
-  throw new Error('expected the command to be rejected');
-}
+const spec = deciderSpec(tipOptionsDecider);
 
 describe('tip options decider', () => {
   it('starts from the spec defaults with tipping off', () => {
-    expect(given()).toEqual({
+    expect(spec.given([]).state()).toEqual({
       saved: false,
       tipOptions: ['$0', '$5', '$25', '$50', 'Custom'],
       tippingEnabled: false,
@@ -32,29 +22,33 @@ describe('tip options decider', () => {
   });
 
   it('saves options given as the spec objects or bare values, keeping their order', () => {
-    const events = decideTipOptions(
-      save([{ id: 1, value: '$0', removable: false }, { value: '$10' }, '$1000', 'Custom'], true),
-      given(),
-    );
-    expect(events).toEqual([
-      {
-        type: 'TipOptionsSaved',
-        data: {
-          userId,
-          tipOptions: ['$0', '$10', '$1000', 'Custom'],
-          tippingEnabled: true,
-          savedAt: now.toISOString(),
+    spec
+      .given([])
+      .when(save([{ id: 1, value: '$0', removable: false }, { value: '$10' }, '$1000', 'Custom'], true))
+      .then([
+        {
+          type: 'TipOptionsSaved',
+          data: {
+            userId,
+            tipOptions: ['$0', '$10', '$1000', 'Custom'],
+            tippingEnabled: true,
+            savedAt: now.toISOString(),
+          },
         },
-      },
-    ]);
+      ]);
   });
 
   it('ignores a save that changes nothing, but records the first save of the defaults', () => {
     const defaults = ['$0', '$5', '$25', '$50', 'Custom'];
-    const first = decideTipOptions(save(defaults, false, null), given());
-    expect(first).toHaveLength(1);
-    expect(decideTipOptions(save(defaults, false, null), given(first[0]!))).toEqual([]);
-    expect(decideTipOptions(save(defaults, true), given(first[0]!))).toHaveLength(1);
+    const first = spec
+      .given([])
+      .when(save(defaults, false, null))
+      .then((events) => expect(events).toHaveLength(1));
+    spec.given(first).when(save(defaults, false, null)).thenNothingHappened();
+    spec
+      .given(first)
+      .when(save(defaults, true))
+      .then((events) => expect(events).toHaveLength(1));
   });
 
   it('enforces spec §5: at most 5, allowed values only, no duplicates, $0 always there', () => {
@@ -68,28 +62,16 @@ describe('tip options decider', () => {
       [[], PAYMENT_MESSAGES.zeroRequired],
     ];
     for (const [options, message] of cases) {
-      expect(errorOf(() => decideTipOptions(save(options, false), given()))).toMatchObject({
-        status: 400,
-        message,
-      });
+      spec.given([]).when(save(options, false)).thenThrows({ status: 400, message });
     }
   });
 
   it('enables tipping only with a completed payout account (spec §4, §8 messages)', () => {
-    expect(errorOf(() => decideTipOptions(save(['$0', '$5'], true, null), given()))).toMatchObject({
-      status: 422,
-      message: PAYMENT_MESSAGES.setUpFirst,
-    });
-    expect(errorOf(() => decideTipOptions(save(['$0', '$5'], true, 'pending'), given()))).toMatchObject({
-      status: 422,
-      message: PAYMENT_MESSAGES.completeFirst,
-    });
-    expect(errorOf(() => decideTipOptions(save(['$0', '$5'], true, 'restricted'), given()))).toMatchObject({
-      status: 422,
-      message: PAYMENT_MESSAGES.completeFirst,
-    });
-    expect(decideTipOptions(save(['$0', '$5'], true, 'completed'), given())).toHaveLength(1);
+    spec.given([]).when(save(['$0', '$5'], true, null)).thenThrows({ status: 422, message: PAYMENT_MESSAGES.setUpFirst });
+    spec.given([]).when(save(['$0', '$5'], true, 'pending')).thenThrows({ status: 422, message: PAYMENT_MESSAGES.completeFirst });
+    spec.given([]).when(save(['$0', '$5'], true, 'restricted')).thenThrows({ status: 422, message: PAYMENT_MESSAGES.completeFirst });
+    spec.given([]).when(save(['$0', '$5'], true, 'completed')).then((events) => expect(events).toHaveLength(1));
     // Turning it off, or saving options with it off, needs no account.
-    expect(decideTipOptions(save(['$0', '$5'], false, null), given())).toHaveLength(1);
+    spec.given([]).when(save(['$0', '$5'], false, null)).then((events) => expect(events).toHaveLength(1));
   });
 });

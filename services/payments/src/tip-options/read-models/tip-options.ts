@@ -1,21 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { TipOptionValue } from '@ques/contracts';
 import type { Projection, RecordedEvent } from '@ques/kit';
+import type { PaymentsDB, TipOptionsRow } from '../../db/schema.js';
 import type { TipOptionsEvent } from '../domain/tip-options.js';
 
-export interface TipOptionsRow {
-  user_id: string;
-  tip_options: TipOptionValue[];
-  tipping_enabled: boolean;
-  updated_at: Date;
-  version: number;
-}
+export type { TipOptionsRow };
 
 /** Inline projection `tip_options`: the latest saved options per owner (absolute upserts, newer versions only). */
-export const tipOptionsProjection: Projection = {
+export const tipOptionsProjection: Projection<PaymentsDB> = {
   name: 'tip_options',
   tables: ['tip_options'],
-  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+  async apply(trx: Kysely<PaymentsDB>, recorded: RecordedEvent) {
     const e = { type: recorded.type, data: recorded.data } as TipOptionsEvent;
     if (e.type !== 'TipOptionsSaved') return;
     const row = {
@@ -44,13 +38,9 @@ export const tipOptionsProjection: Projection = {
 };
 
 export class TipOptionsReadModel {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<PaymentsDB>) {}
 
   async byUser(userId: string): Promise<TipOptionsRow | undefined> {
-    return (await this.db
-      .selectFrom('tip_options')
-      .selectAll()
-      .where('user_id', '=', userId)
-      .executeTakeFirst()) as TipOptionsRow | undefined;
+    return this.db.selectFrom('tip_options').selectAll().where('user_id', '=', userId).executeTakeFirst();
   }
 }

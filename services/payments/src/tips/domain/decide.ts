@@ -1,5 +1,5 @@
 import { applicationFeeCents, PAYMENT_MESSAGES, type TipReleaseReason } from '@ques/contracts';
-import { conflict, notFound } from '@ques/kit/errors';
+import { conflict, notFound, type Decider } from '@ques/kit/domain';
 import {
   evolveTip,
   initialTipState,
@@ -205,4 +205,4 @@ export function decideTip(command: TipCommand, state: TipState): TipEvent[] {
   }
 }
 
-export const tipDecider = { initialState: initialTipState, evolve: evolveTip, decide: decideTip };
+export const tipDecider = { initialState: initialTipState, evolve: evolveTip, decide: decideTip } satisfies Decider<TipCommand, TipEvent, TipState>;

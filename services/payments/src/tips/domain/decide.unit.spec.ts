@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { PAYMENT_MESSAGES, type TipReleaseReason } from '@ques/contracts';
 import { AppError } from '@ques/kit/errors';
-import { decideTip, TIP_MESSAGES, tipDecider, type TipCommand } from './decide.js';
-import type { TipEvent, TipStage, TipState } from './tip.js';
+import { deciderSpec } from '@ques/kit/testing';
+import { TIP_MESSAGES, tipDecider, type TipCommand } from './decide.js';
+import type { TipEvent, TipStage } from './tip.js';
 
 const now = new Date('2026-11-22T10:00:00.000Z');
 const later = new Date('2026-11-22T11:00:00.000Z');
@@ -25,35 +26,17 @@ const start: TipCommand = {
   },
 };
 
-/** given events → state, when command → events (or error) */
-const given = (...events: TipEvent[]): TipState =>
-  events.reduce(tipDecider.evolve, tipDecider.initialState());
-function errorOf(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    return e as AppError;
-  }
-  throw new Error('expected the command to be rejected');
-}
-const when = (state: TipState, command: TipCommand) => decideTip(command, state);
+const spec = deciderSpec(tipDecider);
+/** The events a command decides on top of a history (to build later histories from). */
+const decided = (history: TipEvent[], command: TipCommand) => tipDecider.decide(command, spec.given(history).state());
 
-const started = when(given(), start)[0]!;
-const authorized = when(given(started), {
-  type: 'RecordAuthorization',
-  data: { paymentIntentId: 'pi_1', now },
-})[0]!;
-const captureRequested = when(given(started, authorized), {
-  type: 'RequestCapture',
-  data: { now: later },
-})[0]!;
-const captured = when(given(started, authorized, captureRequested), {
-  type: 'RecordCapture',
-  data: { now: later },
-})[0]!;
+const started = decided([], start)[0]!;
+const authorized = decided([started], { type: 'RecordAuthorization', data: { paymentIntentId: 'pi_1', now } })[0]!;
+const captureRequested = decided([started, authorized], { type: 'RequestCapture', data: { now: later } })[0]!;
+const captured = decided([started, authorized, captureRequested], { type: 'RecordCapture', data: { now: later } })[0]!;
 const releaseRequested = (reason: TipReleaseReason, ...before: TipEvent[]) =>
-  when(given(started, ...before), { type: 'RequestRelease', data: { reason, now: later } })[0]!;
-const refunded = when(given(started, authorized, releaseRequested('withdrawn', authorized)), {
+  decided([started, ...before], { type: 'RequestRelease', data: { reason, now: later } })[0]!;
+const refunded = decided([started, authorized, releaseRequested('withdrawn', authorized)], {
   type: 'RecordRelease',
   data: { reason: 'cancelled', now: later },
 })[0]!;
@@ -67,7 +50,8 @@ const STATES: Record<TipStage, TipEvent[]> = {
   releasing: [started, authorized, releaseRequested('withdrawn', authorized)],
   released: [started, authorized, releaseRequested('withdrawn', authorized), refunded],
 };
-const stateAt = (stage: TipStage) => given(...STATES[stage]);
+/** The tip at a stage, given its history. */
+const at = (stage: TipStage) => spec.given(STATES[stage]);
 
 describe('tip decider', () => {
   it('starts a checkout with the platform fee at 10 %, rounded to the cent', () => {
@@ -86,7 +70,7 @@ describe('tip decider', () => {
         expiresAt: '2026-11-22T10:30:00.000Z',
       },
     });
-    const fee = (amount: number) => when(given(), { ...start, data: { ...start.data, amount } })[0]!;
+    const fee = (amount: number) => decided([], { ...start, data: { ...start.data, amount } })[0]!;
     expect((fee(105).data as { applicationFee: number }).applicationFee).toBe(11); // 10.5 → 11
     expect((fee(1234).data as { applicationFee: number }).applicationFee).toBe(123); // 123.4 → 123
     expect((fee(100_000).data as { applicationFee: number }).applicationFee).toBe(10_000);
@@ -94,9 +78,7 @@ describe('tip decider', () => {
 
   it('refuses a second checkout for the same question (409)', () => {
     for (const stage of Object.keys(STATES) as TipStage[]) {
-      const error = errorOf(() => when(stateAt(stage), start));
-      expect(error.status).toBe(409);
-      expect(error.message).toBe(TIP_MESSAGES.exists);
+      at(stage).when(start).thenThrows({ status: 409, message: TIP_MESSAGES.exists });
     }
   });
 
@@ -109,9 +91,7 @@ describe('tip decider', () => {
       { type: 'RecordRelease', data: { reason: 'abandoned', now } },
     ];
     for (const command of commands) {
-      const error = errorOf(() => when(given(), command));
-      expect(error.status).toBe(404);
-      expect(error.message).toBe(PAYMENT_MESSAGES.paymentNotFound);
+      spec.given([]).when(command).thenThrows({ status: 404, message: PAYMENT_MESSAGES.paymentNotFound });
     }
   });
 
@@ -129,9 +109,7 @@ describe('tip decider', () => {
       },
     });
     for (const stage of ['authorized', 'capturing', 'captured', 'releasing', 'released'] as TipStage[]) {
-      expect(
-        when(stateAt(stage), { type: 'RecordAuthorization', data: { paymentIntentId: 'pi_other', now } }),
-      ).toEqual([]);
+      at(stage).when({ type: 'RecordAuthorization', data: { paymentIntentId: 'pi_other', now } }).thenNothingHappened();
     }
   });
 
@@ -141,20 +119,11 @@ describe('tip decider', () => {
       data: { questionId, requestedAt: later.toISOString() },
     });
     const capture: TipCommand = { type: 'RequestCapture', data: { now } };
-    expect(when(stateAt('capturing'), capture)).toEqual([]);
-    expect(when(stateAt('captured'), capture)).toEqual([]);
-    expect(errorOf(() => when(stateAt('started'), capture))).toMatchObject({
-      status: 409,
-      message: PAYMENT_MESSAGES.notPaidYet,
-    });
-    expect(errorOf(() => when(stateAt('releasing'), capture))).toMatchObject({
-      status: 409,
-      message: PAYMENT_MESSAGES.released,
-    });
-    expect(errorOf(() => when(stateAt('released'), capture))).toMatchObject({
-      status: 409,
-      message: PAYMENT_MESSAGES.released,
-    });
+    at('capturing').when(capture).thenNothingHappened();
+    at('captured').when(capture).thenNothingHappened();
+    at('started').when(capture).thenThrows({ status: 409, message: PAYMENT_MESSAGES.notPaidYet });
+    at('releasing').when(capture).thenThrows({ status: 409, message: PAYMENT_MESSAGES.released });
+    at('released').when(capture).thenThrows({ status: 409, message: PAYMENT_MESSAGES.released });
   });
 
   it('requests a release of a started or authorized tip with its reason; repeats are no-ops; captures are refused', () => {
@@ -173,16 +142,10 @@ describe('tip decider', () => {
       expect(releaseRequested(reason, authorized).type).toBe('TipReleaseRequested');
     }
     const release: TipCommand = { type: 'RequestRelease', data: { reason: 'expired', now } };
-    expect(when(stateAt('releasing'), release)).toEqual([]);
-    expect(when(stateAt('released'), release)).toEqual([]);
-    expect(errorOf(() => when(stateAt('capturing'), release))).toMatchObject({
-      status: 409,
-      message: PAYMENT_MESSAGES.alreadyCaptured,
-    });
-    expect(errorOf(() => when(stateAt('captured'), release))).toMatchObject({
-      status: 409,
-      message: PAYMENT_MESSAGES.alreadyCaptured,
-    });
+    at('releasing').when(release).thenNothingHappened();
+    at('released').when(release).thenNothingHappened();
+    at('capturing').when(release).thenThrows({ status: 409, message: PAYMENT_MESSAGES.alreadyCaptured });
+    at('captured').when(release).thenThrows({ status: 409, message: PAYMENT_MESSAGES.alreadyCaptured });
   });
 
   it('records a requested capture with amount, fee and net for the ledger; once', () => {
@@ -200,12 +163,9 @@ describe('tip decider', () => {
         capturedAt: later.toISOString(),
       },
     });
-    expect(when(stateAt('captured'), { type: 'RecordCapture', data: { now } })).toEqual([]);
+    at('captured').when({ type: 'RecordCapture', data: { now } }).thenNothingHappened();
     for (const stage of ['started', 'authorized', 'releasing', 'released'] as TipStage[]) {
-      expect(errorOf(() => when(stateAt(stage), { type: 'RecordCapture', data: { now } }))).toMatchObject({
-        status: 409,
-        message: TIP_MESSAGES.captureNotRequested,
-      });
+      at(stage).when({ type: 'RecordCapture', data: { now } }).thenThrows({ status: 409, message: TIP_MESSAGES.captureNotRequested });
     }
   });
 
@@ -223,29 +183,17 @@ describe('tip decider', () => {
         refundedAt: later.toISOString(),
       },
     });
-    const observed = (stage: TipStage, reason: TipReleaseReason) =>
-      when(stateAt(stage), { type: 'RecordRelease', data: { reason, now } })[0]!;
-    expect(observed('started', 'abandoned')).toMatchObject({
-      type: 'TipRefunded',
-      data: { reason: 'abandoned', paymentIntentId: null },
-    });
-    expect(observed('authorized', 'cancelled')).toMatchObject({
-      type: 'TipRefunded',
-      data: { reason: 'cancelled', paymentIntentId: 'pi_1' },
-    });
-    expect(observed('capturing', 'cancelled')).toMatchObject({
-      type: 'TipRefunded',
-      data: { reason: 'cancelled' },
-    });
-    expect(when(stateAt('released'), { type: 'RecordRelease', data: { reason: 'cancelled', now } })).toEqual(
-      [],
-    );
-    expect(
-      errorOf(() => when(stateAt('captured'), { type: 'RecordRelease', data: { reason: 'cancelled', now } })),
-    ).toMatchObject({
-      status: 409,
-      message: PAYMENT_MESSAGES.alreadyCaptured,
-    });
+    const observed = (stage: TipStage, reason: TipReleaseReason, expected: Record<string, unknown>) =>
+      at(stage)
+        .when({ type: 'RecordRelease', data: { reason, now } })
+        .then((events) => expect(events).toMatchObject([{ type: 'TipRefunded', data: expected }]));
+    observed('started', 'abandoned', { reason: 'abandoned', paymentIntentId: null });
+    observed('authorized', 'cancelled', { reason: 'cancelled', paymentIntentId: 'pi_1' });
+    observed('capturing', 'cancelled', { reason: 'cancelled' });
+    at('released').when({ type: 'RecordRelease', data: { reason: 'cancelled', now } }).thenNothingHappened();
+    at('captured')
+      .when({ type: 'RecordRelease', data: { reason: 'cancelled', now } })
+      .thenThrows({ status: 409, message: PAYMENT_MESSAGES.alreadyCaptured });
   });
 
   it('never lets a tip be both captured and released, whatever order the commands come in', () => {
@@ -266,11 +214,11 @@ describe('tip decider', () => {
             permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
           );
     for (const order of permutations(commands)) {
-      let state = given(started);
+      let state = spec.given([started]).state();
       const history: string[] = [];
       for (const command of order) {
         try {
-          const events = decideTip(command, state);
+          const events = tipDecider.decide(command, state);
           state = events.reduce(tipDecider.evolve, state);
           history.push(...events.map((e) => e.type));
         } catch (err) {

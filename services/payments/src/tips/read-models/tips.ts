@@ -1,25 +1,10 @@
-import { sql, type Kysely } from 'kysely';
-import type { LedgerEntry, TipReleaseReason } from '@ques/contracts';
+import { sql, type Kysely, type Updateable } from 'kysely';
+import type { LedgerEntry } from '@ques/contracts';
 import { badRequest, type Projection, type RecordedEvent } from '@ques/kit';
+import type { PaymentsDB, TipRow, TipsTable } from '../../db/schema.js';
 import type { TipEvent, TipStage } from '../domain/tip.js';
 
-export interface TipRow {
-  question_id: string;
-  recipient_user_id: string;
-  asker_user_id: string | null;
-  account_id: string;
-  payment_ref: string;
-  payment_intent_id: string | null;
-  amount: number;
-  application_fee: number;
-  currency: string;
-  status: TipStage;
-  release_reason: TipReleaseReason | null;
-  expires_at: Date;
-  created_at: Date;
-  updated_at: Date;
-  version: number;
-}
+export type { TipRow };
 
 const STATUS_AFTER: Record<Exclude<TipEvent['type'], 'CheckoutStarted'>, TipStage> = {
   TipAuthorized: 'authorized',
@@ -52,10 +37,10 @@ function atOf(e: TipEvent): string {
 }
 
 /** Inline projection `tips`: where each tip stands (insert once, then only events newer than the row). */
-export const tipsProjection: Projection = {
+export const tipsProjection: Projection<PaymentsDB> = {
   name: 'tips',
   tables: ['tips'],
-  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+  async apply(trx: Kysely<PaymentsDB>, recorded: RecordedEvent) {
     if (!TIP_EVENT_TYPES.has(recorded.type)) return;
     const e = { type: recorded.type, data: recorded.data } as TipEvent;
     const version = recorded.streamVersion;
@@ -85,7 +70,7 @@ export const tipsProjection: Projection = {
         .execute();
       return;
     }
-    const set: Record<string, unknown> = { status: STATUS_AFTER[e.type], updated_at: at, version };
+    const set: Updateable<TipsTable> = { status: STATUS_AFTER[e.type], updated_at: at, version };
     if (e.type === 'TipAuthorized') set.payment_intent_id = e.data.paymentIntentId;
     if (e.type === 'TipReleaseRequested' || e.type === 'TipRefunded') set.release_reason = e.data.reason;
     await trx
@@ -98,10 +83,10 @@ export const tipsProjection: Projection = {
 };
 
 /** Inline projection `ledger`: amount, platform fee and owner net of every captured tip (one row each, idempotent). */
-export const ledgerProjection: Projection = {
+export const ledgerProjection: Projection<PaymentsDB> = {
   name: 'ledger',
   tables: ['ledger'],
-  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+  async apply(trx: Kysely<PaymentsDB>, recorded: RecordedEvent) {
     if (recorded.type !== 'TipCaptured') return;
     const d = recorded.data as Extract<TipEvent, { type: 'TipCaptured' }>['data'];
     await trx
@@ -136,37 +121,37 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
 }
 
 export class TipsReadModel {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<PaymentsDB>) {}
 
-  async byQuestion(questionId: string, executor: Kysely<any> = this.db): Promise<TipRow | undefined> {
-    return (await executor
+  async byQuestion(questionId: string, executor: Kysely<PaymentsDB> = this.db): Promise<TipRow | undefined> {
+    return executor
       .selectFrom('tips')
       .selectAll()
       .where('question_id', '=', questionId)
-      .executeTakeFirst()) as TipRow | undefined;
+      .executeTakeFirst();
   }
 
-  async byPaymentRef(paymentRef: string, executor: Kysely<any> = this.db): Promise<TipRow | undefined> {
-    return (await executor
+  async byPaymentRef(paymentRef: string, executor: Kysely<PaymentsDB> = this.db): Promise<TipRow | undefined> {
+    return executor
       .selectFrom('tips')
       .selectAll()
       .where('payment_ref', '=', paymentRef)
-      .executeTakeFirst()) as TipRow | undefined;
+      .executeTakeFirst();
   }
 
   async byPaymentIntent(
     paymentIntentId: string,
-    executor: Kysely<any> = this.db,
+    executor: Kysely<PaymentsDB> = this.db,
   ): Promise<TipRow | undefined> {
-    return (await executor
+    return executor
       .selectFrom('tips')
       .selectAll()
       .where('payment_intent_id', '=', paymentIntentId)
-      .executeTakeFirst()) as TipRow | undefined;
+      .executeTakeFirst();
   }
 
   /** Tips still held (or being paid) for an owner: what their account deletion releases. */
-  async openForRecipient(userId: string, executor: Kysely<any> = this.db): Promise<string[]> {
+  async openForRecipient(userId: string, executor: Kysely<PaymentsDB> = this.db): Promise<string[]> {
     const rows = await executor
       .selectFrom('tips')
       .select('question_id')
@@ -174,7 +159,7 @@ export class TipsReadModel {
       .where('status', 'in', ['started', 'authorized'])
       .orderBy('question_id')
       .execute();
-    return rows.map((r) => r.question_id as string);
+    return rows.map((r) => r.question_id);
   }
 
   async ledgerPage(userId: string, limit: number, cursor?: string): Promise<LedgerPage> {

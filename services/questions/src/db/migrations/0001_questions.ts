@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // Read model of the question aggregate (inline projection, rebuildable from events).
   await db.schema
     .createTable('questions')
@@ -70,7 +70,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('recipients_username').on('recipients').column('username').execute();
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('recipients').execute();
   await db.schema.dropTable('questions').execute();
 }

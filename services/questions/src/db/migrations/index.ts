@@ -1,9 +1,13 @@
 import type { Migration } from 'kysely';
-import { kitIdempotencyMigration, kitRevocationsMigration } from '@ques/kit';
+import { kitIdempotencyMigration, kitRevocationsMigration } from '@ques/kit/migrations';
 import * as m0001 from './0001_questions.js';
 import * as m0002 from './0002_personal_data_keys.js';
 
-/** Explicit, ordered; frozen once merged. */
+/**
+ * Explicit, ordered; each file is frozen once merged: it holds its DDL as written that day and imports no live code
+ * (`migrations.unit.spec.ts` keeps the SQL each one runs). The kit's event-store tables come first (`kitMigrations`);
+ * its other tables are frozen files too, listed here from `@ques/kit/migrations`.
+ */
 export const questionsMigrations: Record<string, Migration> = {
   '2026_11_22_0001_questions': m0001,
   '2026_11_22_0002_personal_data_keys': m0002,

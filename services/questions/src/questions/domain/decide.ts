@@ -1,5 +1,5 @@
 import { ANSWER_WINDOW_MS } from '@ques/contracts';
-import { conflict, forbidden, notFound, unprocessable } from '@ques/kit/errors';
+import { conflict, forbidden, notFound, unprocessable, type Decider } from '@ques/kit/domain';
 import {
   evolveQuestion,
   initialQuestionState,
@@ -340,4 +340,4 @@ export const questionDecider = {
   initialState: initialQuestionState,
   evolve: evolveQuestion,
   decide: decideQuestion,
-};
+} satisfies Decider<QuestionCommand, QuestionEvent, QuestionState>;

@@ -1,39 +1,10 @@
-import type { Kysely, SelectQueryBuilder } from 'kysely';
-import type { PublicQuestion, Question, QuestionStatus, TipStatus } from '@ques/contracts';
+import type { Insertable, Kysely, SelectQueryBuilder, Updateable } from 'kysely';
+import type { PublicQuestion, Question, QuestionStatus } from '@ques/contracts';
 import { badRequest, type Projection, type RecordedEvent } from '@ques/kit';
+import type { QuestionRow, QuestionsDB, QuestionsTable } from '../../db/schema.js';
 import type { Lifecycle, QuestionEvent } from '../domain/question.js';
 
-export interface QuestionRow {
-  id: string;
-  lifecycle: Lifecycle;
-  is_curated: boolean;
-  question: string;
-  detail: string;
-  answer: string | null;
-  source: string;
-  tags: string[];
-  display_on_profile: boolean;
-  deleted_by_receiver: boolean;
-  to_user_id: string;
-  to_username: string;
-  recipient_name: string;
-  to_user_email: string;
-  asker_user_id: string | null;
-  from_username: string;
-  asked_name: string;
-  asked_email: string | null;
-  replier_name: string | null;
-  tip_amount: number;
-  currency: string | null;
-  payment_ref: string | null;
-  tip_status: TipStatus;
-  answer_deadline: Date | null;
-  answer_window_expired: boolean;
-  created_at: Date;
-  updated_at: Date;
-  answered_at: Date | null;
-  version: number;
-}
+export type { QuestionRow };
 
 const json = (value: unknown) => JSON.stringify(value);
 
@@ -43,7 +14,7 @@ const MAX_ROWS_PER_INSERT = 1_000;
 type AskedEvent = Extract<QuestionEvent, { type: 'QuestionAsked' | 'TippedQuestionSubmitted' }>;
 
 /** The row a new (or newly authorized) question starts as. */
-function askedRow(e: AskedEvent, version: number) {
+function askedRow(e: AskedEvent, version: number): Insertable<QuestionsTable> & { id: string } {
   const d = e.data;
   const at = e.type === 'QuestionAsked' ? e.data.askedAt : e.data.submittedAt;
   return {
@@ -73,7 +44,7 @@ function askedRow(e: AskedEvent, version: number) {
 }
 
 /** Inserts new questions; an authorization (QuestionAsked after TippedQuestionSubmitted) moves the row on. */
-async function insertAsked(trx: Kysely<any>, rows: ReturnType<typeof askedRow>[]): Promise<void> {
+async function insertAsked(trx: Kysely<QuestionsDB>, rows: ReturnType<typeof askedRow>[]): Promise<void> {
   await trx
     .insertInto('questions')
     .values(rows)
@@ -97,11 +68,11 @@ async function insertAsked(trx: Kysely<any>, rows: ReturnType<typeof askedRow>[]
  * Inline projection `questions`: one row per question, idempotent (inserts ignore duplicates, updates only apply an
  * event newer than the row's version), so retries and rebuilds converge on the same rows.
  */
-export const questionsProjection: Projection = {
+export const questionsProjection: Projection<QuestionsDB> = {
   name: 'questions',
   tables: ['questions'],
   /** Rebuilds: consecutive new questions go in as one multi-row insert; everything else as `apply` does it. */
-  async applyBatch(trx: Kysely<any>, events: RecordedEvent[]) {
+  async applyBatch(trx: Kysely<QuestionsDB>, events: RecordedEvent[]) {
     let pending = new Map<string, ReturnType<typeof askedRow>>();
     const flush = async () => {
       if (pending.size > 0) await insertAsked(trx, [...pending.values()]);
@@ -122,10 +93,10 @@ export const questionsProjection: Projection = {
     }
     await flush();
   },
-  async apply(trx: Kysely<any>, recorded: RecordedEvent) {
+  async apply(trx: Kysely<QuestionsDB>, recorded: RecordedEvent) {
     const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
     const version = recorded.streamVersion;
-    const update = (id: string, at: string, set: Record<string, unknown>) =>
+    const update = (id: string, at: string, set: Updateable<QuestionsTable>) =>
       trx
         .updateTable('questions')
         .set({ ...set, updated_at: at, version })
@@ -309,13 +280,13 @@ export interface Page {
   nextCursor: string | null;
 }
 
-type Query = SelectQueryBuilder<any, 'questions', QuestionRow>;
+type Query = SelectQueryBuilder<QuestionsDB, 'questions', QuestionRow>;
 
 /** One page of a list query: rows strictly after the cursor in (created_at, id) descending order, plus one to peek. */
 function paged(query: Query, limit: number, after: Position | null): Query {
   let q = query;
   if (after)
-    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(new Date(after.createdAt), after.id)));
   return q
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -335,16 +306,14 @@ const newestFirst = (a: QuestionRow, b: QuestionRow) => {
 };
 
 export class QuestionsReadModel {
-  constructor(private readonly db: Kysely<any>) {}
+  constructor(private readonly db: Kysely<QuestionsDB>) {}
 
   private base(): Query {
-    return this.db.selectFrom('questions').selectAll() as unknown as Query;
+    return this.db.selectFrom('questions').selectAll();
   }
 
-  byId(id: string, executor: Kysely<any> = this.db): Promise<QuestionRow | undefined> {
-    return executor.selectFrom('questions').selectAll().where('id', '=', id).executeTakeFirst() as Promise<
-      QuestionRow | undefined
-    >;
+  byId(id: string, executor: Kysely<QuestionsDB> = this.db): Promise<QuestionRow | undefined> {
+    return executor.selectFrom('questions').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
   /** The public page's query (also what the EXPLAIN test checks). */

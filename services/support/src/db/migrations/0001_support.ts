@@ -1,9 +1,15 @@
 import { sql, type Kysely } from 'kysely';
-import { createPersonalDataKeysTable } from '@ques/kit';
 
-export async function up(db: Kysely<any>): Promise<void> {
+export async function up(db: Kysely<unknown>): Promise<void> {
   // Per-person keys sealing the personal fields of stored events (crypto-shredding).
-  await createPersonalDataKeysTable(db);
+  await db.schema
+    .createTable('personal_data_keys')
+    .ifNotExists()
+    .addColumn('subject', 'text', (c) => c.primaryKey())
+    // null once forgotten: the row stays so nothing new is sealed for a deleted person by mistake.
+    .addColumn('key', 'bytea')
+    .addColumn('forgotten_at', 'timestamptz')
+    .execute();
 
   // Solved captcha challenges, by a hash of their signature: the primary key is what refuses a replay.
   await db.schema
@@ -27,7 +33,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`CREATE INDEX rate_limit_windows_start ON rate_limit_windows (window_start)`.execute(db);
 }
 
-export async function down(db: Kysely<any>): Promise<void> {
+export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('rate_limit_windows').execute();
   await db.schema.dropTable('used_captchas').execute();
   await db.schema.dropTable('personal_data_keys').execute();

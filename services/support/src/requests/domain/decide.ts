@@ -4,7 +4,7 @@ import {
   SUPPORT_REQUIRED_FIELDS,
   type SupportCategory,
 } from '@ques/contracts';
-import { badRequest, conflict, notFound } from '@ques/kit/errors';
+import { badRequest, conflict, notFound, type Decider } from '@ques/kit/domain';
 import {
   evolveSupportRequest,
   initialSupportRequestState,
@@ -82,4 +82,4 @@ export const supportRequestDecider = {
   initialState: initialSupportRequestState,
   evolve: evolveSupportRequest,
   decide: decideSupportRequest,
-};
+} satisfies Decider<SupportRequestCommand, SupportRequestEvent, SupportRequestState>;

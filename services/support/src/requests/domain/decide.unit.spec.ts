@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '@ques/kit/errors';
-import { decideSupportRequest, supportRequestDecider, type SupportRequestCommand } from './decide.js';
-import type { SupportRequestEvent, SupportRequestState } from './support-request.js';
+import { deciderSpec } from '@ques/kit/testing';
+import { supportRequestDecider, type SupportRequestCommand } from './decide.js';
+import type { SupportRequestEvent } from './support-request.js';
 
 const now = new Date('2026-11-21T10:00:00.000Z');
 const later = new Date('2026-11-21T10:00:02.000Z');
@@ -23,41 +24,33 @@ const request = (
   },
 });
 
-/** given events → state, when command → events (or error) */
-function given(...events: SupportRequestEvent[]): SupportRequestState {
-  return events.reduce(supportRequestDecider.evolve, supportRequestDecider.initialState());
-}
-function errorOf(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (e) {
-    return e as AppError;
-  }
-  throw new Error('expected the command to be rejected');
-}
-const requested = decideSupportRequest(request(), given())[0]!;
+const spec = deciderSpec(supportRequestDecider);
+const requested: SupportRequestEvent = {
+  type: 'SupportRequested',
+  data: {
+    requestId,
+    category: 'Billing Issue',
+    title: 'Charged twice',
+    description: 'My card was charged twice.',
+    userId: requester.userId,
+    username: requester.username,
+    requestedAt: now.toISOString(),
+  },
+};
 
 describe('support request decider', () => {
   it('records a request with trimmed text and the signed-in sender', () => {
-    expect(requested).toEqual({
-      type: 'SupportRequested',
-      data: {
-        requestId,
-        category: 'Billing Issue',
-        title: 'Charged twice',
-        description: 'My card was charged twice.',
-        userId: requester.userId,
-        username: requester.username,
-        requestedAt: now.toISOString(),
-      },
-    });
+    spec.given([]).when(request()).then([requested]);
   });
 
   it('records a guest request without a sender', () => {
-    const [event] = decideSupportRequest(request({ requester: null }), given());
-    expect(event?.type === 'SupportRequested' && event.data).toMatchObject({ userId: null, username: null });
-    const state = given(event!);
-    expect(state.status === 'requested' && state.requester).toBeNull();
+    spec
+      .given([])
+      .when(request({ requester: null }))
+      .then(([event], state) => {
+        expect(event?.type === 'SupportRequested' && event.data).toMatchObject({ userId: null, username: null });
+        expect(state.status === 'requested' && state.requester).toBeNull();
+      });
   });
 
   it.each([
@@ -65,36 +58,27 @@ describe('support request decider', () => {
     ['a blank title', { title: '   \n' }],
     ['a blank description', { description: '\t ' }],
   ])('rejects %s with the spec message (400)', (_label, overrides) => {
-    const error = errorOf(() => decideSupportRequest(request(overrides), given()));
-    expect(error).toBeInstanceOf(AppError);
-    expect(error.status).toBe(400);
-    expect(error.message).toBe('Please fill in all required fields.');
+    spec.given([]).when(request(overrides)).thenThrows(AppError);
+    spec.given([]).when(request(overrides)).thenThrows({ status: 400, message: 'Please fill in all required fields.' });
   });
 
   it('bounds the title and description', () => {
-    expect(errorOf(() => decideSupportRequest(request({ title: 'x'.repeat(201) }), given())).message).toBe(
-      'Title must be at most 200 characters',
-    );
-    expect(
-      errorOf(() => decideSupportRequest(request({ description: 'x'.repeat(5001) }), given())).status,
-    ).toBe(400);
-    expect(decideSupportRequest(request({ title: 'x'.repeat(200) }), given())).toHaveLength(1);
+    spec.given([]).when(request({ title: 'x'.repeat(201) })).thenThrows({ message: 'Title must be at most 200 characters' });
+    spec.given([]).when(request({ description: 'x'.repeat(5001) })).thenThrows({ status: 400 });
+    spec.given([]).when(request({ title: 'x'.repeat(200) })).then((events) => expect(events).toHaveLength(1));
   });
 
   it('rejects an unknown category', () => {
-    const error = errorOf(() =>
-      decideSupportRequest(request({ category: 'Refund please' as never }), given()),
-    );
-    expect(error.status).toBe(400);
+    spec.given([]).when(request({ category: 'Refund please' as never })).thenThrows({ status: 400 });
   });
 
   it('folds the sender into state', () => {
-    const state = given(requested);
+    const state = spec.given([requested]).state();
     expect(state.status === 'requested' && state.requester).toEqual(requester);
   });
 
   it('refuses to record the same request twice (409)', () => {
-    expect(errorOf(() => decideSupportRequest(request(), given(requested))).status).toBe(409);
+    spec.given([requested]).when(request()).thenThrows({ status: 409 });
   });
 
   it('records the inbox mail once, then nothing on a retried job', () => {
@@ -102,16 +86,19 @@ describe('support request decider', () => {
       type: 'RecordInboxMail',
       data: { to: 'support@example.com', messageId: '<m@x>', now: later },
     };
-    const events = decideSupportRequest(mail, given(requested));
-    expect(events).toEqual([
-      {
-        type: 'SupportInboxMailed',
-        data: { requestId, to: 'support@example.com', messageId: '<m@x>', mailedAt: later.toISOString() },
-      },
-    ]);
-    const state = given(requested, ...events);
-    expect(state.status === 'requested' && state.mailedAt).toBe(later.toISOString());
-    expect(decideSupportRequest(mail, state)).toEqual([]);
+    const mailed = spec
+      .given([requested])
+      .when(mail)
+      .then((events, state) => {
+        expect(events).toEqual([
+          {
+            type: 'SupportInboxMailed',
+            data: { requestId, to: 'support@example.com', messageId: '<m@x>', mailedAt: later.toISOString() },
+          },
+        ]);
+        expect(state.status === 'requested' && state.mailedAt).toBe(later.toISOString());
+      });
+    spec.given([requested, ...mailed]).when(mail).thenNothingHappened();
   });
 
   it('cannot mail a request that does not exist (404)', () => {
@@ -119,6 +106,6 @@ describe('support request decider', () => {
       type: 'RecordInboxMail',
       data: { to: 'support@example.com', messageId: '<m@x>', now },
     };
-    expect(errorOf(() => decideSupportRequest(mail, given())).status).toBe(404);
+    spec.given([]).when(mail).thenThrows({ status: 404 });
   });
 });

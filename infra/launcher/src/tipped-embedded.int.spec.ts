@@ -6,21 +6,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_WINDOW_MS, type UserSnapshot } from '@ques/contracts';
 import {
   connectEmbedded,
+  createLogger,
   fileMailer,
   generateJwtKeys,
   InProcessEventBus,
   openEmbeddedPostgres,
+  runService,
   type EmbeddedPostgres,
-  type ServiceRuntime,
+  type RunningService,
 } from '@ques/kit';
 import { createTestTokenSigner, eventually, integrationMessage } from '@ques/kit/testing';
-import { startQuestionsService, type QuestionsExtra } from '@ques/questions';
-import { startPaymentsService, type PaymentsExtra } from './service.js';
-import { log } from './test/harness.js';
-import { HttpQuestionsClient } from './tips/questions-client.js';
+import { HttpQuestionsClient, loadPaymentsConfig, paymentsService, type PaymentsConfig, type PaymentsDB, type PaymentsOverrides, type PaymentsParts } from '@ques/payments';
+import { loadQuestionsConfig, questionsService, type QuestionsConfig, type QuestionsDB, type QuestionsParts } from '@ques/questions';
+
+const log = createLogger('tipped-embedded', process.env.TEST_LOG_LEVEL ?? 'silent');
 
 const ORIGIN = 'http://localhost:3000';
-const JWT = { issuer: 'ques-identity', audience: 'ques' };
 
 /**
  * The embedded default's configuration — one PGlite session shared by every service, the in-process bus, the local
@@ -30,15 +31,15 @@ const JWT = { issuer: 'ques-identity', audience: 'ques' };
 describe('payments + questions in the embedded configuration (PGlite, in-process bus, test mode)', () => {
   let pg: EmbeddedPostgres;
   let bus: InProcessEventBus;
-  let questions: ServiceRuntime<QuestionsExtra>;
-  let payments: ServiceRuntime<PaymentsExtra>;
+  let questions: RunningService<QuestionsDB, QuestionsConfig, QuestionsParts>;
+  let payments: RunningService<PaymentsDB, PaymentsConfig, PaymentsParts, PaymentsOverrides>;
   let offset = 0;
   const clock = () => new Date(Date.now() + offset);
   let token: (user: { id: string; username: string }) => string;
   let closeSigner: () => Promise<void>;
 
   const call = async (
-    runtime: ServiceRuntime<unknown>,
+    runtime: { app: RunningService['app'] },
     method: string,
     url: string,
     body?: unknown,
@@ -88,32 +89,25 @@ describe('payments + questions in the embedded configuration (PGlite, in-process
     pg = await openEmbeddedPostgres();
     bus = new InProcessEventBus({ log });
     const keys = generateJwtKeys();
-    const jwt = { publicKey: keys.publicKey, ...JWT };
-    questions = await startQuestionsService({
-      database: connectEmbedded(pg, 'questions'),
+    questions = await runService(questionsService, {
+      config: loadQuestionsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: ORIGIN }),
+      database: connectEmbedded<QuestionsDB>(pg, 'questions'),
       bus,
       log,
       clock,
-      jwt,
+      mailer: fileMailer(join(mkdtempSync(join(tmpdir(), 'ques-embedded-')), 'mail'), 'Ques <no-reply@ques.test>', log),
+      port: 0,
       pollIntervalMs: 50,
-      mailer: fileMailer(
-        join(mkdtempSync(join(tmpdir(), 'ques-embedded-')), 'mail'),
-        'Ques <no-reply@ques.test>',
-        log,
-      ),
-      publicOrigin: ORIGIN,
     });
-    const questionsUrl = await questions.listen(0);
-    payments = await startPaymentsService({
-      database: connectEmbedded(pg, 'payments'),
+    payments = await runService(paymentsService, {
+      config: loadPaymentsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: ORIGIN }),
+      database: connectEmbedded<PaymentsDB>(pg, 'payments'),
       bus,
       log,
       clock,
-      jwt,
+      port: 0,
       pollIntervalMs: 50,
-      provider: { kind: 'test', pagesBaseUrl: ORIGIN },
-      questions: new HttpQuestionsClient({ baseUrl: questionsUrl }),
-      publicOrigin: ORIGIN,
+      overrides: { provider: { kind: 'test', pagesBaseUrl: ORIGIN }, questions: new HttpQuestionsClient({ baseUrl: questions.url }) },
     });
     const signer = await createTestTokenSigner(keys);
     token = (user) => signer.sign(user);
@@ -235,7 +229,7 @@ describe('payments + questions in the embedded configuration (PGlite, in-process
         .status,
     ).toBe(200);
     await eventually(
-      async () => (await payments.extra.tips.byQuestion(second.body.questionId))?.status === 'released',
+      async () => (await payments.parts.tips.byQuestion(second.body.questionId))?.status === 'released',
     );
 
     // Past 5 days: released by questions' scheduler and payments.
@@ -245,9 +239,9 @@ describe('payments + questions in the embedded configuration (PGlite, in-process
     offset += ANSWER_WINDOW_MS + 1_000;
     await eventually(async () => (await tipStatus(owner, third.body.questionId)) === 'released', 15_000);
     await eventually(
-      async () => (await payments.extra.tips.byQuestion(third.body.questionId))?.status === 'released',
+      async () => (await payments.parts.tips.byQuestion(third.body.questionId))?.status === 'released',
     );
-    expect(await payments.extra.tips.byQuestion(third.body.questionId)).toMatchObject({
+    expect(await payments.parts.tips.byQuestion(third.body.questionId)).toMatchObject({
       status: 'released',
       release_reason: 'expired',
     });
@@ -256,7 +250,7 @@ describe('payments + questions in the embedded configuration (PGlite, in-process
     const fourth = await guestAsk('Never mind?');
     expect((await press(`${fourth.body.url}/cancel`)).statusCode).toBe(303);
     await eventually(
-      async () => (await payments.extra.tips.byQuestion(fourth.body.questionId))?.status === 'released',
+      async () => (await payments.parts.tips.byQuestion(fourth.body.questionId))?.status === 'released',
     );
     expect(
       (await call(questions, 'GET', `/api/questions/${fourth.body.questionId}`, undefined, owner.token))

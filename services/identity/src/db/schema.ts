@@ -1,0 +1,69 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { IdempotencyTables, KitTables, NullableTimestamp, PersonalDataTables, Timestamp } from '@ques/kit';
+
+/** Identity's tables, declared once (created by `migrations/`); every query runs on `Kysely<IdentityDB>`. */
+export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTables {
+  users: UsersTable;
+  session_families: SessionFamiliesTable;
+  refresh_tokens: RefreshTokensTable;
+  login_attempts: LoginAttemptsTable;
+  avatars: AvatarsTable;
+  password_resets: PasswordResetsTable;
+}
+
+/** Read model of the user aggregate. */
+export interface UsersTable {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+  bio: ColumnType<string, string | undefined, string>;
+  avatar_url: string;
+  brand_color_main: string;
+  brand_color_light: string;
+  archive_profile: ColumnType<boolean, boolean | undefined, boolean>;
+  password_hash: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+export type UserRow = Selectable<UsersTable>;
+
+export interface SessionFamiliesTable {
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+  revoked_at: NullableTimestamp;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokensTable {
+  token_hash: string;
+  family_id: string;
+  issued_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  account_key: string;
+  attempted_at: Timestamp;
+}
+
+export interface AvatarsTable {
+  user_id: string;
+  version: string;
+  size: number;
+  content_type: string;
+  /** bytea: a Buffer on node-postgres, a Uint8Array on PGlite. */
+  bytes: Uint8Array;
+  created_at: Timestamp;
+}
+
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}

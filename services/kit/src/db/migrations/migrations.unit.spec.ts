@@ -1,0 +1,14 @@
+import { expect, it } from 'vitest';
+import { migrationSql } from '../../testing/migrations.js';
+import { kitIdempotencyMigration, kitMigrations, kitRevocationsMigration } from './index.js';
+
+it('runs the SQL each kit migration ran the day it was merged (migrations are frozen)', async () => {
+  expect(
+    await migrationSql({
+      ...kitMigrations,
+      // Listed by the services under these names.
+      '2026_11_23_0001_kit_idempotency': kitIdempotencyMigration,
+      '2026_11_23_0002_kit_revocations': kitRevocationsMigration,
+    }),
+  ).toMatchSnapshot();
+});
