@@ -9,3 +9,4 @@ export * from './core/money.js';
 export * from './core/page-meta.js';
 export * from './core/profile-meta.js';
 export * from './core/question-meta.js';
+export * from './api/index.js';

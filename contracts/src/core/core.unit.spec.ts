@@ -50,3 +50,15 @@ describe('@ques/contracts/core', () => {
     for (const [name, value] of Object.entries(core)) expect(mainExports[name], name).toBe(value);
   });
 });
+
+describe('money at the /api edge', () => {
+  it('turns dollars into integer cents and back', async () => {
+    const { dollarsToCents, centsToDollars } = await import('./money.js');
+    expect(dollarsToCents(5)).toBe(500);
+    expect(dollarsToCents(12.5)).toBe(1250);
+    expect(dollarsToCents(0.1 + 0.2)).toBe(30);
+    expect(dollarsToCents(-1)).toBeNull();
+    expect(dollarsToCents(Number.NaN)).toBeNull();
+    expect(centsToDollars(1250)).toBe(12.5);
+  });
+});

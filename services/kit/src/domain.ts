@@ -4,3 +4,4 @@
  */
 export type { Clock, Decider, DomainEvent, EventMetadata, RecordedEvent } from './events/types.js';
 export * from './errors.js';
+export * from './access.js';

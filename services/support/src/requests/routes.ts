@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { ZSupportSendRequest, type CaptchaChallenge, type SupportSendResponse } from '@ques/contracts';
+import { supportApi, type CaptchaChallenge } from '@ques/contracts';
 import {
   metadataFrom,
   optionalUser,
-  parseWith,
+  routeFor,
   scheduleJob,
   unauthorized,
   type HttpApp,
@@ -46,29 +46,27 @@ export async function registerSupportRoutes(
   const { captcha, requests } = parts;
   const { clock } = ctx;
 
-  app.get(
-    '/api/support/captcha',
-    {
-      config: {
-        rateLimit: { max: deps.challengeLimitPerMinute, timeWindow: '1 minute', groupId: ':captcha' },
-      },
-    },
-    async (_request, reply): Promise<CaptchaChallenge> => {
+  routeFor(
+    app,
+    supportApi.getCaptcha,
+    async (_request, reply) => {
       void reply.header('cache-control', 'no-store');
+      // altcha-lib's interface type has no index signature; the schema is the loose object it is.
       return (await captcha.challenge()) as CaptchaChallenge;
     },
+    { config: { rateLimit: { max: deps.challengeLimitPerMinute, timeWindow: '1 minute', groupId: ':captcha' } } },
   );
 
-  app.post(
-    '/api/support/send',
-    { config: { rateLimit: { max: deps.sendLimitPerMinute, timeWindow: '1 minute', groupId: ':send' } } },
-    async (request): Promise<SupportSendResponse> => {
+  routeFor(
+    app,
+    supportApi.send,
+    async (request) => {
       // The sender is whoever the token says (or a guest); the body's userId is never trusted.
       const claims = await optionalUser(request);
       // An access token outlives its account by up to 15 minutes; a deleted person's data is not recorded again.
       if (claims && (await isForgotten(ctx, claims.sub))) throw unauthorized('Not authorized, token failed');
       // Fields first, so a form mistake does not burn a solved captcha.
-      const body = parseWith(ZSupportSendRequest, request.body);
+      const { body } = request;
       const verified = await captcha.verify(body.captchaToken);
       const requestId = randomUUID();
       const now = clock();
@@ -102,7 +100,8 @@ export async function registerSupportRoutes(
         { requestId, category: body.category, signedIn: !!claims },
         'support request accepted',
       );
-      return { success: true };
+      return { success: true as const };
     },
+    { config: { rateLimit: { max: deps.sendLimitPerMinute, timeWindow: '1 minute', groupId: ':send' } } },
   );
 }
