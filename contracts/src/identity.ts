@@ -151,8 +151,15 @@ export const ZUserSnapshot = z.object({
   brandColorMain: z.string(),
   brandColorLight: z.string(),
   archiveProfile: z.boolean(),
+  /**
+   * The address was confirmed through the link identity mailed (true on verification, false again on an e-mail
+   * change). Nothing that belongs to an address (a guest's questions) attaches to an unverified one. Absent in events
+   * recorded before it existed: false.
+   */
+  emailVerified: z.boolean().default(false),
 });
-export type UserSnapshot = z.infer<typeof ZUserSnapshot>;
+/** A snapshot as identity publishes it; consumers parse it with `ZUserSnapshot` (so `emailVerified` is then set). */
+export type UserSnapshot = z.input<typeof ZUserSnapshot>;
 
 export const IdentityEvents = {
   UserRegistered: { version: 1, schema: ZUserSnapshot },
