@@ -435,8 +435,11 @@ export const ZQuestion = ZPublicQuestion.extend({
 });
 export type Question = z.infer<typeof ZQuestion>;
 
-/** A question as its viewer may see it: the full record for its parties, the public view for anyone else. */
-export const ZQuestionView = z.union([ZQuestion, ZPublicQuestion]);
+/**
+ * A question as its viewer may see it: the public view for anyone, the full record for its parties. (The public view
+ * comes first: public lists are the most read, and a strict object refuses the other shape either way.)
+ */
+export const ZQuestionView = z.union([ZPublicQuestion, ZQuestion]);
 
 /** `DELETE /api/questions/:id`. */
 export const ZQuestionWithdrawnResponse = z.strictObject({ message: z.literal('Question withdrawn') });

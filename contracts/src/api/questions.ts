@@ -183,8 +183,8 @@ export const questionsApi = {
 } as const;
 
 /**
- * Calls between services, never routed by the BFF nor listed in `API_CALLS` (ARCHITECTURE.md: payments → questions
- * while the asker is at checkout).
+ * Calls between services, never routed by the BFF nor listed in `API_CALLS`: payments hands a tipped question to
+ * questions while the asker is at checkout.
  */
 export const questionsInternalCalls = {
   submitTipped: defineCall({
