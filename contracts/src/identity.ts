@@ -152,9 +152,10 @@ export const ZUserSnapshot = z.object({
   brandColorLight: z.string(),
   archiveProfile: z.boolean(),
   /**
-   * The address was confirmed through the link identity mailed (true on verification, false again on an e-mail
-   * change). Nothing that belongs to an address (a guest's questions) attaches to an unverified one. Absent in events
-   * recorded before it existed: false.
+   * Whether the person proved they own `email` (opened the link identity mailed to it). False after every e-mail
+   * change until the new address is confirmed. Nothing that belongs to an address (a guest's questions, mail meant
+   * for its owner) may attach to an account while this is false. Events recorded before the field existed carry no
+   * value: they read as false.
    */
   emailVerified: z.boolean().default(false),
 });
