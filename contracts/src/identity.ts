@@ -151,8 +151,16 @@ export const ZUserSnapshot = z.object({
   brandColorMain: z.string(),
   brandColorLight: z.string(),
   archiveProfile: z.boolean(),
+  /**
+   * Whether the person proved they own `email` (opened the link identity mailed to it). False after every e-mail
+   * change until the new address is confirmed. Nothing that belongs to an address (a guest's questions, mail meant
+   * for its owner) may attach to an account while this is false. Events recorded before the field existed carry no
+   * value: they read as false.
+   */
+  emailVerified: z.boolean().default(false),
 });
-export type UserSnapshot = z.infer<typeof ZUserSnapshot>;
+/** A snapshot as identity publishes it; consumers parse it with `ZUserSnapshot` (so `emailVerified` is then set). */
+export type UserSnapshot = z.input<typeof ZUserSnapshot>;
 
 export const IdentityEvents = {
   UserRegistered: { version: 1, schema: ZUserSnapshot },

@@ -211,6 +211,33 @@ export const PATCH_MESSAGES = {
   noRestore: 'A deleted question cannot be restored',
 } as const;
 
+/** A question that does not exist, or that the caller may not see (a stranger cannot tell the two apart). */
+export const QUESTION_NOT_FOUND = 'Question not found';
+
+/** What the question's rules answer when an action is not allowed: 409 (its state), 403 (not yours), 422. */
+export const QUESTION_MESSAGES = {
+  exists: 'This question already exists.',
+  withdrawn: 'This question was withdrawn by the asker.',
+  deleted: 'This question was deleted.',
+  withdrawnCannotAnswer: 'This question was withdrawn by the asker. It can no longer be answered.',
+  deletedCannotAnswer: 'This question was deleted. It can no longer be answered.',
+  alreadyAnswered: 'This question has already been answered.',
+  notAnsweredYet: 'This question has not been answered yet, so there is no answer to edit.',
+  alreadyDeleted: 'This question was already deleted.',
+  alreadyWithdrawn: 'This question was already withdrawn.',
+  answeredCannotWithdraw: 'This question has already been answered and can no longer be withdrawn.',
+  deletedCannotWithdraw: 'This question was deleted by its recipient and can no longer be withdrawn.',
+  onlyRecipient: 'Only the recipient of this question can do that.',
+  onlyAsker: 'Only the person who asked this question can withdraw it.',
+  onlyOwnCuration: 'You can only curate Q&A for your own profile.',
+  publicListIsReceiver: 'The public list is role=receiver',
+  invalidCursor: 'Invalid cursor',
+  unknownAsker: 'The asker is not known. Please try again later.',
+  tipMismatch: 'The authorized tip does not match this question.',
+  captureWithoutAnswer: 'A tip can only be captured after the question is answered.',
+  releaseAfterCapture: 'A captured tip cannot be released.',
+} as const;
+
 export type PatchQuestionRequest = { deletedByReceiver: true } | { displayOnProfile: boolean };
 
 /** `PATCH /api/questions/:id`: `{ deletedByReceiver: true }` or `{ displayOnProfile }` (deletion wins if both). */
@@ -242,78 +269,180 @@ export const ZListQuestionsQuery = z.object({
 });
 export type ListQuestionsQuery = z.infer<typeof ZListQuestionsQuery>;
 
+// ---- request schemas (the declarations in ./api/questions.ts) ----
+//
+// Types only: the spec's rules and their order live in the check functions above, which the service still calls, so
+// the first message a person sees is the spec's. Every field the rules read is optional here (a missing title is the
+// rule's "Question title is required", not a schema error); a field of the wrong JSON type is refused with a clear
+// sentence. Unknown fields are dropped, as the spec's clients send more than the server reads.
+
+const NOT_AN_OBJECT = 'The request body must be a JSON object.';
+const textField = (label: string) => z.string({ error: `${label} must be text` }).nullish();
+const flagField = (label: string) => z.boolean({ error: `${label} must be true or false` }).nullish();
+const ZTagsField = z.array(z.string({ error: TAG_MESSAGES.notAList }), { error: TAG_MESSAGES.notAList }).nullish();
+
+/** `:id` of a question route; the service answers a malformed id like an unknown one (404), or 400 on answer. */
+export const ZQuestionIdParams = z.object({ id: z.string().max(200) });
+
+/**
+ * `POST /api/questions` (spec §7 question payload): a free question (guest or signed in), or with `isCurated: true`
+ * the owner's curated Q&A. `recipientName`, `toUserEmail` and `fromUsername` are in the spec's payload but never
+ * trusted: the server resolves the recipient from `toUserId` and the asker from the token.
+ */
+export const ZAskQuestionBody = z
+  .object(
+    {
+      question: textField('Question title'),
+      detail: textField('Description'),
+      /** Dollars (spec §3); a free question has 0 — tips go through checkout. */
+      tip: z.union([z.number(), z.string()], { error: ASK_MESSAGES.selectTip }).nullish(),
+      isCurated: flagField('isCurated'),
+      toUserId: z.string({ error: ASK_MESSAGES.recipientMissing }).nullish(),
+      toUsername: textField('toUsername'),
+      recipientName: textField('recipientName'),
+      toUserEmail: textField('toUserEmail'),
+      fromUsername: textField('fromUsername'),
+      askedName: textField('Name'),
+      askedEmail: textField('Email'),
+      yourName: textField('Name'),
+      yourEmail: textField('Email'),
+      /** A guest ticked the Terms of Use and Privacy Policy box. */
+      agreedToTerms: z.boolean({ error: ASK_MESSAGES.mustAgree }).nullish(),
+      // curated Q&A only
+      answer: textField('Answer'),
+      source: textField('Source'),
+      tags: ZTagsField,
+      displayOnProfile: flagField('displayOnProfile'),
+      replierName: textField('Replier name'),
+    },
+    { error: NOT_AN_OBJECT },
+  )
+  .default({});
+export type AskQuestionBody = z.infer<typeof ZAskQuestionBody>;
+
+/** `PUT /api/questions/:id/answer` (spec §7); `skipNotify: true` edits the existing answer without an e-mail. */
+export const ZAnswerQuestionBody = z
+  .object(
+    {
+      answer: z.string({ error: ANSWER_MESSAGES.answerRequired }).nullish(),
+      tags: ZTagsField,
+      displayOnProfile: flagField('displayOnProfile'),
+      replierName: textField('Replier name'),
+      skipNotify: flagField('skipNotify'),
+    },
+    { error: NOT_AN_OBJECT },
+  )
+  .default({});
+export type AnswerQuestionBody = z.infer<typeof ZAnswerQuestionBody>;
+
+/** `PATCH /api/questions/:id`: `{ displayOnProfile }` or `{ deletedByReceiver: true }` (checked by `checkPatchBody`). */
+export const ZPatchQuestionBody = z
+  .object(
+    {
+      deletedByReceiver: z.boolean({ error: PATCH_MESSAGES.noRestore }).optional(),
+      displayOnProfile: z.boolean({ error: PATCH_MESSAGES.nothing }).optional(),
+    },
+    { error: NOT_AN_OBJECT },
+  )
+  .default({});
+export type PatchQuestionBody = z.infer<typeof ZPatchQuestionBody>;
+
 /**
  * Internal call (service to service, never through the BFF): payments hands over a tipped question when it starts
  * checkout. Questions validates it with the ask rules and keeps it "awaiting payment" until `TipAuthorized`.
  */
 export const ZSubmitTippedQuestionRequest = z.object({
   questionId: z.uuid('questionId must be a UUID'),
-  /** The spec §7 question payload the browser sent to checkout. */
+  /** The spec §7 question payload the browser sent to checkout (checked with the ask rules). */
   questionData: z.record(z.string(), z.unknown()),
   /** The signed-in asker (payments verified the token), or null for a guest. */
   askerUserId: z.uuid().nullable(),
-  /** In cents. */
-  tipAmount: z.unknown(),
+  /** The tip, in integer cents (checked with the ask rules 6–7: `checkTipCents`). */
+  amountCents: z.number({ error: ASK_MESSAGES.selectTip }).optional(),
+  /** @deprecated The former name of `amountCents` (cents), still accepted so payments and questions deploy in any order. */
+  tipAmount: z.number({ error: ASK_MESSAGES.selectTip }).optional(),
   currency: z.string().regex(/^[a-z]{3}$/, 'currency must be a lowercase ISO code like usd'),
   /** Payment provider reference (PaymentIntent id) that capture and release act on. */
   paymentRef: z.string().min(1).max(200),
 });
 export type SubmitTippedQuestionRequest = z.infer<typeof ZSubmitTippedQuestionRequest>;
 
+/** `x-internal-token`: the shared secret of `/internal/*` calls, when the deployment sets `INTERNAL_API_TOKEN`. */
+export const ZInternalCallHeaders = z.object({ 'x-internal-token': z.string().optional() });
+
 // ---- responses ----
+//
+// One definition per shape: the zod schema checks what the service sends (strict: a field not declared here is a
+// failed response, not a silently stripped one) and its inferred type is what the web app imports, type-only, from
+// `@ques/contracts/core` (no zod in the browser).
 
 /** Spec §3 "status": Pending until answered. */
-export type QuestionStatus = 'Pending' | 'Answered' | 'Withdrawn' | 'Awaiting payment';
+export const ZQuestionStatus = z.enum(['Pending', 'Answered', 'Withdrawn', 'Awaiting payment']);
+export type QuestionStatus = z.infer<typeof ZQuestionStatus>;
 
 /**
  * Where a tip stands: `held` on the card until the answer (`capturing` → `captured`), or `released` when the
  * question was withdrawn, deleted, or left unanswered past the 5-day window ("released, never charged").
  */
-export type TipStatus = 'none' | 'awaiting_authorization' | 'held' | 'capturing' | 'captured' | 'released';
+export const ZTipStatus = z.enum(['none', 'awaiting_authorization', 'held', 'capturing', 'captured', 'released']);
+export type TipStatus = z.infer<typeof ZTipStatus>;
+
+const ZTime = z.iso.datetime({ offset: true });
 
 /** A question as anyone may see it on a public page: no e-mail, no asker, no tip. */
-export interface PublicQuestion {
-  _id: string;
-  id: string;
-  question: string;
-  detail: string;
-  answer: string;
-  source: string;
-  tags: string[];
-  status: QuestionStatus;
-  isCurated: boolean;
-  displayOnProfile: boolean;
-  deletedByReceiver: boolean;
-  toUsername: string;
-  recipientName: string;
-  replierName: string;
-  createdAt: string;
-  updatedAt: string;
-  answeredAt: string | null;
-}
+export const ZPublicQuestion = z.strictObject({
+  _id: z.string(),
+  id: z.string(),
+  question: z.string(),
+  detail: z.string(),
+  /** '' until answered. */
+  answer: z.string(),
+  source: z.string(),
+  tags: z.array(z.string()),
+  status: ZQuestionStatus,
+  isCurated: z.boolean(),
+  displayOnProfile: z.boolean(),
+  deletedByReceiver: z.boolean(),
+  toUsername: z.string(),
+  recipientName: z.string(),
+  replierName: z.string(),
+  createdAt: ZTime,
+  updatedAt: ZTime,
+  answeredAt: ZTime.nullable(),
+});
+export type PublicQuestion = z.infer<typeof ZPublicQuestion>;
 
 /** The full record, for its asker and its recipient (spec §3 fields + tip status and the answer deadline). */
-export interface Question extends Omit<PublicQuestion, 'answer'> {
-  answer: string;
-  toUserId: string;
+export const ZQuestion = ZPublicQuestion.extend({
+  toUserId: z.string(),
   /** Only for the recipient (it is their own address). */
-  toUserEmail?: string;
-  fromUsername: string;
-  askedName: string;
-  askedEmail: string;
-  yourName: string;
-  yourEmail: string;
-  /** Dollars (spec §3). */
-  tip: number;
-  /** Cents. */
-  tipAmount: number;
-  currency: string | null;
-  tipStatus: TipStatus;
+  toUserEmail: z.string().optional(),
+  fromUsername: z.string(),
+  askedName: z.string(),
+  askedEmail: z.string(),
+  yourName: z.string(),
+  yourEmail: z.string(),
+  /** The tip in dollars (spec §3); 0 without one. */
+  tip: z.number().nonnegative(),
+  /** The same tip in integer cents (kept for clients written before `tip` was the one /api name). */
+  tipAmount: z.number().int().nonnegative(),
+  currency: z.string().nullable(),
+  tipStatus: ZTipStatus,
   /** When an unanswered tipped question's tip is released (5 days after asking); null without a tip. */
-  answerDeadline: string | null;
+  answerDeadline: ZTime.nullable(),
   /** The window passed unanswered: the tip was released; the question can still be answered, for free. */
-  answerWindowExpired: boolean;
-}
+  answerWindowExpired: z.boolean(),
+});
+export type Question = z.infer<typeof ZQuestion>;
+
+/**
+ * A question as its viewer may see it: the public view for anyone, the full record for its parties. (The public view
+ * comes first: public lists are the most read, and a strict object refuses the other shape either way.)
+ */
+export const ZQuestionView = z.union([ZPublicQuestion, ZQuestion]);
+
+/** `DELETE /api/questions/:id`. */
+export const ZQuestionWithdrawnResponse = z.strictObject({ message: z.literal('Question withdrawn') });
 
 // ---- integration events (ques.questions.*) ----
 

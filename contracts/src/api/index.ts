@@ -1,11 +1,13 @@
 import type { ApiCall } from './call.js';
+import { questionsApi } from './questions.js';
 import { supportApi } from './support.js';
 
 export * from './call.js';
+export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
 
 /**
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
  * registers its own with `routeFor` from the kit. Add a service's map here when it declares its calls.
  */
-export const API_CALLS: readonly ApiCall[] = [...Object.values(supportApi)];
+export const API_CALLS: readonly ApiCall[] = [...Object.values(questionsApi), ...Object.values(supportApi)];

@@ -9,8 +9,9 @@ import {
   type EventEnvelope,
 } from '@ques/contracts';
 import { readMailbox, rebuildProjections } from '@ques/kit';
-import { eventually, infraGate, natsTestUrl, postgresServerUrl } from '@ques/kit/testing';
+import { eventually, infraGate, natsTestUrl, postgresServerUrl, routesWithoutSchemas } from '@ques/kit/testing';
 import { questionsProjection } from './questions/read-models/questions.js';
+import type { QuestionsInstance } from './test/harness.js';
 import { log, registerUser, snapshot, startHarness, type Harness } from './test/harness.js';
 
 const natsUrl = await natsTestUrl();
@@ -111,7 +112,8 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
       onPoison: async () => {},
     });
     ada = await registerUser(h, { username: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' });
-    bob = await registerUser(h, { username: 'bob', name: 'Bob Asker', email: 'bob@example.com' });
+    // Bob proved his address: guest questions asked with it are his too (issue 12).
+    bob = await registerUser(h, { username: 'bob', name: 'Bob Asker', email: 'bob@example.com', emailVerified: true });
     eve = await registerUser(h, { username: 'eve', name: 'Eve Stranger', email: 'eve@example.com' });
   });
   afterAll(async () => h?.close());
@@ -227,7 +229,7 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     ).not.toContain(id);
   });
 
-  it('lets a signed-in asker see their question (asked as guest with the same e-mail too) and withdraw it while pending', async () => {
+  it('lets a signed-in asker see their question (asked as guest with the same, verified e-mail too) and withdraw it while pending', async () => {
     const mine = await api(
       'POST',
       '/api/questions',
@@ -783,6 +785,228 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
       expect(captured !== released).toBe(true);
       expect(events.filter((e) => e.type === 'AnswerWindowExpired').length).toBeLessThanOrEqual(1);
     }
+  });
+
+  it('declares params, query, body and response schemas on every route (all from contracts)', () => {
+    expect(routesWithoutSchemas(h.a.app)).toEqual([]);
+  });
+
+  it('answers every call with the same fields as before the schemas (spec §3 Question, public view, withdraw)', async () => {
+    const PUBLIC = [
+      '_id', 'id', 'question', 'detail', 'answer', 'source', 'tags', 'status', 'isCurated', 'displayOnProfile',
+      'deletedByReceiver', 'toUsername', 'recipientName', 'replierName', 'createdAt', 'updatedAt', 'answeredAt',
+    ];
+    const ASKER = [
+      ...PUBLIC, 'toUserId', 'fromUsername', 'askedName', 'askedEmail', 'yourName', 'yourEmail', 'tip', 'tipAmount',
+      'currency', 'tipStatus', 'answerDeadline', 'answerWindowExpired',
+    ];
+    const RECIPIENT = [...ASKER, 'toUserEmail'];
+    const keys = (value: object) => Object.keys(value).sort();
+    const asked = await api('POST', '/api/questions', { question: 'Shapes?', toUserId: ada.id }, bob.token);
+    expect([asked.status, keys(asked.body)]).toEqual([201, [...ASKER].sort()]);
+    const id = asked.body._id as string;
+    expect(keys((await api('GET', `/api/questions/${id}`, undefined, bob.token)).body)).toEqual([...ASKER].sort());
+    expect(keys((await api('GET', `/api/questions/${id}`, undefined, ada.token)).body)).toEqual([...RECIPIENT].sort());
+    const inbox = await api('GET', '/api/questions?role=receiver', undefined, ada.token);
+    expect(keys(inbox.body.find((q: { _id: string }) => q._id === id))).toEqual([...RECIPIENT].sort());
+    const mine = await api('GET', '/api/questions?role=asker', undefined, bob.token);
+    expect(keys(mine.body.find((q: { _id: string }) => q._id === id))).toEqual([...ASKER].sort());
+    const answered = await api('PUT', `/api/questions/${id}/answer`, { answer: 'Round.' }, ada.token);
+    expect([answered.status, keys(answered.body)]).toEqual([200, [...RECIPIENT].sort()]);
+    expect(keys((await api('GET', `/api/questions/${id}`)).body)).toEqual([...PUBLIC].sort());
+    const pub = await api('GET', '/api/questions?username=ada&role=receiver');
+    expect(keys(pub.body.find((q: { _id: string }) => q._id === id))).toEqual([...PUBLIC].sort());
+    const patched = await api('PATCH', `/api/questions/${id}`, { displayOnProfile: false }, ada.token);
+    expect([patched.status, keys(patched.body)]).toEqual([200, [...RECIPIENT].sort()]);
+    const curated = await api('POST', '/api/questions', { question: 'C?', answer: 'C.', isCurated: true }, ada.token);
+    expect([curated.status, keys(curated.body)]).toEqual([201, [...RECIPIENT].sort()]);
+    const other = (await api('POST', '/api/questions', { question: 'Withdraw?', toUserId: ada.id }, bob.token)).body;
+    expect((await api('DELETE', `/api/questions/${other._id}`, undefined, bob.token)).body).toEqual({
+      message: 'Question withdrawn',
+    });
+    const tipped = await internal(randomUUID());
+    expect([tipped.statusCode, keys(tipped.json())]).toEqual([201, [...ASKER].sort()]);
+    expect(tipped.json()).toMatchObject({ tip: 5, tipAmount: 500, status: 'Awaiting payment' });
+  });
+
+  describe('Idempotency-Key (issue 12): a retried ask or answer never creates a second question or answer', () => {
+    const send = async (
+      method: 'POST' | 'PUT',
+      url: string,
+      body: unknown,
+      opts: { key: string; token?: string; instance?: QuestionsInstance },
+    ) => {
+      const res = await (opts.instance ?? h.a).app.inject({
+        method,
+        url,
+        payload: body as never,
+        headers: {
+          'idempotency-key': opts.key,
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+        },
+      });
+      return { status: res.statusCode, body: res.json(), replayed: res.headers['idempotent-replayed'] };
+    };
+    const guestBody = (question: string) => ({
+      question,
+      toUserId: ada.id,
+      askedName: 'Ike',
+      askedEmail: 'ike@example.com',
+      agreedToTerms: true,
+      tip: 0,
+    });
+    /** The next read of the read model fails: the command committed, then the response is lost (a 500). */
+    const loseNextResponse = (instance: QuestionsInstance) => {
+      const read = instance.parts.questions;
+      const byId = read.byId.bind(read);
+      read.byId = async () => {
+        read.byId = byId;
+        throw new Error('connection lost after the commit');
+      };
+    };
+    const askedCount = async (question: string) =>
+      Number(
+        (
+          await h.database.db
+            .selectFrom('questions')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('question', '=', question)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+
+    it('replays the first answer to the same key and body: one question, the same body', async () => {
+      const key = randomUUID();
+      const first = await send('POST', '/api/questions', guestBody('Idempotent once?'), { key });
+      const again = await send('POST', '/api/questions', guestBody('Idempotent once?'), { key, instance: h.b });
+      expect(first.status).toBe(201);
+      expect([again.status, again.replayed]).toEqual([201, 'true']);
+      expect(again.body).toEqual(first.body);
+      expect(await askedCount('Idempotent once?')).toBe(1);
+      expect(await count('QuestionAsked', first.body._id)).toBe(1);
+    });
+
+    it('refuses the same key with another body (422) and creates nothing', async () => {
+      const key = randomUUID();
+      expect((await send('POST', '/api/questions', guestBody('Key reused?'), { key })).status).toBe(201);
+      const other = await send('POST', '/api/questions', guestBody('Another question?'), { key });
+      expect([other.status, other.body.message]).toEqual([
+        422,
+        'This Idempotency-Key was already used for a different request. Use a new key for a new request.',
+      ]);
+      expect(await askedCount('Another question?')).toBe(0);
+    });
+
+    it('answers a retry after "committed, then 500" with the question that exists, never a second QuestionAsked', async () => {
+      const key = randomUUID();
+      loseNextResponse(h.a);
+      const lost = await send('POST', '/api/questions', guestBody('Committed then lost?'), { key });
+      expect(lost.status).toBe(500);
+      expect(await askedCount('Committed then lost?')).toBe(1);
+      const retry = await send('POST', '/api/questions', guestBody('Committed then lost?'), { key, instance: h.b });
+      expect(retry.status).toBe(201);
+      expect(retry.replayed).toBeUndefined(); // not a stored reply: the route found the question it created
+      expect(retry.body).toMatchObject({ question: 'Committed then lost?', askedEmail: 'ike@example.com', status: 'Pending' });
+      expect(await askedCount('Committed then lost?')).toBe(1);
+      expect(await count('QuestionAsked', retry.body._id)).toBe(1);
+      // After a lost response a retry under the same key with another question is refused, not answered with this one.
+      loseNextResponse(h.a);
+      const key2 = randomUUID();
+      expect((await send('POST', '/api/questions', guestBody('First of two?'), { key: key2 })).status).toBe(500);
+      const changed = await send('POST', '/api/questions', guestBody('Second of two?'), { key: key2 });
+      expect(changed.status).toBe(422);
+      expect(await askedCount('Second of two?')).toBe(0);
+    });
+
+    it('does the same for a signed-in ask and a curated Q&A', async () => {
+      const key = randomUUID();
+      loseNextResponse(h.a);
+      const body = { question: 'Signed in, lost?', toUserId: ada.id };
+      expect((await send('POST', '/api/questions', body, { key, token: bob.token })).status).toBe(500);
+      const retry = await send('POST', '/api/questions', body, { key, token: bob.token });
+      expect([retry.status, retry.body.fromUsername]).toEqual([201, 'bob']);
+      expect(await askedCount('Signed in, lost?')).toBe(1);
+
+      const curate = { question: 'Curated, lost?', answer: 'Once.', isCurated: true };
+      loseNextResponse(h.a);
+      expect((await send('POST', '/api/questions', curate, { key, token: ada.token })).status).toBe(500);
+      const curatedRetry = await send('POST', '/api/questions', curate, { key, token: ada.token });
+      expect([curatedRetry.status, curatedRetry.body.isCurated]).toEqual([201, true]);
+      expect(await askedCount('Curated, lost?')).toBe(1);
+      expect(await count('QuestionCurated', curatedRetry.body._id)).toBe(1);
+    });
+
+    it('appends one AnswerPosted for an answer sent twice with one key, and for a retry after a lost response', async () => {
+      const id = (await guestAsk(ada, 'Answer me once?')).body._id as string;
+      const url = `/api/questions/${id}/answer`;
+      const key = randomUUID();
+      const first = await send('PUT', url, { answer: 'Once.', tags: ['one'] }, { key, token: ada.token });
+      const again = await send('PUT', url, { answer: 'Once.', tags: ['one'] }, { key, token: ada.token });
+      expect([first.status, again.status, again.replayed]).toEqual([200, 200, 'true']);
+      expect(again.body).toEqual(first.body);
+      expect(await count('AnswerPosted', id)).toBe(1);
+
+      const lostId = (await guestAsk(ada, 'Answer lost?')).body._id as string;
+      const lostKey = randomUUID();
+      loseNextResponse(h.a);
+      const lost = await send('PUT', `/api/questions/${lostId}/answer`, { answer: 'Lost.' }, { key: lostKey, token: ada.token });
+      expect(lost.status).toBe(500);
+      const retry = await send('PUT', `/api/questions/${lostId}/answer`, { answer: 'Lost.' }, { key: lostKey, token: ada.token });
+      expect([retry.status, retry.body.status, retry.body.answer]).toEqual([200, 'Answered', 'Lost.']);
+      expect(await count('AnswerPosted', lostId)).toBe(1);
+    });
+  });
+
+  it("treats an account as a guest question's asker only once its e-mail is verified (issue 12)", async () => {
+    const secret = (await guestAsk(ada, 'Whose private question?', { askedName: 'Vera', askedEmail: 'vera@example.com' }))
+      .body._id as string;
+    // Someone signs up with (or changes their address to) the guest's e-mail, without proving it.
+    const userId = randomUUID();
+    const claimant = snapshot({ userId, username: 'not-vera', email: 'vera@example.com' });
+    await h.publishIdentity('UserRegistered', claimant, 1);
+    await eventually(() => h.a.parts.recipients.byId(userId));
+    const token = h.token({ id: userId, username: 'not-vera' });
+    const refused = async () => {
+      const view = await api('GET', `/api/questions/${secret}`, undefined, token);
+      expect([view.status, view.body.message]).toEqual([404, 'Question not found']);
+      expect((await api('GET', '/api/questions?role=asker', undefined, token)).body).toEqual([]);
+      expect((await api('GET', '/api/questions', undefined, token)).body).toEqual([]);
+      const withdraw = await api('DELETE', `/api/questions/${secret}`, undefined, token);
+      expect([withdraw.status, withdraw.body.message]).toEqual([404, 'Question not found']);
+      expect(withdraw.text).not.toMatch(/vera@|Whose/);
+    };
+    await refused();
+
+    // Identity confirms the address: the guest's question is theirs now.
+    await h.publishIdentity('ProfileUpdated', { ...claimant, emailVerified: true }, 2);
+    await eventually(async () => (await h.a.parts.recipients.byId(userId))?.email_verified === true);
+    expect((await api('GET', `/api/questions/${secret}`, undefined, token)).body).toMatchObject({
+      _id: secret,
+      askedEmail: 'vera@example.com',
+    });
+    expect((await api('GET', '/api/questions?role=asker', undefined, token)).body.map((q: { _id: string }) => q._id)).toEqual([
+      secret,
+    ]);
+
+    // A changed address starts unverified again (identity resets the flag): the question detaches.
+    await h.publishIdentity('ProfileUpdated', { ...claimant, emailVerified: false }, 3);
+    await eventually(async () => (await h.a.parts.recipients.byId(userId))?.email_verified === false);
+    await refused();
+
+    await h.publishIdentity('ProfileUpdated', { ...claimant, emailVerified: true }, 4);
+    await eventually(async () => (await h.a.parts.recipients.byId(userId))?.email_verified === true);
+    expect((await api('DELETE', `/api/questions/${secret}`, undefined, token)).status).toBe(200);
+  });
+
+  it('takes the tip of a tipped question in cents as amountCents, and still as tipAmount (its former name)', async () => {
+    const id = randomUUID();
+    const created = await internal(id, { tipAmount: undefined, amountCents: 700 });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ tip: 7, tipAmount: 700 });
+    const penny = await internal(randomUUID(), { tipAmount: undefined, amountCents: 99 });
+    expect([penny.statusCode, penny.json().message]).toEqual([400, ASK_MESSAGES.penny]);
+    const legacy = await internal(randomUUID(), { tipAmount: 300 });
+    expect([legacy.statusCode, legacy.json().tipAmount]).toEqual([201, 300]);
   });
 
   it('rebuilds the read model from the event store into the same rows', async () => {

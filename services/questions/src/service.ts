@@ -4,6 +4,7 @@ import { loadQuestionsConfig, type QuestionsConfig } from './config.js';
 import { questionsMigrations } from './db/migrations/index.js';
 import type { QuestionsDB } from './db/schema.js';
 import { tipsConsumer } from './payments/tips-consumer.js';
+import { QuestionActions } from './questions/actions.js';
 import { questionCommands, questionJobs, type QuestionCommands } from './questions/commands.js';
 import { questionsIntegration } from './questions/integration.js';
 import { questionsVault } from './questions/personal-data.js';
@@ -16,6 +17,8 @@ export interface QuestionsParts {
   commands: QuestionCommands;
   questions: QuestionsReadModel;
   recipients: RecipientsReadModel;
+  /** What the routes do (people, rules, command, the view the caller may see). */
+  actions: QuestionActions;
 }
 
 export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, QuestionsParts> = {
@@ -29,11 +32,12 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
   consumes: ['identity', 'payments'],
   // The notification e-mails.
   mail: (config) => ({ from: config.MAIL_FROM, smtpUrl: config.SMTP_URL, mailDir: join(config.DATA_DIR, 'mail') }),
-  build: ({ store, db, clock, config }) => ({
-    commands: questionCommands(store, { clock, publicOrigin: config.PUBLIC_ORIGIN }),
-    questions: new QuestionsReadModel(db),
-    recipients: new RecipientsReadModel(db),
-  }),
+  build: ({ store, db, clock, config }) => {
+    const commands = questionCommands(store, { clock, publicOrigin: config.PUBLIC_ORIGIN });
+    const questions = new QuestionsReadModel(db);
+    const recipients = new RecipientsReadModel(db);
+    return { commands, questions, recipients, actions: new QuestionActions({ commands, questions, recipients, clock }) };
+  },
   routes: (app, parts, ctx) => registerQuestionRoutes(app, parts, ctx),
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log }) => questionJobs(commands, { mailer, clock, log }),

@@ -55,6 +55,8 @@ export interface RecipientsTable {
   username: string;
   name: string;
   email: string;
+  /** Identity confirmed the address: only then do guest questions asked with it belong to this account. */
+  email_verified: WithDefault<boolean>;
   archive_profile: WithDefault<boolean>;
   deleted: WithDefault<boolean>;
   /** Identity stream version last applied. */

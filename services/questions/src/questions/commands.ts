@@ -13,7 +13,8 @@ import {
 } from '@ques/kit';
 import type { QuestionsDB } from '../db/schema.js';
 import { questionDecider, type QuestionCommand } from './domain/decide.js';
-import { isPublic, questionStreamId, type QuestionEvent, type QuestionState } from './domain/question.js';
+import { isPublic } from './domain/access.js';
+import { questionStreamId, type QuestionEvent, type QuestionState } from './domain/question.js';
 import { answerPostedMail, newQuestionMail } from './notifications.js';
 
 export const ANSWER_WINDOW_JOB = 'answer-window';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { IdentityEvents, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
+import { IdentityEvents, type EventEnvelope, type ZUserSnapshot } from '@ques/contracts';
 import { upsertLocalCopy, type ConsumerDefinition, type PersonalDataVault, type Projection, type RecordedEvent } from '@ques/kit';
 import type { QuestionsDB, RecipientRow } from '../db/schema.js';
 
@@ -10,13 +10,15 @@ export type { RecipientRow };
  * Upserts a user snapshot unless the row already reflects a newer identity event: redelivered and late events
  * leave the row as it is (the consumer's processed-event marker already stops exact duplicates).
  */
-async function applySnapshot(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<UserSnapshot>): Promise<void> {
+async function applySnapshot(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<z.output<typeof ZUserSnapshot>>): Promise<void> {
   const d = envelope.data;
   await upsertLocalCopy(trx, 'recipients', 'user_id', {
     user_id: d.userId,
     username: d.username,
     name: d.name,
     email: d.email.toLowerCase(),
+    // Identity resets it to false when the address changes: a guest's questions follow only a proven address.
+    email_verified: d.emailVerified,
     archive_profile: d.archiveProfile,
     deleted: false,
     version: envelope.streamVersion,
@@ -30,6 +32,7 @@ async function applyDeleted(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ 
     username: '',
     name: '',
     email: '',
+    email_verified: false,
     archive_profile: false,
     deleted: true,
     version: envelope.streamVersion,

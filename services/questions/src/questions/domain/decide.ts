@@ -1,12 +1,9 @@
-import { ANSWER_WINDOW_MS } from '@ques/contracts';
-import { conflict, forbidden, notFound, unprocessable, type Decider } from '@ques/kit/domain';
+import { ANSWER_WINDOW_MS, QUESTION_MESSAGES, QUESTION_NOT_FOUND } from '@ques/contracts';
+import { conflict, notFound, requireAccess, unprocessable, type Decider } from '@ques/kit/domain';
+import { accessMessages, isAsker, isRecipient, viewerOf, type Actor } from './access.js';
 import {
   evolveQuestion,
   initialQuestionState,
-  isAsker,
-  isPublic,
-  isRecipient,
-  type Actor,
   type Asker,
   type QuestionEvent,
   type QuestionFacts,
@@ -77,37 +74,15 @@ export type QuestionCommand =
   | { type: 'ConfirmTipCapture'; data: { paymentRef: string; now: Date } }
   | { type: 'ConfirmTipRelease'; data: { paymentRef: string; now: Date } };
 
-export const QUESTION_NOT_FOUND = 'Question not found';
-export const MESSAGES = {
-  exists: 'This question already exists.',
-  withdrawn: 'This question was withdrawn by the asker.',
-  deleted: 'This question was deleted.',
-  alreadyAnswered: 'This question has already been answered.',
-  notAnsweredYet: 'This question has not been answered yet, so there is no answer to edit.',
-  alreadyDeleted: 'This question was already deleted.',
-  alreadyWithdrawn: 'This question was already withdrawn.',
-  answeredCannotWithdraw: 'This question has already been answered and can no longer be withdrawn.',
-  deletedCannotWithdraw: 'This question was deleted by its recipient and can no longer be withdrawn.',
-  onlyRecipient: 'Only the recipient of this question can do that.',
-  onlyAsker: 'Only the person who asked this question can withdraw it.',
-  tipMismatch: 'The authorized tip does not match this question.',
-  captureWithoutAnswer: 'A tip can only be captured after the question is answered.',
-  releaseAfterCapture: 'A captured tip cannot be released.',
-} as const;
-
-/**
- * Someone other than the owner of the action: a question they may see (public, or their own as asker) earns a 403;
- * anything else is a 404, so a stranger cannot even learn that a pending question exists.
- */
-function deny(state: QuestionFacts, actor: Actor, message: string): never {
-  if (isPublic(state) || isAsker(state, actor) || isRecipient(state, actor)) throw forbidden(message);
-  throw notFound(QUESTION_NOT_FOUND);
-}
+export { QUESTION_NOT_FOUND };
+/** The sentences of the rules below (declared in contracts, so the /api documentation lists them). */
+export const MESSAGES = QUESTION_MESSAGES;
 
 /** The question as its recipient acts on it: exists, visible to them (not mid-checkout), theirs. */
 function asRecipient(state: QuestionState, actor: Actor): QuestionFacts {
   if (state.status === 'none' || state.status === 'awaiting_payment') throw notFound(QUESTION_NOT_FOUND);
-  if (!isRecipient(state, actor)) deny(state, actor, MESSAGES.onlyRecipient);
+  // A party who may see it (its asker, or anyone when it is public) gets a 403; a stranger the 404 of "no such question".
+  requireAccess(isRecipient(state, actor), viewerOf(state, actor) !== null, accessMessages(MESSAGES.onlyRecipient));
   return state;
 }
 
@@ -200,10 +175,14 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
     }
     case 'PostAnswer': {
       const s = asRecipient(state, command.data.actor);
-      if (s.status === 'withdrawn') throw conflict(`${MESSAGES.withdrawn} It can no longer be answered.`);
-      if (s.deletedByReceiver) throw conflict(`${MESSAGES.deleted} It can no longer be answered.`);
-      if (s.status === 'answered') throw conflict(MESSAGES.alreadyAnswered);
+      if (s.status === 'withdrawn') throw conflict(MESSAGES.withdrawnCannotAnswer);
+      if (s.deletedByReceiver) throw conflict(MESSAGES.deletedCannotAnswer);
       const { answer, tags, displayOnProfile, replierName, now } = command.data;
+      if (s.status === 'answered') {
+        // Answering is a PUT: the very same answer again (a retry whose first attempt committed) is already so.
+        if (answer === s.answer && sameTags(tags, s.tags) && displayOnProfile === s.displayOnProfile) return [];
+        throw conflict(MESSAGES.alreadyAnswered);
+      }
       return [
         {
           type: 'AnswerPosted',
@@ -268,7 +247,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
     case 'WithdrawQuestion': {
       const { actor, now } = command.data;
       if (state.status === 'none' || state.status === 'awaiting_payment') throw notFound(QUESTION_NOT_FOUND);
-      if (!isAsker(state, actor)) deny(state, actor, MESSAGES.onlyAsker);
+      requireAccess(isAsker(state, actor), viewerOf(state, actor) !== null, accessMessages(MESSAGES.onlyAsker));
       if (state.status === 'withdrawn') throw conflict(MESSAGES.alreadyWithdrawn);
       if (state.status === 'answered') throw conflict(MESSAGES.answeredCannotWithdraw);
       if (state.deletedByReceiver) throw conflict(MESSAGES.deletedCannotWithdraw);

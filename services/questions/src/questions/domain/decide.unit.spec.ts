@@ -6,10 +6,8 @@ import {
   QUESTION_NOT_FOUND,
   type QuestionCommand,
 } from './decide.js';
+import { isAsker, isPublic, viewerOf, type Actor } from './access.js';
 import {
-  isAsker,
-  isPublic,
-  type Actor,
   type Asker,
   type QuestionEvent,
   type QuestionFacts,
@@ -29,9 +27,9 @@ const ada: Recipient = {
   name: 'Ada Lovelace',
   email: 'ada@example.com',
 };
-const bobUser: Actor = { userId: '22222222-2222-4222-8222-222222222222', email: 'bob@example.com' };
-const eve: Actor = { userId: '33333333-3333-4333-8333-333333333333', email: 'eve@example.com' };
-const adaActor: Actor = { userId: ada.userId, email: ada.email };
+const bobUser: Actor = { userId: '22222222-2222-4222-8222-222222222222', verifiedEmail: 'bob@example.com' };
+const eve: Actor = { userId: '33333333-3333-4333-8333-333333333333', verifiedEmail: 'eve@example.com' };
+const adaActor: Actor = { userId: ada.userId, verifiedEmail: ada.email };
 const guest: Asker = { userId: null, username: 'guest', name: 'Grace', email: 'grace@example.com' };
 const bob: Asker = { userId: bobUser.userId, username: 'bob', name: 'Bob', email: 'bob@example.com' };
 const tip: Tip = { amount: 500, currency: 'usd', paymentRef: 'pi_123' };
@@ -333,7 +331,20 @@ describe('answering', () => {
       .given(after([asked()], del()))
       .when(answer())
       .thenThrows({ status: 409, message: `${MESSAGES.deleted} It can no longer be answered.` });
-    spec.given([asked(), answered(asked())]).when(answer()).thenThrows({ status: 409, message: MESSAGES.alreadyAnswered });
+    spec
+      .given([asked(), answered(asked())])
+      .when(answer(adaActor, { answer: 'Another answer' }))
+      .thenThrows({ status: 409, message: MESSAGES.alreadyAnswered });
+    spec
+      .given([asked(), answered(asked())])
+      .when(answer(adaActor, { tags: ['other'] }))
+      .thenThrows({ status: 409, message: MESSAGES.alreadyAnswered });
+  });
+
+  it('treats the very same answer again as already done (a retried PUT appends no second AnswerPosted)', () => {
+    spec.given([asked(), answered(asked())]).when(answer()).thenNothingHappened();
+    const tipped = [submitted(), tippedAsked()];
+    spec.given([...tipped, decided(tipped, answer())[0]!]).when(answer()).thenNothingHappened();
   });
 
   it('hides a pending question from strangers (404) and tells the asker it is not theirs to answer (403)', () => {
@@ -457,8 +468,8 @@ describe('withdrawal by the asker', () => {
         expect(facts(state).status).toBe('withdrawn');
       });
   });
-  it('lets a signed-in user withdraw the guest question asked with their e-mail (case-insensitive), releasing its tip', () => {
-    const grace: Actor = { userId: '44444444-4444-4444-8444-444444444444', email: 'Grace@Example.com' };
+  it('lets a signed-in user withdraw the guest question asked with their verified e-mail (case-insensitive), releasing its tip', () => {
+    const grace: Actor = { userId: '44444444-4444-4444-8444-444444444444', verifiedEmail: 'Grace@Example.com' };
     expect(isAsker(stateOf([asked()]), grace)).toBe(true);
     spec
       .given([submitted(), tippedAsked()])
@@ -467,6 +478,12 @@ describe('withdrawal by the asker', () => {
         expect(events[0]).toMatchObject({ type: 'QuestionWithdrawn', data: { tipToRelease: tip } });
         expect(facts(state).tipStatus).toBe('released');
       });
+  });
+  it('does not treat an account as a guest question\'s asker while its e-mail is unverified (no verified e-mail: 404)', () => {
+    const unverified: Actor = { userId: '44444444-4444-4444-8444-444444444444', verifiedEmail: null };
+    expect(isAsker(stateOf([asked()]), unverified)).toBe(false);
+    expect(viewerOf(stateOf([asked()]), unverified)).toBeNull();
+    spec.given([asked()]).when(withdraw(unverified)).thenThrows({ status: 404, message: QUESTION_NOT_FOUND });
   });
   it('rejects withdrawing an answered, already withdrawn or deleted question with 409', () => {
     spec
@@ -525,7 +542,7 @@ describe('the 5-day answer window', () => {
     const now = later(30 * DAY);
     spec.given([asked()]).when(expire(now)).thenNothingHappened();
     spec.given(after(tipped, answer())).when(expire(now)).thenNothingHappened();
-    spec.given(after(tipped, withdraw({ userId: 'x', email: 'grace@example.com' }))).when(expire(now)).thenNothingHappened();
+    spec.given(after(tipped, withdraw({ userId: 'x', verifiedEmail: 'grace@example.com' }))).when(expire(now)).thenNothingHappened();
     spec.given(after(tipped, del())).when(expire(now)).thenNothingHappened();
     spec.given([]).when(expire(now)).thenNothingHappened();
   });

@@ -244,26 +244,3 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
     }
   }
 }
-
-/** Anyone may read it: answered, shown on the profile, not deleted (spec §5 "Lists", public profile). */
-export function isPublic(state: QuestionState): boolean {
-  return state.status === 'answered' && state.displayOnProfile && !state.deletedByReceiver;
-}
-
-/** The person acting: their account id and current e-mail (a guest question is theirs when the e-mail matches). */
-export interface Actor {
-  userId: string;
-  email: string | null;
-}
-
-export function isAsker(state: QuestionState, actor: Actor): boolean {
-  const s = existing(state);
-  if (!s?.asker) return false;
-  if (s.asker.userId) return s.asker.userId === actor.userId;
-  return !!actor.email && !!s.asker.email && s.asker.email === actor.email.toLowerCase();
-}
-
-export function isRecipient(state: QuestionState, actor: Actor): boolean {
-  const s = existing(state);
-  return !!s && s.recipient.userId === actor.userId;
-}

@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, SelectQueryBuilder, Updateable } from 'kysely';
-import type { PublicQuestion, Question, QuestionStatus } from '@ques/contracts';
+import { QUESTION_MESSAGES } from '@ques/contracts';
 import { badRequest, type Projection, type RecordedEvent } from '@ques/kit';
 import type { QuestionRow, QuestionsDB, QuestionsTable } from '../../db/schema.js';
-import type { Lifecycle, QuestionEvent } from '../domain/question.js';
+import type { QuestionEvent } from '../domain/question.js';
 
 export type { QuestionRow };
 
@@ -191,60 +191,6 @@ export const questionsProjection: Projection<QuestionsDB> = {
   },
 };
 
-// ---- views ----
-
-const STATUS: Record<Lifecycle, QuestionStatus> = {
-  awaiting_payment: 'Awaiting payment',
-  pending: 'Pending',
-  answered: 'Answered',
-  withdrawn: 'Withdrawn',
-};
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
-
-/** What anyone may see (public page, answered-question page): no e-mails, no asker, no money. */
-export function toPublicQuestion(row: QuestionRow): PublicQuestion {
-  return {
-    _id: row.id,
-    id: row.id,
-    question: row.question,
-    detail: row.detail,
-    answer: row.answer ?? '',
-    source: row.source,
-    tags: row.tags,
-    status: STATUS[row.lifecycle],
-    isCurated: row.is_curated,
-    displayOnProfile: row.display_on_profile,
-    deletedByReceiver: row.deleted_by_receiver,
-    toUsername: row.to_username,
-    recipientName: row.recipient_name,
-    replierName: row.replier_name ?? row.recipient_name,
-    createdAt: iso(row.created_at)!,
-    updatedAt: iso(row.updated_at)!,
-    answeredAt: iso(row.answered_at),
-  };
-}
-
-/** The full record for one of its two parties. The asker never sees the recipient's e-mail. */
-export function toQuestion(row: QuestionRow, viewer: 'recipient' | 'asker'): Question {
-  const q: Question = {
-    ...toPublicQuestion(row),
-    toUserId: row.to_user_id,
-    fromUsername: row.from_username,
-    askedName: row.asked_name,
-    askedEmail: row.asked_email ?? '',
-    yourName: row.asked_name,
-    yourEmail: row.asked_email ?? '',
-    tip: row.tip_amount / 100,
-    tipAmount: row.tip_amount,
-    currency: row.currency,
-    tipStatus: row.tip_status,
-    answerDeadline: iso(row.answer_deadline),
-    answerWindowExpired: row.answer_window_expired,
-  };
-  if (viewer === 'recipient') q.toUserEmail = row.to_user_email;
-  return q;
-}
-
 // ---- queries ----
 
 /** Keyset position of a row in newest-first order; the cursor is this, base64url-encoded. */
@@ -272,7 +218,7 @@ export function decodeCursor(cursor: string | undefined): Position | null {
   } catch {
     // fall through
   }
-  throw badRequest('Invalid cursor');
+  throw badRequest(QUESTION_MESSAGES.invalidCursor);
 }
 
 export interface Page {
@@ -383,23 +329,23 @@ export class QuestionsReadModel {
     return toPage(await this.curatedQuery(userId, limit, decodeCursor(cursor)).execute(), limit);
   }
 
-  /** Spec §5: asked by the account, or as a guest with the account's e-mail. */
-  async asked(userId: string, email: string | null, limit: number, cursor?: string): Promise<Page> {
+  /** Spec §5: asked by the account, or as a guest with the account's e-mail — passed only once it is verified. */
+  async asked(userId: string, verifiedEmail: string | null, limit: number, cursor?: string): Promise<Page> {
     const after = decodeCursor(cursor);
     const lists = [this.askedByUserQuery(userId, limit, after).execute()];
-    if (email) lists.push(this.askedAsGuestQuery(email, limit, after).execute());
+    if (verifiedEmail) lists.push(this.askedAsGuestQuery(verifiedEmail, limit, after).execute());
     return toPage(merge(await Promise.all(lists)), limit);
   }
 
   /** Everything of the caller's (received, asked, curated), newest first, one page. */
-  async mine(userId: string, email: string | null, limit: number, cursor?: string): Promise<Page> {
+  async mine(userId: string, verifiedEmail: string | null, limit: number, cursor?: string): Promise<Page> {
     const after = decodeCursor(cursor);
     const lists = [
       this.inboxQuery(userId, limit, after).execute(),
       this.curatedQuery(userId, limit, after).execute(),
       this.askedByUserQuery(userId, limit, after).execute(),
     ];
-    if (email) lists.push(this.askedAsGuestQuery(email, limit, after).execute());
+    if (verifiedEmail) lists.push(this.askedAsGuestQuery(verifiedEmail, limit, after).execute());
     return toPage(merge(await Promise.all(lists)), limit);
   }
 }

@@ -1,0 +1,218 @@
+import { z } from 'zod';
+import { ANSWER_MESSAGES, ASK_MESSAGES, CURATE_MESSAGES, TAG_MESSAGES } from '../core/question-rules.js';
+import { MAX_PAGE_SIZE } from '../core/questions.js';
+import {
+  PATCH_MESSAGES,
+  QUESTION_MESSAGES as M,
+  QUESTION_NOT_FOUND,
+  ZAnswerQuestionBody,
+  ZAskQuestionBody,
+  ZInternalCallHeaders,
+  ZListQuestionsQuery,
+  ZPatchQuestionBody,
+  ZQuestion,
+  ZQuestionIdParams,
+  ZQuestionView,
+  ZQuestionWithdrawnResponse,
+  ZSubmitTippedQuestionRequest,
+} from '../questions.js';
+import { defineCall } from './call.js';
+
+// Written out here rather than imported from the kit (contracts depends on nothing): the kit's wording.
+const NO_TOKEN = 'Not authorized, no token';
+const BAD_TOKEN = 'Not authorized, token failed';
+const IDEMPOTENCY_KEY = 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.';
+const IDEMPOTENCY_MISMATCH =
+  'This Idempotency-Key was already used for a different request. Use a new key for a new request.';
+const IDEMPOTENCY_IN_FLIGHT =
+  'A request with this Idempotency-Key is still being processed. Please wait a moment, then try again.';
+const TOO_MANY = 'Too many requests. Please try again in a moment.';
+
+/** The questions context's /api calls (spec §7 "Questions"). */
+export const questionsApi = {
+  list: defineCall({
+    id: 'listQuestions',
+    method: 'GET',
+    path: '/api/questions',
+    service: 'questions',
+    summary: "A profile's public answers (`username`), or the caller's own questions (token)",
+    description:
+      'With `username` (and `role=receiver`): answered, shown, not deleted questions addressed to that profile, newest ' +
+      'first, public fields only. Without `username` a token is required: `role=receiver` is the inbox, `asker` the ' +
+      'questions asked by the account (and as a guest with its verified e-mail), `curated` the curated Q&A, none all ' +
+      `three merged. An array of at most \`limit\` (default and max ${MAX_PAGE_SIZE}); the next page's cursor is in ` +
+      'the `x-next-cursor` response header.',
+    auth: 'optional',
+    errors: {
+      400: [
+        M.publicListIsReceiver,
+        M.invalidCursor,
+        'role must be receiver, asker or curated',
+        `limit must be between 1 and ${MAX_PAGE_SIZE}`,
+      ],
+      401: [NO_TOKEN, BAD_TOKEN],
+    },
+    schema: { querystring: ZListQuestionsQuery, response: { 200: z.array(ZQuestionView) } },
+  }),
+  ask: defineCall({
+    id: 'askQuestion',
+    method: 'POST',
+    path: '/api/questions',
+    service: 'questions',
+    summary:
+      'Ask a free question (guest or signed in), or curate a Q&A for your own profile (`isCurated: true`)',
+    description:
+      "Spec §5 ask rules 1–7 in order; a signed-in asker's name and e-mail come from the account, never from the " +
+      'body. A tip above 0 goes through `POST /api/checkout/create-checkout-session` instead. `isCurated: true` needs ' +
+      "the owner's token and creates an answered Q&A (`displayOnProfile` defaults to true). An `Idempotency-Key` " +
+      'makes a retry answer with the question the first attempt created.',
+    auth: 'optional',
+    rateLimit: 'auth',
+    idempotent: true,
+    errors: {
+      400: [
+        ASK_MESSAGES.titleRequired,
+        ASK_MESSAGES.mustAgree,
+        ASK_MESSAGES.nameAndEmail,
+        ASK_MESSAGES.invalidEmail,
+        ASK_MESSAGES.recipientMissing,
+        ASK_MESSAGES.recipientEmailMissing,
+        ASK_MESSAGES.selectTip,
+        ASK_MESSAGES.penny,
+        CURATE_MESSAGES.titleRequired,
+        CURATE_MESSAGES.answerRequired,
+        CURATE_MESSAGES.noTip,
+        TAG_MESSAGES.notAList,
+        IDEMPOTENCY_KEY,
+      ],
+      401: [NO_TOKEN, BAD_TOKEN],
+      403: [M.onlyOwnCuration],
+      409: [M.exists, IDEMPOTENCY_IN_FLIGHT],
+      422: [
+        ASK_MESSAGES.archiveProfile,
+        ASK_MESSAGES.tipNeedsCheckout,
+        ASK_MESSAGES.tipTooLarge,
+        IDEMPOTENCY_MISMATCH,
+      ],
+      429: [TOO_MANY],
+    },
+    schema: { body: ZAskQuestionBody, response: { 201: ZQuestion } },
+  }),
+  get: defineCall({
+    id: 'getQuestion',
+    method: 'GET',
+    path: '/api/questions/:id',
+    service: 'questions',
+    summary:
+      'One question: the public view when answered and shown, the full record for its asker and recipient',
+    description:
+      'Anything else — pending, hidden, deleted, withdrawn, or not there — is the same 404 for a stranger.',
+    auth: 'optional',
+    errors: { 401: [BAD_TOKEN], 404: [QUESTION_NOT_FOUND] },
+    schema: { params: ZQuestionIdParams, response: { 200: ZQuestionView } },
+  }),
+  answer: defineCall({
+    id: 'answerQuestion',
+    method: 'PUT',
+    path: '/api/questions/:id/answer',
+    service: 'questions',
+    summary:
+      'Answer a question you received (or, with `skipNotify: true`, edit your answer without an e-mail)',
+    description:
+      "Recipient only. `displayOnProfile` defaults to true; `replierName` to the recipient's name. Answering a " +
+      'tipped question captures its held tip. Sending the same answer again changes nothing.',
+    auth: 'required',
+    idempotent: true,
+    errors: {
+      400: [
+        ANSWER_MESSAGES.answerRequired,
+        ANSWER_MESSAGES.invalidQuestionId,
+        TAG_MESSAGES.notAList,
+        IDEMPOTENCY_KEY,
+      ],
+      401: [NO_TOKEN, BAD_TOKEN],
+      403: [M.onlyRecipient],
+      404: [QUESTION_NOT_FOUND],
+      409: [
+        M.alreadyAnswered,
+        M.withdrawnCannotAnswer,
+        M.deletedCannotAnswer,
+        M.notAnsweredYet,
+        IDEMPOTENCY_IN_FLIGHT,
+      ],
+      422: [IDEMPOTENCY_MISMATCH],
+    },
+    schema: { params: ZQuestionIdParams, body: ZAnswerQuestionBody, response: { 200: ZQuestion } },
+  }),
+  update: defineCall({
+    id: 'updateQuestion',
+    method: 'PATCH',
+    path: '/api/questions/:id',
+    service: 'questions',
+    summary:
+      'Show or hide a question on your profile (`displayOnProfile`), or delete it (`deletedByReceiver: true`)',
+    description: 'Recipient only. Deleting a pending tipped question releases its held tip.',
+    auth: 'required',
+    errors: {
+      400: [PATCH_MESSAGES.nothing, PATCH_MESSAGES.noRestore],
+      401: [NO_TOKEN, BAD_TOKEN],
+      403: [M.onlyRecipient],
+      404: [QUESTION_NOT_FOUND],
+      409: [M.withdrawn, M.deleted, M.alreadyDeleted],
+    },
+    schema: { params: ZQuestionIdParams, body: ZPatchQuestionBody, response: { 200: ZQuestion } },
+  }),
+  withdraw: defineCall({
+    id: 'withdrawQuestion',
+    method: 'DELETE',
+    path: '/api/questions/:id',
+    service: 'questions',
+    summary: 'Withdraw a pending question you asked',
+    description:
+      "Asker only (the account that asked it, or a guest question asked with the account's verified e-mail). " +
+      'Withdrawing a tipped question releases its held tip.',
+    auth: 'required',
+    errors: {
+      401: [NO_TOKEN, BAD_TOKEN],
+      403: [M.onlyAsker],
+      404: [QUESTION_NOT_FOUND],
+      409: [M.alreadyWithdrawn, M.answeredCannotWithdraw, M.deletedCannotWithdraw],
+    },
+    schema: { params: ZQuestionIdParams, response: { 200: ZQuestionWithdrawnResponse } },
+  }),
+} as const;
+
+/**
+ * Calls between services, never routed by the BFF nor listed in `API_CALLS`: payments hands a tipped question to
+ * questions while the asker is at checkout.
+ */
+export const questionsInternalCalls = {
+  submitTipped: defineCall({
+    id: 'submitTippedQuestion',
+    method: 'POST',
+    path: '/internal/questions/tipped',
+    service: 'questions',
+    summary:
+      'Payments hands over a tipped question when checkout starts (kept "awaiting payment" until TipAuthorized)',
+    description:
+      "The question payload is checked with the ask rules (the asker sees the spec's message), the tip with rules 6–7 " +
+      'in cents. Calling again with the same questionId, paymentRef and amount answers 200 and changes nothing.',
+    auth: 'none',
+    errors: {
+      400: [
+        ASK_MESSAGES.titleRequired,
+        ASK_MESSAGES.recipientMissing,
+        ASK_MESSAGES.selectTip,
+        ASK_MESSAGES.penny,
+      ],
+      403: ['Forbidden'],
+      409: [M.exists],
+      422: [ASK_MESSAGES.archiveProfile, ASK_MESSAGES.tipTooLarge, M.unknownAsker],
+    },
+    schema: {
+      headers: ZInternalCallHeaders,
+      body: ZSubmitTippedQuestionRequest,
+      response: { 200: ZQuestion, 201: ZQuestion },
+    },
+  }),
+} as const;

@@ -1,0 +1,312 @@
+import {
+  ANSWER_MESSAGES,
+  ASK_MESSAGES,
+  checkAnswerBody,
+  checkAskDraft,
+  checkCurateDraft,
+  checkPatchBody,
+  checkTipCents,
+  checkTipDollars,
+  isUuid,
+  QUESTION_MESSAGES,
+  QUESTION_NOT_FOUND,
+  type AnswerQuestionBody,
+  type AskQuestionBody,
+  type Checked,
+  type ListQuestionsQuery,
+  type PatchQuestionBody,
+  type PublicQuestion,
+  type Question,
+  type SubmitTippedQuestionRequest,
+} from '@ques/contracts';
+import {
+  AppError,
+  badRequest,
+  forbidden,
+  IDEMPOTENCY_MESSAGES,
+  notFound,
+  unprocessable,
+  type AccessClaims,
+  type Clock,
+  type EventMetadata,
+} from '@ques/kit';
+import type { QuestionRow } from '../db/schema.js';
+import type { RecipientsReadModel } from '../recipients/recipients.js';
+import type { QuestionCommands } from './commands.js';
+import type { QuestionCommand } from './domain/decide.js';
+import { Parties } from './parties.js';
+import type { Page, QuestionsReadModel } from './read-models/questions.js';
+import { ownView, toPublicQuestion, toQuestion, viewFor } from './views.js';
+
+export interface QuestionActionsDeps {
+  commands: QuestionCommands;
+  questions: QuestionsReadModel;
+  recipients: RecipientsReadModel;
+  clock: Clock;
+}
+
+/** The spec's validation answers: 400 with the rule's message. */
+function valid<T>(checked: Checked<T>): T {
+  if (!checked.ok) throw badRequest(checked.message);
+  return checked.value;
+}
+
+/** A route's `:id`: a malformed one is a question that does not exist (404), or the answer modal's 400. */
+function questionIdOf(raw: string, malformed: 'notFound' | 'badRequest' = 'notFound'): string {
+  if (isUuid(raw)) return raw.toLowerCase();
+  throw malformed === 'notFound'
+    ? notFound(QUESTION_NOT_FOUND)
+    : badRequest(ANSWER_MESSAGES.invalidQuestionId);
+}
+
+const isConflict = (err: unknown) => err instanceof AppError && err.status === 409;
+
+export interface ListedQuestions {
+  items: (Question | PublicQuestion)[];
+  nextCursor: string | null;
+}
+
+/**
+ * What the questions routes do, without HTTP: resolve the people (`Parties`), check the spec's rules, issue the
+ * command, and read back what the caller may see. Routes parse, authenticate and pick the status; the aggregate
+ * decides.
+ */
+export class QuestionActions {
+  private readonly parties: Parties;
+
+  constructor(private readonly deps: QuestionActionsDeps) {
+    this.parties = new Parties(deps.recipients);
+  }
+
+  /** A free question from a guest (`claims` null) or a signed-in asker, created as `questionId`. */
+  async ask(
+    claims: AccessClaims | null,
+    body: AskQuestionBody,
+    questionId: string,
+    metadata: EventMetadata,
+  ): Promise<Question> {
+    const draft = valid(checkAskDraft(body, { signedIn: !!claims }));
+    const recipient = await this.parties.recipient(draft.toUserId);
+    const tip = valid(checkTipDollars(body.tip));
+    if (tip > 0) throw unprocessable(ASK_MESSAGES.tipNeedsCheckout);
+    const asker = claims ? await this.parties.signedInAsker(claims) : this.parties.guest(draft.guest!);
+    const command: QuestionCommand = {
+      type: 'AskQuestion',
+      data: {
+        questionId,
+        recipient,
+        asker,
+        question: draft.question,
+        detail: draft.detail,
+        now: this.deps.clock(),
+      },
+    };
+    const row = await this.createOnce(
+      questionId,
+      command,
+      metadata,
+      (existing) =>
+        existing.to_user_id === recipient.userId &&
+        existing.question === draft.question &&
+        existing.detail === draft.detail &&
+        existing.asker_user_id === asker.userId,
+    );
+    return toQuestion(row, row.to_user_id === claims?.sub ? 'recipient' : 'asker');
+  }
+
+  /** The owner's curated Q&A (`isCurated: true`), created as `questionId`. */
+  async curate(
+    claims: AccessClaims,
+    body: AskQuestionBody,
+    questionId: string,
+    metadata: EventMetadata,
+  ): Promise<Question> {
+    const draft = valid(checkCurateDraft(body));
+    const toUsername = body.toUsername?.trim().toLowerCase();
+    if (toUsername && toUsername !== claims.username) throw forbidden(QUESTION_MESSAGES.onlyOwnCuration);
+    const owner = await this.parties.curator(claims);
+    const command: QuestionCommand = {
+      type: 'CurateQuestion',
+      data: {
+        questionId,
+        owner,
+        ...draft,
+        replierName: draft.replierName ?? owner.name,
+        now: this.deps.clock(),
+      },
+    };
+    const row = await this.createOnce(
+      questionId,
+      command,
+      metadata,
+      (existing) =>
+        existing.is_curated &&
+        existing.to_user_id === owner.userId &&
+        existing.question === draft.question &&
+        existing.answer === draft.answer,
+    );
+    return toQuestion(row, 'recipient');
+  }
+
+  /** `GET /api/questions?username=X`: a profile's public list. */
+  async publicList(query: ListQuestionsQuery & { username: string }): Promise<ListedQuestions> {
+    if (query.role && query.role !== 'receiver') throw badRequest(QUESTION_MESSAGES.publicListIsReceiver);
+    const page = await this.deps.questions.publicList(query.username, query.limit, query.cursor);
+    return listed(page, toPublicQuestion);
+  }
+
+  /** `GET /api/questions[?role=…]` with a token: the caller's inbox, asked, curated, or all three. */
+  async ownList(claims: AccessClaims, query: ListQuestionsQuery): Promise<ListedQuestions> {
+    const { questions } = this.deps;
+    const actor = await this.parties.actor(claims);
+    const { limit, cursor } = query;
+    const page =
+      query.role === 'receiver'
+        ? await questions.inbox(actor.userId, limit, cursor)
+        : query.role === 'curated'
+          ? await questions.curated(actor.userId, limit, cursor)
+          : query.role === 'asker'
+            ? await questions.asked(actor.userId, actor.verifiedEmail, limit, cursor)
+            : await questions.mine(actor.userId, actor.verifiedEmail, limit, cursor);
+    return listed(page, (row) => ownView(row, actor.userId));
+  }
+
+  /** `GET /api/questions/:id`: public when answered and shown; the full record for its parties; else 404. */
+  async view(claims: AccessClaims | null, rawId: string): Promise<Question | PublicQuestion> {
+    const row = await this.rowOrFail(questionIdOf(rawId));
+    return viewFor(row, claims ? await this.parties.actor(claims) : null);
+  }
+
+  /** The recipient answers (or, with `skipNotify`, edits the answer). */
+  async answer(
+    claims: AccessClaims,
+    rawId: string,
+    body: AnswerQuestionBody,
+    metadata: EventMetadata,
+  ): Promise<Question> {
+    const id = questionIdOf(rawId, 'badRequest');
+    const draft = valid(checkAnswerBody(body));
+    const actor = await this.parties.actor(claims);
+    const now = this.deps.clock();
+    await this.deps.commands.handle(
+      id,
+      draft.skipNotify
+        ? { type: 'EditAnswer', data: { actor, answer: draft.answer, tags: draft.tags, now } }
+        : {
+            type: 'PostAnswer',
+            data: {
+              actor,
+              answer: draft.answer,
+              tags: draft.tags ?? [],
+              displayOnProfile: draft.displayOnProfile ?? true,
+              replierName: draft.replierName,
+              now,
+            },
+          },
+      metadata,
+    );
+    return toQuestion(await this.rowOrFail(id), 'recipient');
+  }
+
+  /** The recipient shows, hides or deletes a question. */
+  async update(
+    claims: AccessClaims,
+    rawId: string,
+    body: PatchQuestionBody,
+    metadata: EventMetadata,
+  ): Promise<Question> {
+    const id = questionIdOf(rawId);
+    const change = valid(checkPatchBody(body));
+    const actor = await this.parties.actor(claims);
+    const now = this.deps.clock();
+    await this.deps.commands.handle(
+      id,
+      'deletedByReceiver' in change
+        ? { type: 'DeleteByReceiver', data: { actor, now } }
+        : { type: 'ChangeVisibility', data: { actor, displayOnProfile: change.displayOnProfile, now } },
+      metadata,
+    );
+    return toQuestion(await this.rowOrFail(id), 'recipient');
+  }
+
+  /** The asker withdraws a pending question. */
+  async withdraw(claims: AccessClaims, rawId: string, metadata: EventMetadata): Promise<void> {
+    const id = questionIdOf(rawId);
+    const actor = await this.parties.actor(claims);
+    await this.deps.commands.handle(
+      id,
+      { type: 'WithdrawQuestion', data: { actor, now: this.deps.clock() } },
+      metadata,
+    );
+  }
+
+  /**
+   * Payments hands over a tipped question at checkout: the ask rules on its payload, rules 6–7 on the tip (cents).
+   * `created` is false when payments called again for the same checkout (nothing changed).
+   */
+  async submitTipped(
+    body: SubmitTippedQuestionRequest,
+    metadata: EventMetadata,
+  ): Promise<{ created: boolean; question: Question }> {
+    const draft = valid(checkAskDraft(body.questionData, { signedIn: body.askerUserId !== null }));
+    const recipient = await this.parties.recipient(draft.toUserId);
+    const amountCents = valid(checkTipCents(body.amountCents ?? body.tipAmount));
+    const asker = body.askerUserId
+      ? await this.parties.knownAsker(body.askerUserId)
+      : this.parties.guest(draft.guest!);
+    const { events } = await this.deps.commands.handle(
+      body.questionId,
+      {
+        type: 'SubmitTippedQuestion',
+        data: {
+          questionId: body.questionId,
+          recipient,
+          asker,
+          question: draft.question,
+          detail: draft.detail,
+          tip: { amount: amountCents, currency: body.currency, paymentRef: body.paymentRef },
+          now: this.deps.clock(),
+        },
+      },
+      metadata,
+    );
+    return {
+      created: events.length > 0,
+      question: toQuestion(await this.rowOrFail(body.questionId), 'asker'),
+    };
+  }
+
+  /**
+   * Creates a question once. `questionId` comes from the request's Idempotency-Key (`idempotentId`), so a retry of a
+   * request whose first attempt committed (and then lost its response) names the same stream: the aggregate refuses
+   * a second "ask" (409), and the retry answers with the question that exists — when it is the same question. The
+   * same key on another question is the 422 the kit gives a reused key.
+   */
+  private async createOnce(
+    questionId: string,
+    command: QuestionCommand,
+    metadata: EventMetadata,
+    sameRequest: (existing: QuestionRow) => boolean,
+  ): Promise<QuestionRow> {
+    try {
+      await this.deps.commands.handle(questionId, command, metadata);
+    } catch (err) {
+      if (!isConflict(err)) throw err;
+      const existing = await this.deps.questions.byId(questionId);
+      if (!existing) throw err;
+      if (!sameRequest(existing)) throw unprocessable(IDEMPOTENCY_MESSAGES.mismatch);
+      return existing;
+    }
+    return this.rowOrFail(questionId);
+  }
+
+  private async rowOrFail(id: string): Promise<QuestionRow> {
+    const row = await this.deps.questions.byId(id);
+    if (!row) throw notFound(QUESTION_NOT_FOUND);
+    return row;
+  }
+}
+
+function listed(page: Page, render: (row: QuestionRow) => Question | PublicQuestion): ListedQuestions {
+  return { items: page.rows.map(render), nextCursor: page.nextCursor };
+}

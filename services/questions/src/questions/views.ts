@@ -1,0 +1,85 @@
+import { centsToDollars, type PublicQuestion, type Question, type QuestionStatus } from '@ques/contracts';
+import type { QuestionRow } from '../db/schema.js';
+import { requireViewer, type Actor, type QuestionParties, type Viewer } from './domain/access.js';
+import type { Lifecycle } from './domain/question.js';
+
+/*
+ * A read-model row as the /api returns it (`ZQuestion` / `ZPublicQuestion` in contracts): the public view, or the
+ * full record for one of its two parties. The only place a row's cents become the spec's dollars.
+ */
+
+const STATUS: Record<Lifecycle, QuestionStatus> = {
+  awaiting_payment: 'Awaiting payment',
+  pending: 'Pending',
+  answered: 'Answered',
+  withdrawn: 'Withdrawn',
+};
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/** What anyone may see (public page, answered-question page): no e-mails, no asker, no money. */
+export function toPublicQuestion(row: QuestionRow): PublicQuestion {
+  return {
+    _id: row.id,
+    id: row.id,
+    question: row.question,
+    detail: row.detail,
+    answer: row.answer ?? '',
+    source: row.source,
+    tags: row.tags,
+    status: STATUS[row.lifecycle],
+    isCurated: row.is_curated,
+    displayOnProfile: row.display_on_profile,
+    deletedByReceiver: row.deleted_by_receiver,
+    toUsername: row.to_username,
+    recipientName: row.recipient_name,
+    replierName: row.replier_name ?? row.recipient_name,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+    answeredAt: iso(row.answered_at),
+  };
+}
+
+/** The full record for one of its two parties. The asker never sees the recipient's e-mail. */
+export function toQuestion(row: QuestionRow, viewer: 'recipient' | 'asker'): Question {
+  const q: Question = {
+    ...toPublicQuestion(row),
+    toUserId: row.to_user_id,
+    fromUsername: row.from_username,
+    askedName: row.asked_name,
+    askedEmail: row.asked_email ?? '',
+    yourName: row.asked_name,
+    yourEmail: row.asked_email ?? '',
+    tip: centsToDollars(row.tip_amount),
+    tipAmount: row.tip_amount,
+    currency: row.currency,
+    tipStatus: row.tip_status,
+    answerDeadline: iso(row.answer_deadline),
+    answerWindowExpired: row.answer_window_expired,
+  };
+  if (viewer === 'recipient') q.toUserEmail = row.to_user_email;
+  return q;
+}
+
+/** A row as the access rule reads it (the same rule the aggregate's commands obey). */
+export function partiesOf(row: QuestionRow): QuestionParties {
+  return {
+    status: row.lifecycle,
+    displayOnProfile: row.display_on_profile,
+    deletedByReceiver: row.deleted_by_receiver,
+    recipient: { userId: row.to_user_id },
+    asker: row.is_curated ? null : { userId: row.asker_user_id, email: row.asked_email },
+  };
+}
+
+export function render(row: QuestionRow, viewer: Viewer): Question | PublicQuestion {
+  return viewer === 'public' ? toPublicQuestion(row) : toQuestion(row, viewer);
+}
+
+/** `GET /api/questions/:id`: the view `actor` (null: nobody signed in) is entitled to, or 404. */
+export function viewFor(row: QuestionRow, actor: Actor | null): Question | PublicQuestion {
+  return render(row, requireViewer(partiesOf(row), actor));
+}
+
+/** A row of one of the caller's own lists: they received it, or they asked it. */
+export const ownView = (row: QuestionRow, userId: string): Question =>
+  toQuestion(row, row.to_user_id === userId ? 'recipient' : 'asker');
