@@ -3,9 +3,11 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { createHttpApp, registerJwt, requireUser } from '@ques/kit';
+import { createHttpApp, registerJwt, requireUser, type EventBus } from '@ques/kit';
 import { registerCompression } from './compression.js';
 import { API_ROUTES, type ApiRoute } from './routes.js';
+import { evictOnOwnWrites, watchPublicChanges } from './pages/events.js';
+import { loadPageRendering } from './pages/ssr.js';
 import { SeoRenderer } from './seo/renderer.js';
 import { Upstreams, type ServiceName } from './upstreams.js';
 import { loadWebBuild } from './web/build.js';
@@ -19,6 +21,16 @@ export interface BffOptions {
   publicOrigin: string;
   /** Built web app to serve at `/` (read into memory at start); skipped when missing. */
   webDist?: string;
+  /**
+   * The web app's server render (`web/dist-server`, docs/adr/0024); default: `dist-server` next to `webDist`. Public
+   * pages are server-rendered when it is there; `false` turns that off (share tags only, as before).
+   */
+  webServerDist?: string | false;
+  /**
+   * The event bus (NATS in the distributed topology, the in-process bus in the embedded one): the BFF watches
+   * identity's and questions' events to drop rendered pages as soon as what they show changes (pages/events.ts).
+   */
+  events?: EventBus;
   /** Requests per minute per IP on credential routes. */
   authRateLimitPerMinute?: number;
   trustProxy?: boolean;
@@ -100,8 +112,14 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
         { count: web.uncompressed.length, examples: web.uncompressed.slice(0, 3) },
         'web build without brotli/gzip copies: these files go out uncompressed (build with npm run build -w @ques/web)',
       );
-    const seo = new SeoRenderer({ upstreams, indexHtml: web.shellHtml, publicOrigin: opts.publicOrigin, log: app.log });
+    const pages =
+      opts.webServerDist === false ? null : await loadPageRendering(opts.webDist!, web.shellHtml, opts.webServerDist);
+    if (!pages && opts.webServerDist !== false)
+      app.log.warn('web build without its server render (web/dist-server): public pages carry share tags only');
+    const seo = new SeoRenderer({ upstreams, indexHtml: web.shellHtml, publicOrigin: opts.publicOrigin, log: app.log, pages });
     registerWebRoutes(app, { build: web, seo });
+    evictOnOwnWrites(app, seo);
+    if (opts.events) await watchPublicChanges(app, opts.events, seo);
   }
 
   app.addHook('onClose', async () => upstreams.close());

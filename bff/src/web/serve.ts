@@ -1,6 +1,8 @@
 import type {} from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SeoRenderer } from '../seo/renderer.js';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { SeoPage, SeoRenderer } from '../seo/renderer.js';
 import type { WebBuild, WebFile } from './build.js';
 import { cachedNegotiator } from './encoding.js';
 
@@ -20,6 +22,29 @@ function pathOf(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/**
+ * A rendered page's compressed copies, made once per cached page (the renderer hands out the same object until it
+ * re-renders): brotli at quality 9 (a few ms for a long profile, paid once per render, not per visitor), gzip level 6.
+ */
+const encodedPages = new WeakMap<SeoPage, Promise<{ br: Buffer; gzip: Buffer; identity: Buffer }>>();
+function encodedPage(page: SeoPage) {
+  let encoded = encodedPages.get(page);
+  if (!encoded) {
+    const identity = Buffer.from(page.html);
+    encoded = Promise.all([
+      brotli(identity, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
+      }),
+      gzipped(identity, { level: 6 }),
+    ]).then(([br, gzip]) => ({ br, gzip, identity }));
+    encodedPages.set(page, encoded);
+  }
+  return encoded;
 }
 
 /** Whether `If-None-Match` names this ETag (a list, `*`, or a weak form of it). */
@@ -53,7 +78,9 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoute
   // Same-origin only: the app's files and pages need no CORS headers (and skip that work).
   app.get('/*', { config: { cors: false } }, async (request, reply) => {
     const path = pathOf(request.url);
-    const file = path === null ? undefined : build.files.get(path);
+    // Home is a rendered page too when the server renders pages (docs/adr/0024), not the shell file.
+    const rendered = seo?.rendersPages && (path === '/' || path === '/index.html');
+    const file = path === null || rendered ? undefined : build.files.get(path);
     if (file) return sendFile(request, reply, file);
     if (path === null || path.startsWith('/api/'))
       return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
@@ -61,16 +88,20 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoute
     // browser would try to run as a script.
     if (path.startsWith('/assets/'))
       return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
-    // Public profiles and answer pages carry their own title and share tags, for crawlers that run no JavaScript.
-    const page = seo ? await seo.render(path, request.correlationId) : null;
+    // Public pages: server-rendered (or, without the server render, the shell with their own title and share tags).
+    const q = request.url.indexOf('?');
+    const page = seo ? await seo.render(path, request.correlationId, q === -1 ? '' : request.url.slice(q)) : null;
     if (page) {
+      const encoded = await encodedPage(page);
+      const coding = accepted(request.headers['accept-encoding']);
       void reply
         .status(page.status)
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .header('vary', 'accept-encoding');
-      reply.compress(page.html);
-      return reply;
+        .header('vary', 'Accept-Encoding');
+      if (coding === 'br') return reply.header('content-encoding', 'br').send(encoded.br);
+      if (coding === 'gzip') return reply.header('content-encoding', 'gzip').send(encoded.gzip);
+      return reply.send(encoded.identity);
     }
     // Client-side routes get the app shell.
     return sendFile(request, reply, build.shell);

@@ -8,6 +8,7 @@ import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin, useDocumentHead } from '../../lib/head';
 import { fetchPublicProfile } from '../../lib/public-profile';
 import { formatDate } from '../../lib/text';
+import { pageDataKeys, usePageData, type AnswerData } from '../../lib/ssr';
 import { useApiData } from '../../lib/use-api-data';
 import { fetchQuestion } from './api';
 import './question.css';
@@ -31,7 +32,8 @@ function errorMessage(err: unknown): string {
 /** Public answered-question page (spec §2 "Answered-question page"): "Loading" until both requests finished. */
 export default function QuestionPage() {
   const { username = '', id = '' } = useParams();
-  const answer = useApiData((signal) => loadAnswer(id, username, signal), [id, username]);
+  const initial = usePageData<AnswerData>(pageDataKeys.answer(id));
+  const answer = useApiData((signal) => loadAnswer(id, username, signal), [id, username], initial);
   const data = answer.data;
   const error = answer.status === 'error' ? errorMessage(answer.error) : '';
 

@@ -1,0 +1,67 @@
+/**
+ * The only script a server-rendered public page loads up front (docs/adr/0024). The HTML is complete without
+ * JavaScript (links, text, the answers); the app (main.tsx, React and the page's chunk) is imported and hydrates the
+ * page on the visitor's first sign of intent — a pointer over or on the page, a touch, a key, focus — or at once when
+ * the page needs it (no server data: a failed upstream left the loading texts, or a signed-in visitor). A button
+ * clicked before the app is there is clicked again once React owns it, so the first click is never lost.
+ *
+ * The app's URL comes from the page (`data-app` on this script's element, written by the BFF), and is imported
+ * without Vite's preload helper, which lives in the app's shared chunk: this file must not import anything.
+ */
+const SCRIPT_ID = 'ques-app';
+const INTENT = ['pointerover', 'pointerdown', 'touchstart', 'keydown', 'focusin', 'wheel'] as const;
+const SIGNED_IN_KEY = 'accessToken';
+
+let started = false;
+const pending: HTMLElement[] = [];
+
+function signedIn(): boolean {
+  try {
+    return Boolean(window.localStorage.getItem(SIGNED_IN_KEY));
+  } catch {
+    return false;
+  }
+}
+
+/** True once React attached its props to the element (hydrated). */
+const hydrated = (el: Element) => Object.keys(el).some((key) => key.startsWith('__reactProps$'));
+
+function replay(el: HTMLElement, tries = 0): void {
+  if (!el.isConnected) return;
+  if (hydrated(el)) {
+    el.click();
+    return;
+  }
+  if (tries < 300) requestAnimationFrame(() => replay(el, tries + 1));
+}
+
+function start(): void {
+  if (started) return;
+  started = true;
+  for (const type of INTENT) document.removeEventListener(type, start, true);
+  const src = document.getElementById(SCRIPT_ID)?.getAttribute('data-app');
+  if (!src) return;
+  import(/* @vite-ignore */ src)
+    .then(() => {
+      document.removeEventListener('click', hold, true);
+      for (const el of pending.splice(0)) replay(el);
+    })
+    .catch((err: unknown) => {
+      document.removeEventListener('click', hold, true);
+      console.error('The app failed to load', err);
+    });
+}
+
+/** A button pressed before the app is there: held, and pressed again once it is (links work without the app). */
+function hold(event: MouseEvent): void {
+  const button = (event.target as Element | null)?.closest?.('button');
+  if (!button) return;
+  event.preventDefault();
+  event.stopPropagation();
+  if (!pending.includes(button)) pending.push(button);
+  start();
+}
+
+document.addEventListener('click', hold, true);
+if (document.documentElement.hasAttribute('data-hydrate-now') || signedIn()) start();
+else for (const type of INTENT) document.addEventListener(type, start, { capture: true, passive: true });
