@@ -47,6 +47,10 @@ export async function renderPage(url: string, data: PageData, options: RenderOpt
     </StrictMode>,
     {
       signal: AbortSignal.timeout(options.timeoutMs ?? 2_000),
+      // Every boundary inline, whatever its size: React otherwise moves a large one (a profile with many answers)
+      // after a fallback with an inline script to swap it in — a script CSP forbids, and JavaScript-less visitors
+      // would see "Loading…" forever.
+      progressiveChunkSize: Number.MAX_SAFE_INTEGER,
       onError: (error) => void errors.push(error),
     },
   );
