@@ -7,6 +7,7 @@ import { createHttpApp, registerJwt, requireUser, type EventBus } from '@ques/ki
 import { registerCompression } from './compression.js';
 import { API_ROUTES, type ApiRoute } from './routes.js';
 import { evictOnOwnWrites, watchPublicChanges } from './pages/events.js';
+import { registerSitemap } from './pages/sitemap.js';
 import { loadPageRendering } from './pages/ssr.js';
 import { SeoRenderer } from './seo/renderer.js';
 import { Upstreams, type ServiceName } from './upstreams.js';
@@ -121,6 +122,8 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
     evictOnOwnWrites(app, seo);
     if (opts.events) await watchPublicChanges(app, opts.events, seo);
   }
+
+  if (upstreams.has('questions')) registerSitemap(app, { upstreams, publicOrigin: opts.publicOrigin });
 
   app.addHook('onClose', async () => upstreams.close());
   return app;

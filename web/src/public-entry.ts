@@ -26,12 +26,34 @@ function signedIn(): boolean {
 /** True once React attached its props to the element (hydrated). */
 const hydrated = (el: Element) => Object.keys(el).some((key) => key.startsWith('__reactProps$'));
 
+/**
+ * The same button after React took the page over: the element itself, or — when hydration re-rendered it into new
+ * nodes (the answers grid re-flows from the server's one column to the screen's) — its twin by class and text.
+ */
+function twin(el: HTMLElement): HTMLElement | undefined {
+  if (el.isConnected) return el;
+  return [...document.querySelectorAll<HTMLElement>('button')].find(
+    (b) => b.className === el.className && b.textContent === el.textContent,
+  );
+}
+
+/** Calls `then` once the page stopped changing for a moment (hydration done, the answers grid re-flowed). */
+function whenSettled(then: () => void): void {
+  let changedAt = performance.now();
+  const observer = new MutationObserver(() => void (changedAt = performance.now()));
+  observer.observe(document.getElementById('root') ?? document.body, { childList: true, subtree: true });
+  const check = () => {
+    if (performance.now() - changedAt < 150) return void requestAnimationFrame(check);
+    observer.disconnect();
+    then();
+  };
+  requestAnimationFrame(check);
+}
+
+/** Clicks the held button again once React owns it and the page settled. */
 function replay(el: HTMLElement, tries = 0): void {
-  if (!el.isConnected) return;
-  if (hydrated(el)) {
-    el.click();
-    return;
-  }
+  const target = twin(el);
+  if (target && hydrated(target)) return whenSettled(() => twin(el)?.click());
   if (tries < 300) requestAnimationFrame(() => replay(el, tries + 1));
 }
 

@@ -162,8 +162,17 @@ export class SeoRenderer {
       : route!.kind === 'profile'
         ? `p:${route!.username}${variant}`
         : `q:${route!.username}:${route!.id}`;
+    // A page with such a query has work for the app at once (a checkout's return tidies its address): no waiting for intent.
     const build = () =>
-      this.page(pathname, screen ? { kind: 'static', screen } : route!, pages ? pathname + (cacheable ? variant : search) : '', template.parts!, template.html, correlationId);
+      this.page(
+        pathname,
+        screen ? { kind: 'static', screen } : route!,
+        pages ? pathname + (cacheable ? variant : search) : '',
+        template.parts!,
+        template.html,
+        correlationId,
+        !cacheable,
+      );
     if (!cacheable) return build();
     return this.cached(key, build);
   }
@@ -246,6 +255,7 @@ export class SeoRenderer {
     parts: IndexParts,
     shellHtml: string,
     correlationId: string | undefined,
+    hydrateNow = false,
   ): Promise<CachedPage> {
     const pageKey = route.kind === 'profile' ? `p:${route.username}` : route.kind === 'question' ? `q:${route.id}` : route.screen;
     let loaded: Loaded;
@@ -281,7 +291,7 @@ export class SeoRenderer {
           metaBlock: renderMetaBlock(meta),
           rootHtml: rendered.html,
           data: { path: pathname, values: loaded.values },
-          hydrateNow: !loaded.complete,
+          hydrateNow: hydrateNow || !loaded.complete,
         });
         return { status, html, keep, ...names };
       } catch (err) {

@@ -1,13 +1,16 @@
 import type { ApiCall } from './call.js';
 import { questionsApi } from './questions.js';
+import { sitemapApi } from './sitemap.js';
 import { supportApi } from './support.js';
 
 export * from './call.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
+export * from './sitemap.js';
 
 /**
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
  * registers its own with `routeFor` from the kit. Add a service's map here when it declares its calls.
  */
-export const API_CALLS: readonly ApiCall[] = [...Object.values(questionsApi), ...Object.values(supportApi)];
+export const API_CALLS: readonly ApiCall[] = [...Object.values(questionsApi), ...Object.values(supportApi),
+  ...Object.values(sitemapApi)];

@@ -10,6 +10,7 @@ import { questionsIntegration } from './questions/integration.js';
 import { questionsVault } from './questions/personal-data.js';
 import { questionsProjection, QuestionsReadModel } from './questions/read-models/questions.js';
 import { registerQuestionRoutes } from './questions/routes.js';
+import { registerSitemapRoutes, SitemapReadModel } from './sitemap/sitemap.js';
 import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from './recipients/recipients.js';
 
 /** What questions builds once and its routes, consumers and jobs share. */
@@ -38,7 +39,10 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     const recipients = new RecipientsReadModel(db);
     return { commands, questions, recipients, actions: new QuestionActions({ commands, questions, recipients, clock }) };
   },
-  routes: (app, parts, ctx) => registerQuestionRoutes(app, parts, ctx),
+  routes: async (app, parts, ctx) => {
+    await registerQuestionRoutes(app, parts, ctx);
+    registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
+  },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log }) => questionJobs(commands, { mailer, clock, log }),
 };
