@@ -32,6 +32,8 @@ export interface BffOptions {
    * identity's and questions' events to drop rendered pages as soon as what they show changes (pages/events.ts).
    */
   events?: EventBus;
+  /** How long a rendered public page is reused (default 10 s; 0: rendered per request, as the bench measures). */
+  pageCacheTtlMs?: number;
   /** Requests per minute per IP on credential routes. */
   authRateLimitPerMinute?: number;
   trustProxy?: boolean;
@@ -117,7 +119,14 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       opts.webServerDist === false ? null : await loadPageRendering(opts.webDist!, web.shellHtml, opts.webServerDist);
     if (!pages && opts.webServerDist !== false)
       app.log.warn('web build without its server render (web/dist-server): public pages carry share tags only');
-    const seo = new SeoRenderer({ upstreams, indexHtml: web.shellHtml, publicOrigin: opts.publicOrigin, log: app.log, pages });
+    const seo = new SeoRenderer({
+      upstreams,
+      indexHtml: web.shellHtml,
+      publicOrigin: opts.publicOrigin,
+      log: app.log,
+      pages,
+      ...(opts.pageCacheTtlMs === undefined ? {} : { cacheTtlMs: opts.pageCacheTtlMs }),
+    });
     registerWebRoutes(app, { build: web, seo });
     evictOnOwnWrites(app, seo);
     if (opts.events) await watchPublicChanges(app, opts.events, seo);
