@@ -125,6 +125,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       publicOrigin: opts.publicOrigin,
       log: app.log,
       pages,
+      staleWhileRevalidate: Boolean(opts.events),
       ...(opts.pageCacheTtlMs === undefined ? {} : { cacheTtlMs: opts.pageCacheTtlMs }),
     });
     registerWebRoutes(app, { build: web, seo });

@@ -119,7 +119,7 @@ describe('SeoRenderer with the server render: cache and eviction', () => {
     createdAt: '2025-04-01T10:00:00.000Z', updatedAt: '2025-04-01T10:00:00.000Z', answeredAt: '2025-04-01T10:00:00.000Z',
   });
 
-  async function setup() {
+  async function setup(extra: Partial<ConstructorParameters<typeof SeoRenderer>[0]> = {}) {
     const state = { profile: ADA as PublicProfile | null, answers: [answer('q1')], identityStatus: 200, renders: [] as unknown[] };
     const identity = Fastify();
     identity.get('/api/users/public/:username', async (_req, reply) =>
@@ -143,7 +143,7 @@ describe('SeoRenderer with the server render: cache and eviction', () => {
         },
       },
     };
-    const seo = new SeoRenderer({ upstreams, publicOrigin: ORIGIN, log, pages, indexHtml: SHELL });
+    const seo = new SeoRenderer({ upstreams, publicOrigin: ORIGIN, log, pages, indexHtml: SHELL, ...extra });
     const close = async () => {
       await upstreams.close();
       await identity.close();
@@ -205,6 +205,27 @@ describe('SeoRenderer with the server render: cache and eviction', () => {
       seo.evict(['u-ada']);
       expect((await pending)!.html).toContain('Ada Lovelace');
       expect((await seo.render('/ask/ada'))!.html).toContain('Ada King');
+    } finally {
+      await close();
+    }
+  });
+
+  it('with evictions wired, serves a page past its time to live while it re-renders, never after an eviction', async () => {
+    let now = 1_000;
+    const { state, seo, close } = await setup({ staleWhileRevalidate: true, cacheTtlMs: 100, now: () => now });
+    try {
+      expect((await seo.render('/ask/ada'))!.html).toContain('Ada Lovelace');
+      state.profile = { ...ADA, name: 'Ada King' };
+      now += 200;
+      // Expired: the old page at once, the new one rendering.
+      expect((await seo.render('/ask/ada'))!.html).toContain('Ada Lovelace');
+      await expect.poll(async () => (await seo.render('/ask/ada'))!.html).toContain('Ada King');
+      state.profile = { ...ADA, name: 'Ada Byron' };
+      now += 200;
+      const refreshing = seo.render('/ask/ada');
+      seo.evict(['u-ada']);
+      await refreshing;
+      expect((await seo.render('/ask/ada'))!.html).toContain('Ada Byron');
     } finally {
       await close();
     }

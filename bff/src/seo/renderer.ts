@@ -96,6 +96,11 @@ export interface SeoRendererOptions {
    * data they were rendered with (docs/adr/0024). Without it, only the metadata block of index.html is rendered.
    */
   pages?: PageRendering | null;
+  /**
+   * Serve a page past its time to live while it is re-rendered (set when changes evict pages as they happen:
+   * pages/events.ts). Off: a visitor after the time to live waits for the new render.
+   */
+  staleWhileRevalidate?: boolean;
   /** How long a rendered page is reused. Short: an owner's edit shows in share previews within seconds. */
   cacheTtlMs?: number;
   /** Unknown usernames and questions are remembered for less time. */
@@ -116,7 +121,10 @@ class UpstreamError extends Error {}
  * (and the app, loaded at once, fetches), or the default block.
  */
 export class SeoRenderer {
-  private readonly cache = new Map<string, { expires: number; value: Promise<CachedPage> }>();
+  private readonly cache = new Map<
+    string,
+    { expires: number; value: Promise<CachedPage>; settled: boolean; stale?: Promise<CachedPage> }
+  >();
   private template: { parts: IndexParts | null; html: string; mtimeMs: number; checkedAt: number } | null =
     null;
   private readonly origin: string;
@@ -213,15 +221,25 @@ export class SeoRenderer {
   private cached(key: string, build: () => Promise<CachedPage>): Promise<CachedPage> {
     const now = this.now();
     const hit = this.cache.get(key);
+    if (hit && !hit.settled) return hit.stale ?? hit.value;
     if (hit && hit.expires > now) return hit.value;
     if (hit) this.cache.delete(key);
+    // Past its time to live a page is re-rendered in the background and the old one served meanwhile — when changes
+    // evict pages as they happen (the bus), the time to live is only a safety net and nobody needs to wait for it.
+    const stale = hit && this.opts.staleWhileRevalidate && this.ttl > 0 ? hit.value : undefined;
 
     const startedAt = now;
     const value = build();
     // Cached while in flight, so concurrent visitors share one render; kept only if it is worth keeping.
-    const entry = { expires: now + this.ttl, value };
+    const entry: { expires: number; value: Promise<CachedPage>; settled: boolean; stale?: Promise<CachedPage> } = {
+      expires: now + this.ttl,
+      value,
+      settled: false,
+      ...(stale ? { stale } : {}),
+    };
     this.cache.set(key, entry);
-    this.tagsByKey.delete(key);
+    // The stale page's tags stay until the new render settles: an eviction meanwhile drops both.
+    if (!stale) this.tagsByKey.delete(key);
     while (this.cache.size > this.maxEntries) {
       const oldest = this.cache.keys().next().value!;
       this.cache.delete(oldest);
@@ -229,22 +247,27 @@ export class SeoRenderer {
     }
     void value.then(
       (result) => {
+        entry.settled = true;
+        delete entry.stale;
         if (this.cache.get(key) !== entry) return;
-        const stale =
+        const outdated =
           result.tags.some((t) => (this.evictedAt.get(t) ?? -1) >= startedAt) ||
           (key.startsWith('p:') && this.profilesEvictedAt >= startedAt);
-        if (result.keep === 'none' || stale) {
+        if (result.keep === 'none' || outdated) {
           this.cache.delete(key);
+          this.tagsByKey.delete(key);
           return;
         }
         this.tagsByKey.set(key, result.tags);
         if (result.keep === 'short') entry.expires = this.now() + this.notFoundTtl;
       },
       () => {
+        entry.settled = true;
+        delete entry.stale;
         if (this.cache.get(key) === entry) this.cache.delete(key);
       },
     );
-    return value;
+    return stale ?? value;
   }
 
   /** Loads, renders and composes one page; never rejects. */

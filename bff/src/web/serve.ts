@@ -28,23 +28,22 @@ const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
 /**
- * A rendered page's compressed copies, made once per cached page (the renderer hands out the same object until it
- * re-renders): brotli at quality 9 (a few ms for a long profile, paid once per render, not per visitor), gzip level 6.
+ * A rendered page's bytes per encoding, each made once per cached page when first asked for (the renderer hands out
+ * the same object until it re-renders): brotli at quality 9 (a few ms for a long profile, paid once per render, not
+ * per visitor), gzip level 6.
  */
-const encodedPages = new WeakMap<SeoPage, Promise<{ br: Buffer; gzip: Buffer; identity: Buffer }>>();
-function encodedPage(page: SeoPage) {
-  let encoded = encodedPages.get(page);
-  if (!encoded) {
-    const identity = Buffer.from(page.html);
-    encoded = Promise.all([
-      brotli(identity, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: identity.length },
-      }),
-      gzipped(identity, { level: 6 }),
-    ]).then(([br, gzip]) => ({ br, gzip, identity }));
-    encodedPages.set(page, encoded);
-  }
-  return encoded;
+type PageCoding = 'br' | 'gzip' | 'identity';
+const encodedPages = new WeakMap<SeoPage, Partial<Record<PageCoding, Promise<Buffer>>>>();
+function encodedPage(page: SeoPage, coding: PageCoding): Promise<Buffer> {
+  let copies = encodedPages.get(page);
+  if (!copies) encodedPages.set(page, (copies = {}));
+  const identity = () => (copies.identity ??= Promise.resolve(Buffer.from(page.html)));
+  if (coding === 'identity') return identity();
+  if (coding === 'br')
+    return (copies.br ??= identity().then((body) =>
+      brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    ));
+  return (copies.gzip ??= identity().then((body) => gzipped(body, { level: 6 })));
 }
 
 /** Whether `If-None-Match` names this ETag (a list, `*`, or a weak form of it). */
@@ -92,16 +91,16 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoute
     const q = request.url.indexOf('?');
     const page = seo ? await seo.render(path, request.correlationId, q === -1 ? '' : request.url.slice(q)) : null;
     if (page) {
-      const encoded = await encodedPage(page);
-      const coding = accepted(request.headers['accept-encoding']);
+      const accepts = accepted(request.headers['accept-encoding']);
+      const coding: PageCoding = accepts === 'br' || accepts === 'gzip' ? accepts : 'identity';
+      const body = await encodedPage(page, coding);
       void reply
         .status(page.status)
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
         .header('vary', 'Accept-Encoding');
-      if (coding === 'br') return reply.header('content-encoding', 'br').send(encoded.br);
-      if (coding === 'gzip') return reply.header('content-encoding', 'gzip').send(encoded.gzip);
-      return reply.send(encoded.identity);
+      if (coding !== 'identity') void reply.header('content-encoding', coding);
+      return reply.send(body);
     }
     // Client-side routes get the app shell.
     return sendFile(request, reply, build.shell);
