@@ -83,6 +83,9 @@ const bff = await buildBff({
   jwt,
   publicOrigin: 'http://localhost:3000',
   webDist: fileURLToPath(new URL('../../../web/dist', import.meta.url)),
+  // As in production, the services' changes reach the BFF, so a page past its time to live is served while it
+  // re-renders (docs/adr/0024).
+  events: bus,
 });
 const bffUrl = await bff.listen({ port: 0, host: '127.0.0.1' });
 // The same BFF rendering every public page afresh (no page cache): the uncached server render's latency.

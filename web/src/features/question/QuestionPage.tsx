@@ -65,7 +65,7 @@ export default function QuestionPage() {
     <div className="qa-page" style={themeVars(profile.brandColorMain, profile.brandColorLight)}>
       <article className="qa-page__article">
         <Link to={ownerPath} className="qa-page__owner">
-          <Avatar name={profile.name} url={profile.avatarUrl} size={AVATAR_SIZE} priority />
+          <Avatar name={profile.name} url={profile.avatarUrl} size={AVATAR_SIZE} priority alt="" />
           <span className="qa-page__owner-name">{profile.name}</span>
         </Link>
         <p className="qa-page__kicker">Question</p>
