@@ -106,7 +106,9 @@ function httpComparisons(targets: Record<string, string | number>): Comparison[]
 function staticComparisons(targets: Record<string, string | number>): Comparison[] {
   const compressed = { 'accept-encoding': 'br, gzip' };
   return [
-    { name: 'Static index.html: BFF / vs bare @fastify/static /index.html', target: `${targets.bffUrl}/`, baseline: `${targets.bareStatic}/index.html`, bar: { ratio: 0.9 } },
+    // `/` is server-rendered since docs/adr/0024 (cached: the server-rendered bar, ≥ 70 % of static); the app shell
+    // itself is what every client route (/login below) gets.
+    { name: 'Home /: BFF server-rendered (cached) vs bare @fastify/static /index.html', target: `${targets.bffUrl}/`, baseline: `${targets.bareStatic}/index.html`, bar: { ratio: 0.7 } },
     { name: 'SPA fallback: BFF /login (app shell) vs bare @fastify/static /index.html', target: `${targets.bffUrl}/login`, baseline: `${targets.bareStatic}/index.html`, bar: { ratio: 0.9 } },
     { name: 'Hashed entry chunk, identity: BFF vs bare @fastify/static', target: `${targets.bffUrl}${targets.entry}`, baseline: `${targets.bareStatic}${targets.entry}`, bar: { ratio: 0.9 } },
     // For the record only: autocannon decodes every body into a string, and compressed bytes decode several times
