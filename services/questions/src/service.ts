@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@ques/kit';
+import { Asking } from './asking/asking.js';
+import { registerAskingRoutes } from './asking/routes.js';
 import { loadQuestionsConfig, type QuestionsConfig } from './config.js';
 import { questionsMigrations } from './db/migrations/index.js';
 import type { QuestionsDB } from './db/schema.js';
@@ -19,6 +21,8 @@ export interface QuestionsParts {
   recipients: RecipientsReadModel;
   /** What the routes do (people, rules, command, the view the caller may see). */
   actions: QuestionActions;
+  /** Owner control over asking: settings, blocks, screening (issue 16). */
+  asking: Asking;
 }
 
 export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, QuestionsParts> = {
@@ -36,9 +40,14 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     const commands = questionCommands(store, { clock, publicOrigin: config.PUBLIC_ORIGIN });
     const questions = new QuestionsReadModel(db);
     const recipients = new RecipientsReadModel(db);
-    return { commands, questions, recipients, actions: new QuestionActions({ commands, questions, recipients, clock }) };
+    const asking = new Asking({ db, recipients, clock });
+    const actions = new QuestionActions({ commands, questions, recipients, clock, asking });
+    return { commands, questions, recipients, actions, asking };
   },
-  routes: (app, parts, ctx) => registerQuestionRoutes(app, parts, ctx),
+  routes: async (app, parts, ctx) => {
+    await registerQuestionRoutes(app, parts, ctx);
+    await registerAskingRoutes(app, parts, ctx);
+  },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log }) => questionJobs(commands, { mailer, clock, log }),
 };
