@@ -1,13 +1,14 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@ques/kit';
 import { Asking } from './asking/asking.js';
+import { nudgeJobs } from './asking/nudges.js';
 import { registerAskingRoutes } from './asking/routes.js';
 import { loadQuestionsConfig, type QuestionsConfig } from './config.js';
 import { questionsMigrations } from './db/migrations/index.js';
 import type { QuestionsDB } from './db/schema.js';
 import { tipsConsumer } from './payments/tips-consumer.js';
 import { QuestionActions } from './questions/actions.js';
-import { questionCommands, questionJobs, type QuestionCommands } from './questions/commands.js';
+import { queueMail, questionCommands, questionJobs, type QuestionCommands } from './questions/commands.js';
 import { questionsIntegration } from './questions/integration.js';
 import { questionsVault } from './questions/personal-data.js';
 import { questionsProjection, QuestionsReadModel } from './questions/read-models/questions.js';
@@ -49,5 +50,8 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     await registerAskingRoutes(app, parts, ctx);
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
-  jobs: ({ commands }, { mailer, clock, log }) => questionJobs(commands, { mailer, clock, log }),
+  jobs: ({ commands }, { mailer, clock, log, config }) => ({
+    ...questionJobs(commands, { mailer, clock, log }),
+    ...nudgeJobs({ clock, log, publicOrigin: config.PUBLIC_ORIGIN, queueMail }),
+  }),
 };
