@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
 import { formatDate } from '../../lib/text';
-import { deleteByReceiver, finalizePayment } from './api';
+import { blockAsker, deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
 import { DisplayValue, QuestionCardHead, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
 import { askerName, isPending, needsFinalize, questionId } from './lists';
@@ -18,6 +18,8 @@ export const INBOX_MESSAGES = {
   finalizeFailed: 'Failed to finalize payment',
   deleted: 'Question deleted.',
   tipReleased: (amount: string) => `Question deleted. The ${amount} tip was released: the asker is not charged.`,
+  blocked: (name: string) => `${name} is blocked: their next questions to you are refused. You can lift the block in Account Settings.`,
+  blockFailed: 'Could not block this asker. Please try again.',
 } as const;
 
 type Open = { kind: 'answer' | 'view'; id: string } | null;
@@ -65,16 +67,29 @@ export default function QuestionReceivedPage() {
     );
   };
 
+  // Issue 16: refuses the asker's next questions (account, e-mail, this browser) before any card is held.
+  const block = async (q: Question) => {
+    try {
+      const made = await blockAsker(questionId(q));
+      page.showSuccess(INBOX_MESSAGES.blocked(made.label || askerName(q)));
+    } catch (err) {
+      page.setError(errorText(err, INBOX_MESSAGES.blockFailed, INBOX_MESSAGES.blockFailed));
+    }
+  };
+
   const menu = (q: Question) => {
-    // Pending: Reply is the row's button, the menu holds Delete. Answered: hide/show and Delete.
-    const actions: MenuAction[] = isPending(q)
-      ? []
-      : [
-          {
-            label: q.displayOnProfile === false ? 'Show on profile' : 'Hide from profile',
-            onSelect: () => void page.toggleDisplay(q, INBOX_MESSAGES.updateFailed),
-          },
-        ];
+    // Pending: Reply is the row's button, the menu holds Block and Delete. Answered: hide/show, Block and Delete.
+    const actions: MenuAction[] = [
+      ...(isPending(q)
+        ? []
+        : [
+            {
+              label: q.displayOnProfile === false ? 'Show on profile' : 'Hide from profile',
+              onSelect: () => void page.toggleDisplay(q, INBOX_MESSAGES.updateFailed),
+            },
+          ]),
+      { label: 'Block this asker', onSelect: () => void block(q) },
+    ];
     return <RowMenu subject={q.question} actions={actions} onDelete={() => void remove(q)} disabled={busy.has(questionId(q))} />;
   };
 
