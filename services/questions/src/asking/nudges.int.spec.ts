@@ -86,7 +86,7 @@ describe.runIf(run)('nudges: reminders of held tips at 24 h, 72 h and 4 days (tw
     await advanceTo(24 * HOUR + 60_000);
     expect(nudgesTo(nia).map((m) => m.subject)).toEqual(['$5.00 held for you — released in 4 days unless you answer']);
     expect(nudgesTo(nia)[0]!.text).toContain('Will you answer in time?');
-    expect(nudgesTo(nia)[0]!.text).toContain('https://ques.test/admin');
+    expect(nudgesTo(nia)[0]!.text).toContain(`Answer it here: https://ques.test/admin?answer=${waiting}`);
     expect(nudgesTo(pat).map((m) => m.subject)).toEqual(['$7.00 held for you — released in 4 days unless you answer']);
 
     // Pat answers: the rest of Pat's reminders are cancelled with the answer.

@@ -96,7 +96,7 @@ export function nudgeJobs(deps: {
         to: owner.email,
         tips,
         now,
-        answerUrl: `${deps.publicOrigin}/admin`,
+        answerUrl: (questionId) => `${deps.publicOrigin}/admin?answer=${questionId}`,
         settingsUrl: `${deps.publicOrigin}/admin/account-settings`,
         id: `${payload.ownerId}.${job.id}`,
       });

@@ -1,7 +1,8 @@
 import type { Question } from '@ques/contracts/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
+import { useSearchParams } from '../../lib/router';
 import { formatDate } from '../../lib/text';
 import { blockAsker, deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
@@ -33,6 +34,23 @@ export default function QuestionReceivedPage() {
   const [open, setOpen] = useState<Open>(null);
   const pendingCount = page.all.filter(isPending).length;
   const current = open ? page.find(open.id) : undefined;
+
+  // A reminder e-mail's link (`/admin?answer={id}`, issue 16) opens that question's answer form once the list is in
+  // (once per link: the parameter is removed).
+  const [params, setParams] = useSearchParams();
+  const answerLink = params.get('answer');
+  useEffect(() => {
+    if (!answerLink || list.status !== 'ready') return;
+    const linked = page.find(answerLink);
+    if (linked && isPending(linked)) setOpen({ kind: 'answer', id: questionId(linked) });
+    setParams(
+      (p) => {
+        p.delete('answer');
+        return p;
+      },
+      { replace: true },
+    );
+  }, [answerLink, list.status]);
 
   const remove = (q: Question) =>
     page.remove(q, {

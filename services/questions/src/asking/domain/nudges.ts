@@ -51,14 +51,15 @@ export function nudgeMail(input: {
   to: string;
   tips: HeldTip[];
   now: Date;
-  answerUrl: string;
+  /** Where the owner answers this question (the inbox opens its answer form). */
+  answerUrl: (questionId: string) => string;
   settingsUrl: string;
   /** Stable per send (the Message-ID). */
   id: string;
 }): { to: string; subject: string; text: string; messageId: string } {
   const { tips, now } = input;
   const sorted = [...tips].sort((a, b) => a.deadline.getTime() - b.deadline.getTime());
-  const footer = ['', `Answer here: ${input.answerUrl}`, '', `Turn these reminders off in Account Settings: ${input.settingsUrl}`, '', '— Ques'];
+  const footer = ['', `Turn these reminders off in Account Settings: ${input.settingsUrl}`, '', '— Ques'];
   if (sorted.length === 1) {
     const t = sorted[0]!;
     const subject = `${formatMoney(t.amountCents, t.currency)} held for you — released ${releasedIn(t.deadline, now)} unless you answer`;
@@ -72,6 +73,8 @@ export function nudgeMail(input: {
         '',
         `Their tip of ${formatMoney(t.amountCents, t.currency)} is held on their card. It is released ${releasedIn(t.deadline, now)} ` +
           `(${t.deadline.toUTCString()}) unless you answer; answering charges it.`,
+        '',
+        `Answer it here: ${input.answerUrl(t.questionId)}`,
         ...footer,
       ].join('\n'),
       messageId: `<nudge.${input.id}@ques>`,
@@ -88,9 +91,10 @@ export function nudgeMail(input: {
       '',
       `${sorted.length} questions with tips are waiting for your answer. Each tip is held on the asker's card and released unless you answer:`,
       '',
-      ...sorted.map(
-        (t) => `- ${formatMoney(t.amountCents, t.currency)} from ${t.askerName}: "${t.question}" — released ${releasedIn(t.deadline, now)}`,
-      ),
+      ...sorted.flatMap((t) => [
+        `- ${formatMoney(t.amountCents, t.currency)} from ${t.askerName}: "${t.question}" — released ${releasedIn(t.deadline, now)}`,
+        `  Answer it here: ${input.answerUrl(t.questionId)}`,
+      ]),
       ...footer,
     ].join('\n'),
     messageId: `<nudge.${input.id}@ques>`,

@@ -34,13 +34,14 @@ describe('nudges (pure)', () => {
       deadline: new Date(deadline.getTime() + hours * 3_600_000),
     });
     const now = new Date(deadline.getTime() - 24 * 3_600_000);
-    const base = { ownerName: 'Ada', to: 'ada@example.com', now, answerUrl: 'https://q/admin', settingsUrl: 'https://q/s', id: 'x' };
+    const base = { ownerName: 'Ada', to: 'ada@example.com', now, answerUrl: (id: string) => `https://q/admin?answer=${id}`, settingsUrl: 'https://q/s', id: 'x' };
     expect(nudgeMail({ ...base, tips: [tip('One?', 500, 0)] }).subject).toBe(
       '$5.00 held for you — released in 1 day unless you answer',
     );
     const digest = nudgeMail({ ...base, tips: [tip('Later?', 1000, 48), tip('Sooner?', 500, 0)] });
     expect(digest.subject).toBe('2 tips ($15.00) held for you — answer before they are released');
     expect(digest.text.indexOf('Sooner?')).toBeLessThan(digest.text.indexOf('Later?'));
-    expect(digest.text).toContain('https://q/admin');
+    expect(digest.text).toContain('https://q/admin?answer=Sooner?');
+    expect(digest.text).toContain('https://q/admin?answer=Later?');
   });
 });
