@@ -267,6 +267,12 @@ describe.runIf(run)('owner control over asking: pause, cap, word filters, blocks
     expect(refused.status).toBe(422);
     expect(refused.body.message).toBe("This question can't be sent to Bob Owner.");
     expect((await screen(bob, { askerUserId: sam.id, askedEmail: null })).statusCode).toBe(422);
+
+    // An account whose e-mail identity has not verified is blocked by account only: its address blocks nobody else.
+    const fromAda = await api('POST', '/api/questions', { question: 'Unverified?', detail: '', tip: 0, toUserId: bob.id }, { token: ada.token });
+    const adaBlock = await api('POST', `/api/questions/${fromAda.body.id}/block`, undefined, { token: bob.token });
+    expect(adaBlock.body).toMatchObject({ byAccount: true, byEmail: false });
+    expect((await guestAsk(bob, 'A guest typing that address?', { email: 'ada@example.com' })).status).toBe(201);
   });
 
   it('limits guest asks per owner per device; a screened checkout remembers its origin only when it passes', async () => {

@@ -171,10 +171,17 @@ export class Asking {
     return row.built_in_filter ? [...cached.filter, ...this.builtIn] : cached.filter;
   }
 
-  /** The asker's hashes for this owner: their account's e-mail (signed in) or the typed one (guest), their device. */
+  /** A signed-in asker's e-mail, once identity verified it (an unproven address blocks nobody else). */
+  private async verifiedEmail(userId: string): Promise<string | null> {
+    const row = await this.deps.recipients.byId(userId);
+    return row?.email_verified && row.email ? row.email.toLowerCase() : null;
+  }
+
+  /** The asker's hashes for this owner: their account's verified e-mail or a guest's typed one, their device. */
   private async identifiers(ownerId: string, ask: Ask): Promise<{ emailHash: string | null; deviceHash: string | null }> {
-    let email = ask.guestEmail?.trim().toLowerCase() || null;
-    if (ask.askerUserId) email = (await this.deps.recipients.byId(ask.askerUserId))?.email || null;
+    const email = ask.askerUserId
+      ? await this.verifiedEmail(ask.askerUserId)
+      : ask.guestEmail?.trim().toLowerCase() || null;
     return {
       emailHash: email ? ownerHash(ownerId, 'email', email) : null,
       deviceHash: isDeviceToken(ask.device) ? ownerHash(ownerId, 'device', ask.device) : null,
@@ -276,12 +283,14 @@ export class Asking {
       .where('question_id', '=', questionId)
       .where('owner_id', '=', owner.sub)
       .executeTakeFirst();
+    // A guest's typed address; a signed-in asker's account address only when verified (the account blocks them anyway).
+    const email = q.asker_user_id ? await this.verifiedEmail(q.asker_user_id) : q.asked_email?.toLowerCase() || null;
     const values = {
       id: randomUUID(),
       owner_id: owner.sub,
       label: q.asked_name || q.from_username,
       account_id: q.asker_user_id,
-      email_hash: q.asked_email ? ownerHash(owner.sub, 'email', q.asked_email.toLowerCase()) : null,
+      email_hash: email ? ownerHash(owner.sub, 'email', email) : null,
       device_hash: origin?.device_hash ?? null,
       source_question_id: questionId,
       created_at: this.deps.clock(),
