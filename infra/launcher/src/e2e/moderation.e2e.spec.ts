@@ -5,7 +5,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedProduct } from '../embedded.js';
 import { call } from '../test/identity-journey.js';
-import { browserGate, launchChromium, newContext, seedSession, startProduct, watchErrors, type BrowserSession } from './harness.js';
+import {
+  browserGate,
+  launchChromium,
+  newContext,
+  screenshot,
+  seedSession,
+  startProduct,
+  watchErrors,
+  type BrowserSession,
+} from './harness.js';
 
 /*
  * Issue 16, "Done when" (browser journey): the owner blocks an asker from the inbox, the asker's next attempt — from the
@@ -93,6 +102,7 @@ describe.skipIf(!run)('owner control in Chromium: block from the inbox, neutral 
     const section = admin.getByRole('form', { name: 'Asking' });
     const blocks = section.getByRole('list', { name: 'Blocked askers' });
     await until(() => blocks.getByText('Pat Pester').isVisible()).toBe(true);
+    await screenshot(admin, 'admin-account-asking-blocked', 'desktop');
     const lift = section.getByRole('button', { name: 'Lift block on Pat Pester' });
     await lift.focus();
     await admin.keyboard.press('Enter');
@@ -118,6 +128,7 @@ describe.skipIf(!run)('owner control in Chromium: block from the inbox, neutral 
     await until(() => page.getByText('Not taking questions until May 4, 2030.').isVisible()).toBe(true);
     expect(await page.getByText('Writing a compiler.').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: `Ask ${owner.name} a Question` }).count()).toBe(0);
+    await screenshot(page, 'profile-paused', 'phone');
     await context.close();
     await call(base, 'PUT', '/api/asking/settings', { pausedUntil: null }, owner.accessToken);
   });

@@ -119,7 +119,7 @@ export function AskingSettingsSection() {
       <h2 id="asking-heading" className="account__heading">
         Asking
       </h2>
-      <SuccessBanner message={success} />
+      <SuccessBanner message={success} className="asking__success" />
       {!form ? (
         error ? (
           <ErrorBanner>{error}</ErrorBanner>

@@ -38,7 +38,7 @@ export function AskingGate({
 
   if (!status || status.accepting) return <>{children}</>;
   return (
-    <div className="notice notice--paused" role="status">
+    <div className="notice notice--owner" role="status">
       {status.reason === 'paused' && status.pausedUntil ? (
         <p>
           <strong>Not taking questions until {formatPausedUntil(status.pausedUntil)}.</strong>
