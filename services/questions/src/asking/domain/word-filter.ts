@@ -56,19 +56,28 @@ const escape = (ch: string) => ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export interface CompiledEntry {
   /** The entry as the owner typed it. */
   entry: string;
-  /** Matches a whole joined token run. */
+  /** Matches the entry as a run of whole tokens in a text's tokens joined by `SEP`. */
   pattern: RegExp;
-  /** Letters of the entry with repeats collapsed: a joined run longer than this (collapsed) cannot match. */
-  collapsedLength: number;
 }
+
+/** Joins a text's tokens for matching; never inside a token (tokens are letters and digits only). */
+const SEP = '\u0000';
 
 /** An entry ready to match; null when it has no letter or digit (nothing to match). */
 export function compileEntry(entry: string): CompiledEntry | null {
   const joined = tokens(entry).join('');
   if (!joined) return null;
+  // Each letter at least as often as written, more is fine, and a token boundary may fall anywhere inside the entry.
   const letterRuns = runs(joined);
-  const body = letterRuns.map(([ch, n]) => `${escape(ch)}{${n},}`).join('');
-  return { entry, pattern: new RegExp(`^${body}$`, 'u'), collapsedLength: letterRuns.length };
+  const body = letterRuns
+    .map(([ch, n]) => `${escape(ch)}(?:\u0000?${escape(ch)}){${n - 1},}`)
+    .join('\u0000?');
+  // Starts and ends on a token boundary: whole words only. A start right after a token made only of the entry's first
+  // letter is skipped — starting at that token matches too — so a run of one-letter tokens ("a a a a …") is scanned
+  // from its first token only, not once per token (no quadratic work on hostile input).
+  const first = escape(letterRuns[0]![0]);
+  const start = `(?:^|(?<=\u0000))(?<!(?:^|\u0000)${first}+\u0000)`;
+  return { entry, pattern: new RegExp(`${start}${body}(?=\u0000|$)`, 'u') };
 }
 
 export function compileFilter(entries: readonly string[]): CompiledEntry[] {
@@ -78,24 +87,8 @@ export function compileFilter(entries: readonly string[]): CompiledEntry[] {
 /** The first entry that `text` contains (on word boundaries), or null. */
 export function findBlocked(text: string, filter: readonly CompiledEntry[]): string | null {
   if (filter.length === 0) return null;
-  const words = tokens(text);
-  const collapsed = words.map((w) => runs(w).length);
-  for (const entry of filter) {
-    for (let start = 0; start < words.length; start += 1) {
-      let joined = '';
-      let lastChar = '';
-      let length = 0;
-      for (let end = start; end < words.length; end += 1) {
-        const word = words[end]!;
-        // Collapsed length of the joined run: a run that continues the previous letter adds one less.
-        length += collapsed[end]! - (word[0] === lastChar ? 1 : 0);
-        if (length > entry.collapsedLength) break;
-        joined += word;
-        lastChar = word[word.length - 1]!;
-        if (entry.pattern.test(joined)) return entry.entry;
-      }
-    }
-  }
+  const line = tokens(text).join(SEP);
+  for (const entry of filter) if (entry.pattern.test(line)) return entry.entry;
   return null;
 }
 

@@ -30,6 +30,9 @@ const TABLE: [string, string | null][] = [
   ['bad   phrase\nhere', 'bad phrase here'],
   ['b4d phr4s3 h3r3', 'bad phrase here'],
   ['creme brulee', 'crème brûlée'],
+  ['a a a a ss', 'ass'], // a run of one-letter tokens is matched from its first token
+  ['xa a ss', 'ass'], // …and from a token boundary inside a word's trailing run
+  ['hhh e l l', 'hell'],
   // ordinary text passes
   ['What is your favourite class at school?', null],
   ['How do you assess a passport application?', null],
@@ -47,6 +50,8 @@ const TABLE: [string, string | null][] = [
   ['Assassin movies you like?', null],
   ['Crème fraîche or brûlée?', null],
   ['', null],
+  ['a a a a a a a a a a a a', null],
+  ['ss aaa', null], // letters in the wrong order
 ];
 
 describe('word filter (normalised, word-boundary matching)', () => {
