@@ -6,7 +6,7 @@
  * - Unicode compatibility form, diacritics dropped (`bäädword` → `baadword`), lower case;
  * - common substitutions: 0→o, 3→e, 4→a, @→a, $→s, and 1 and l read as i (so `1` stands for both i and l); `!` and `|`
  *   read as i before a letter or digit;
- * - everything that is not a letter splits the text into tokens (inserted punctuation or spaces).
+ * - everything that is not a letter or digit splits the text into tokens (inserted punctuation or spaces).
  *
  * Matching is on WORD BOUNDARIES: an entry matches when a run of consecutive tokens, joined, spells it — so `b a d w o r
  * d`, `B.A.D.W.O.R.D` and `bad-word` match `badword`, while `class` does not match `ass` (`ass` is not a whole token
