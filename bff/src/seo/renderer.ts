@@ -336,9 +336,10 @@ export class SeoRenderer {
         correlationId,
       );
     if (route.kind === 'profile') {
-      const [profile, answers] = await Promise.all([
+      const [profile, answers, asking] = await Promise.all([
         profileCall(),
         this.firstAnswers(route.username, correlationId),
+        this.opts.pages ? this.askingStatus(route.username, correlationId) : null,
       ]);
       const profileKey = `profile:${route.username}`;
       const questionsKey = `questions:${route.username}`;
@@ -354,6 +355,8 @@ export class SeoRenderer {
       const meta = profileMeta(this.origin, profile.body, mine);
       const values: Loaded['values'] = { [profileKey]: { data: profile.body } };
       if (answers.complete) values[questionsKey] = { data: { items: answers.page, nextCursor: answers.nextCursor } };
+      // Paused or at the owner's cap (issue 16): the page says so in place of the ask button.
+      if (asking) values[`asking:${route.username}`] = { data: asking };
       return {
         status: 200,
         meta,
@@ -407,6 +410,18 @@ export class SeoRenderer {
     } catch (err) {
       this.opts.log.warn({ err, username }, 'public answers unavailable for the page');
       return none;
+    }
+  }
+
+  /** Whether the owner takes questions now (`GET /api/asking/status/:username`); null when unknown (the app asks). */
+  private async askingStatus(username: string, correlationId: string | undefined): Promise<unknown> {
+    if (!this.opts.upstreams.has('questions')) return null;
+    try {
+      const status = await this.getJson<unknown>('questions', `/api/asking/status/${encodeURIComponent(username)}`, correlationId);
+      return status.body;
+    } catch (err) {
+      this.opts.log.warn({ err, username }, 'asking status unavailable for the page');
+      return null;
     }
   }
 

@@ -14,7 +14,10 @@ export type Loaded<T> = { data: T } | { error: string };
 export interface PageData {
   /** The path (without query) the data belongs to: another page never reads it. */
   path: string;
-  /** `profile:{username}` → PublicProfile, `questions:{username}` → first Page<PublicQuestion>, `answer:{id}`. */
+  /**
+   * `profile:{username}` → PublicProfile, `questions:{username}` → first Page<PublicQuestion>, `answer:{id}`,
+   * `asking:{username}` → AskingStatus.
+   */
   values: Record<string, Loaded<unknown>>;
 }
 
@@ -31,26 +34,28 @@ export const pageDataKeys = {
   profile: (username: string) => `profile:${username.toLowerCase()}`,
   questions: (username: string) => `questions:${username.toLowerCase()}`,
   answer: (id: string) => `answer:${id.toLowerCase()}`,
+  /** `GET /api/asking/status/{username}` (issue 16: paused, or at the owner's cap). */
+  asking: (username: string) => `asking:${username.toLowerCase()}`,
 };
 
-const PageDataContext = createContext<{ current: PageData | null }>({ current: null });
+/** The values of the page data when they belong to the current page, else null. */
+const PageDataContext = createContext<PageData['values'] | null>(null);
 
-/** Provides the page's data; `holder.current` is set to null once the visitor leaves that page (see main.tsx). */
+/** Provides the page's data while the visitor is on that page; `holder.current` is forgotten once they leave it. */
 export function PageDataProvider({ holder, children }: { holder: { current: PageData | null }; children: ReactNode }) {
   const { pathname } = useLocation();
+  const data = holder.current;
+  const values = data && normalise(data.path) === normalise(pathname) ? data.values : null;
   // Once the visitor navigated elsewhere, coming back loads fresh data.
   useEffect(() => {
     if (holder.current && normalise(holder.current.path) !== normalise(pathname)) holder.current = null;
   }, [holder, pathname]);
-  return <PageDataContext.Provider value={holder}>{children}</PageDataContext.Provider>;
+  return <PageDataContext.Provider value={values}>{children}</PageDataContext.Provider>;
 }
 
 /** What the server loaded for `key` on this page, if this render is the server's or the hydration of it. */
 export function usePageData<T>(key: string): Loaded<T> | undefined {
-  const data = useContext(PageDataContext).current;
-  const { pathname } = useLocation();
-  if (!data || normalise(data.path) !== normalise(pathname)) return undefined;
-  return data.values[key] as Loaded<T> | undefined;
+  return useContext(PageDataContext)?.[key] as Loaded<T> | undefined;
 }
 
 const normalise = (path: string) => {
