@@ -122,6 +122,7 @@ export class CheckoutSaga {
     if (!options?.tipping_enabled) throw unprocessable(PAYMENT_MESSAGES.notAcceptingTips);
     if (!account || account.status !== 'completed') throw unprocessable(PAYMENT_MESSAGES.cannotReceiveTips);
     const amountCents = valid(checkDonationAmount(body.donationAmount, options.tip_options));
+    // A screening of the owner (paused, capped, blocked, filtered) belongs here: the last check before the provider.
     return {
       questionData,
       recipient: {
