@@ -44,11 +44,10 @@ export class Upstreams {
     }
     let body: string | Buffer | NodeJS.ReadableStream | undefined;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      if (Buffer.isBuffer(request.body) || typeof request.body === 'string') body = request.body;
-      else if (request.body !== undefined) {
-        body = JSON.stringify(request.body);
-        headers['content-type'] = 'application/json';
-      } else {
+      // A JSON body goes on as the exact bytes the client sent (body.ts kept them): never re-serialised.
+      if (request.rawJson) body = request.rawJson;
+      else if (Buffer.isBuffer(request.body) || typeof request.body === 'string') body = request.body;
+      else {
         // Unparsed (a streamed upload): pass it on as it comes, with its declared length.
         body = request.raw;
         const length = request.headers['content-length'];
