@@ -108,6 +108,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
         summary: call.summary,
         ...(call.description ? { description: call.description } : {}),
         tags: [call.service],
+        ...(kind === 'multipart' ? { consumes: ['multipart/form-data'] } : {}),
       },
       ...(kind === 'json' ? {} : { validatorCompiler: bodyUnparsed }),
       config: call.rateLimit === 'auth' ? { rateLimit: authLimit } : {},
