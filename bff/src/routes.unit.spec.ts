@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_CALLS, BROWSER_CALLS, defineCall, type ApiCall } from '@ques/contracts';
 import { createLogger, generateJwtKeys } from '@ques/kit';
@@ -98,7 +101,12 @@ describe('schemas on every BFF route', () => {
   let bff: Awaited<ReturnType<typeof buildBff>>;
   beforeAll(async () => {
     const keys = generateJwtKeys();
+    // With a web build, so the web app's routes are walked too.
+    const webDist = mkdtempSync(join(tmpdir(), 'bff-web-'));
+    mkdirSync(join(webDist, 'assets'));
+    writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Ques shell</title>');
     bff = await buildBff({
+      webDist,
       log: createLogger('bff-test', 'silent'),
       upstreams: { identity: 'http://127.0.0.1:9' },
       jwt: { publicKey: keys.publicKey, issuer: 'ques-identity', audience: 'ques' },
