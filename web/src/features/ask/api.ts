@@ -41,10 +41,11 @@ export interface QuestionPayload {
 }
 
 export const postQuestion = (payload: QuestionPayload) =>
-  api.json<Question>('/api/questions', { method: 'POST', body: payload });
+  api.json<Question>('/api/questions', { method: 'POST', body: payload, idempotent: true });
 
 export const createCheckoutSession = (donationAmount: number, userId: string, questionData: QuestionPayload) =>
   api.json<Partial<CheckoutSessionResponse>>('/api/checkout/create-checkout-session', {
     method: 'POST',
     body: { donationAmount, userId, questionData },
+    idempotent: true,
   });

@@ -8,6 +8,9 @@
  * - If the refresh is refused, both tokens are removed and the user is sent to /login.
  * - Concurrent 401s share one refresh: a rotated refresh token may only be spent once, or the server revokes
  *   the whole family. Across tabs the Web Locks API serialises refreshes when available.
+ * - A submit that must not happen twice (`idempotent`: ask, checkout, answer, support) carries one
+ *   `Idempotency-Key`, a UUID made when the user submits, and is retried once with the same key after a network
+ *   error or a 5xx: the server answers the retry with the first attempt's result instead of a duplicate.
  */
 import { STORAGE_KEYS } from './storage';
 
@@ -40,6 +43,13 @@ export interface RequestOptions {
    * to /login; 'stay' leaves navigation to the caller (the background "who am I" fetch on public pages).
    */
   onSessionExpired?: 'redirect' | 'stay';
+  /**
+   * One submit that must not happen twice: sends an `Idempotency-Key` (a new UUID per call unless
+   * `idempotencyKey` is given) on every attempt, and retries once on a network error or a 5xx.
+   */
+  idempotent?: boolean;
+  /** The key to send with an idempotent call (default: a new one for this call). */
+  idempotencyKey?: string;
 }
 
 export interface ApiClientDeps {
@@ -59,6 +69,20 @@ export interface ApiClient {
 }
 
 const REFRESH_PATH = '/api/users/refresh-token';
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/** A random (v4) UUID: `crypto.randomUUID` where the page is a secure context, else from `getRandomValues`. */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A failed fetch worth one retry: the network, not the caller, gave up (an abort is the caller's wish). */
+const isNetworkError = (err: unknown) => !(err instanceof DOMException && err.name === 'AbortError');
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
   if (!query) return path;
@@ -88,8 +112,9 @@ export async function readErrorMessage(res: Response): Promise<{ message: string
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   let inFlightRefresh: Promise<string | null> | null = null;
 
-  const send = (url: string, options: RequestOptions, token: string | null): Promise<Response> => {
+  const sendOnce = (url: string, options: RequestOptions, token: string | null, key: string | null): Promise<Response> => {
     const headers: Record<string, string> = { Accept: 'application/json' };
+    if (key) headers[IDEMPOTENCY_HEADER] = key;
     let body: BodyInit | undefined;
     const raw: unknown = typeof options.body === 'function' ? (options.body as () => unknown)() : options.body;
     if (raw instanceof FormData) {
@@ -106,6 +131,21 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       signal: options.signal,
       credentials: 'same-origin',
     });
+  };
+
+  /** One attempt, and for an idempotent call one more with the same key after a network error or a 5xx. */
+  const send = async (url: string, options: RequestOptions, token: string | null, key: string | null): Promise<Response> => {
+    if (!key) return sendOnce(url, options, token, null);
+    let first: Response;
+    try {
+      first = await sendOnce(url, options, token, key);
+    } catch (err) {
+      if (!isNetworkError(err)) throw err;
+      return sendOnce(url, options, token, key);
+    }
+    if (first.status < 500) return first;
+    await first.body?.cancel().catch(() => undefined);
+    return sendOnce(url, options, token, key);
   };
 
   /**
@@ -146,7 +186,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   const request = async (path: string, options: RequestOptions = {}): Promise<Response> => {
     const url = buildUrl(path, options.query);
     const token = options.anonymous ? null : deps.storage.getItem(STORAGE_KEYS.accessToken);
-    const res = await send(url, options, token);
+    // Made once per submit: the retries below (after a 5xx, a network error or a refreshed token) reuse it.
+    const key = options.idempotent ? (options.idempotencyKey ?? newIdempotencyKey()) : null;
+    const res = await send(url, options, token, key);
     if (res.status !== 401 || options.anonymous) return res;
 
     // A visitor without any session gets the 401 as it is; there is nothing to refresh.
@@ -160,7 +202,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       throw new ApiError(401, SESSION_EXPIRED_MESSAGE);
     }
     // Retried exactly once: a second 401 is returned to the caller as is.
-    return send(url, options, fresh);
+    return send(url, options, fresh, key);
   };
 
   const json = async <T>(path: string, options: RequestOptions = {}): Promise<T> => {
