@@ -1,3 +1,4 @@
+import { Transform } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import sjson from 'secure-json-parse';
 import { AppError, badRequest } from '@ques/kit/errors';
@@ -14,6 +15,7 @@ export const BODY_MESSAGES = {
   forbiddenKey: 'The request body contains a forbidden key ("__proto__" or "constructor.prototype").',
   tooLarge: `The request body is too large (at most ${JSON_BODY_LIMIT / 1024} KB).`,
   notMultipart: 'Send the file as multipart/form-data with a boundary.',
+  truncatedMultipart: 'The upload was cut short (it ends before its closing boundary). Please send the file again.',
 } as const;
 
 declare module 'fastify' {
@@ -100,4 +102,44 @@ export function refuseMalformedMultipart(request: FastifyRequest): void {
   const boundary =
     typeof type === 'string' && /^multipart\/form-data\s*;/i.test(type) ? /;\s*boundary=("?)([^";]+)\1/i.exec(type) : null;
   if (!boundary || boundary[2]!.trim() === '' || boundary[2]!.length > 70) throw badRequest(BODY_MESSAGES.notMultipart);
+}
+
+/** An upload that ended before its closing delimiter (`--boundary--`): cut short, unreadable. */
+export class TruncatedUploadError extends Error {
+  constructor() {
+    super(BODY_MESSAGES.truncatedMultipart);
+    this.name = 'TruncatedUploadError';
+  }
+}
+
+/** The boundary of a `multipart/form-data` content type (checked by refuseMalformedMultipart). */
+export const boundaryOf = (type: string | undefined): string | null =>
+  (type && /;\s*boundary=("?)([^";]+)\1/i.exec(type)?.[2]) || null;
+
+/**
+ * Passes a streamed upload through unchanged, holding back only its last bytes until the end: when the stream ends
+ * without the closing delimiter the stream fails instead (the upstream call is cut, the client gets a 400), so a
+ * truncated upload never reaches the service as if it were whole. Memory: a few dozen bytes, whatever the size.
+ */
+export function multipartTailGuard(boundary: string): Transform {
+  const closing = Buffer.from(`--${boundary}--`);
+  const keep = closing.length + 8;
+  let tail: Buffer = Buffer.alloc(0);
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const all = tail.length ? Buffer.concat([tail, chunk]) : chunk;
+      if (all.length <= keep) {
+        tail = all;
+        return done();
+      }
+      tail = Buffer.from(all.subarray(all.length - keep));
+      done(null, all.subarray(0, all.length - keep));
+    },
+    flush(done) {
+      let end = tail.length;
+      while (end > 0 && [0x0d, 0x0a, 0x20, 0x09].includes(tail[end - 1]!)) end -= 1;
+      if (end < closing.length || !tail.subarray(end - closing.length, end).equals(closing)) return done(new TruncatedUploadError());
+      done(null, tail);
+    },
+  });
 }

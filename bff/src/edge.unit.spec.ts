@@ -108,6 +108,17 @@ describe('BFF edge: bodies', () => {
     const ok = await bff.inject({ method: 'POST', url: '/api/users/avatar', headers: { authorization: token, 'content-type': 'multipart/form-data; boundary=b1' }, payload: form });
     expect(ok.statusCode).toBe(200);
     expect(upstream.seen.at(-1)!.raw).toBe(form);
+    // Cut short (no closing boundary): the service never gets it as a whole upload, the client gets a 400 in words.
+    const before = upstream.seen.length;
+    const cut = await bff.inject({ method: 'POST', url: '/api/users/avatar', headers: { authorization: token, 'content-type': 'multipart/form-data; boundary=b1' }, payload: form.slice(0, 90) });
+    expect(cut.statusCode).toBe(400);
+    expect(cut.json().message).toBe(BODY_MESSAGES.truncatedMultipart);
+    expect(upstream.seen.length).toBe(before);
+    // Big uploads stream through whole (only the last bytes are held back until the end).
+    const big = `--b1\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\n\r\n${'x'.repeat(300_000)}\r\n--b1--`;
+    const whole = await bff.inject({ method: 'POST', url: '/api/users/avatar', headers: { authorization: token, 'content-type': 'multipart/form-data; boundary=b1' }, payload: big });
+    expect(whole.statusCode).toBe(200);
+    expect(upstream.seen.at(-1)!.raw).toBe(big);
   });
 });
 

@@ -35,7 +35,7 @@ export function documentedResponses(call: ApiCall): Record<number, z.ZodType> {
     add(400, [BODY_MESSAGES.notJson, BODY_MESSAGES.empty, BODY_MESSAGES.tooDeep, BODY_MESSAGES.forbiddenKey]);
     add(413, [BODY_MESSAGES.tooLarge]);
   }
-  if (kind === 'multipart') add(400, [BODY_MESSAGES.notMultipart]);
+  if (kind === 'multipart') add(400, [BODY_MESSAGES.notMultipart, BODY_MESSAGES.truncatedMultipart]);
   add(503, UNAVAILABLE);
   const responses: Record<number, z.ZodType> = {};
   for (const [status, messages] of errors) responses[status] = errorResponse(status, messages);

@@ -1,7 +1,8 @@
 import type {} from '@fastify/compress';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
-import { AppError } from '@ques/kit/errors';
+import { AppError, badRequest } from '@ques/kit/errors';
+import { BODY_MESSAGES, boundaryOf, multipartTailGuard, TruncatedUploadError } from './body.js';
 import { varyOnAcceptEncoding, worthCompressing } from './compression.js';
 
 export type ServiceName = 'identity' | 'questions' | 'payments' | 'support';
@@ -49,7 +50,8 @@ export class Upstreams {
       else if (Buffer.isBuffer(request.body) || typeof request.body === 'string') body = request.body;
       else {
         // Unparsed (a streamed upload): pass it on as it comes, with its declared length.
-        body = request.raw;
+        const boundary = boundaryOf(request.headers['content-type']);
+        body = boundary ? request.raw.pipe(multipartTailGuard(boundary)) : request.raw;
         const length = request.headers['content-length'];
         if (typeof length === 'string') headers['content-length'] = length;
       }
@@ -72,6 +74,8 @@ export class Upstreams {
       });
     } catch (err) {
       if (err instanceof AppError) throw err;
+      if (err instanceof TruncatedUploadError || (err as { cause?: unknown }).cause instanceof TruncatedUploadError)
+        throw badRequest(BODY_MESSAGES.truncatedMultipart);
       request.log.warn({ err, service }, 'upstream unreachable');
       throw new AppError('UNAVAILABLE', 'Ques is having trouble right now. Please try again in a moment.');
     }
