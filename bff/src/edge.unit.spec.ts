@@ -97,6 +97,10 @@ describe('BFF edge: bodies', () => {
     expect(transitional.statusCode).toBe(400);
     expect(transitional.json().message).toBe('The request body must be a JSON object.');
     expect(upstream.seen.length).toBe(before);
+    // No body at all (a POST with nothing to say, as the web app finalizes a payment) still goes through.
+    const none = await bff.inject({ method: 'POST', url: '/api/payments/process/q1/finalize-payment', headers: { authorization: `Bearer ${await signedToken()}` } });
+    expect(none.statusCode).toBe(200);
+    expect(upstream.seen.length).toBe(before + 1);
   });
 
   it('refuses an upload without a multipart boundary, and streams a well-formed one through', async () => {

@@ -17,14 +17,14 @@ const NOT_AN_OBJECT = 'The request body must be a JSON object.';
 
 /** A documented field: any JSON value reaches the service, the docs say what it should be. */
 const field = (description: string) => z.unknown().optional().meta({ description });
-/** A JSON object with these documented fields (all optional here, others kept), or no body at all. */
+/** A JSON object with these documented fields (all optional here, others kept), or no body at all (Fastify: null). */
 const body = (fields: Record<string, string>) =>
   z
     .looseObject(
       Object.fromEntries(Object.entries(fields).map(([name, text]) => [name, field(text)])),
       { error: NOT_AN_OBJECT },
     )
-    .optional();
+    .nullish();
 const reads = (fields: Record<string, string>) =>
   z.looseObject(Object.fromEntries(Object.entries(fields).map(([name, text]) => [name, z.unknown().meta({ description: text })])));
 const ZUserRead = z.looseObject({}).meta({
