@@ -86,7 +86,6 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
 
   // JSON bodies: size and depth limits, no prototype keys, errors in words; the exact bytes are what is forwarded.
   registerJsonBodyParser(app);
-  app.addHook('onRequest', async (request) => refuseLargeJson(request));
   // Uploads stream through to the service that owns them; the BFF never buffers or parses them.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 
@@ -115,10 +114,11 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       // Streamed uploads are never parsed here (no limit applies); raw bodies may be a little larger than JSON.
       ...(kind === 'multipart' ? {} : { bodyLimit: kind === 'raw' ? 1024 * 1024 : JSON_BODY_LIMIT }),
       // Before the body is read: a caller without a valid token gets 401, never a parse of what it sent.
-      onRequest:
-        call.auth === 'required'
-          ? async (request: FastifyRequest) => void (await requireUser(request))
-          : undefined,
+      // (and a JSON body announced over the limit is refused before it is read; raw bodies have their own limit).
+      onRequest: [
+        ...(kind === 'json' ? [async (request: FastifyRequest) => refuseLargeJson(request)] : []),
+        ...(call.auth === 'required' ? [async (request: FastifyRequest) => void (await requireUser(request))] : []),
+      ],
       preValidation: kind === 'multipart' ? async (request: FastifyRequest) => refuseMalformedMultipart(request) : undefined,
       handler: (request: FastifyRequest, reply: FastifyReply) => upstreams.forward(call.service, request, reply),
     };

@@ -84,6 +84,9 @@ describe('BFF edge: bodies', () => {
     const large = await post(JSON.stringify({ question: 'x'.repeat(JSON_BODY_LIMIT) }), '/api/questions');
     expect(large.statusCode).toBe(413);
     expect(large.json()).toEqual({ message: BODY_MESSAGES.tooLarge, code: 'PAYLOAD_TOO_LARGE' });
+    // The webhook's raw body has its own, larger limit (a provider's event may pass 64 KB).
+    const event = await post(JSON.stringify({ data: 'x'.repeat(200_000) }), '/api/payments/webhook');
+    expect(event.statusCode).toBe(200);
     const nul = await post('{"question":"a\u0000b"}', '/api/questions');
     expect(nul.statusCode).toBeLessThan(500);
   });
