@@ -1,5 +1,6 @@
 import type {} from '@fastify/compress';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pipeline } from 'node:stream';
 import { Pool } from 'undici';
 import { AppError, badRequest } from '@ques/kit/errors';
 import { BODY_MESSAGES, boundaryOf, multipartTailGuard, TruncatedUploadError } from './body.js';
@@ -51,7 +52,9 @@ export class Upstreams {
       else {
         // Unparsed (a streamed upload): pass it on as it comes, with its declared length.
         const boundary = boundaryOf(request.headers['content-type']);
-        body = boundary ? request.raw.pipe(multipartTailGuard(boundary)) : request.raw;
+        // pipeline, not pipe: a client that goes away mid-upload must end the guarded stream too, or the upstream
+        // call would wait for the rest of a body that never comes.
+        body = boundary ? pipeline(request.raw, multipartTailGuard(boundary), () => undefined) : request.raw;
         const length = request.headers['content-length'];
         if (typeof length === 'string') headers['content-length'] = length;
       }
