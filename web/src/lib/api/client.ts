@@ -71,15 +71,12 @@ export interface ApiClient {
 const REFRESH_PATH = '/api/users/refresh-token';
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
-/** A random (v4) UUID: `crypto.randomUUID` where the page is a secure context, else from `getRandomValues`. */
-export function newIdempotencyKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+/**
+ * A random v4 UUID (`crypto.randomUUID`, in secure contexts: HTTPS and localhost); elsewhere (plain HTTP on a LAN
+ * address) 128 random bits in hex, which the server accepts as well (1–255 visible ASCII characters).
+ */
+export const newIdempotencyKey = (): string =>
+  crypto.randomUUID?.() ?? Array.from(crypto.getRandomValues(new Uint32Array(4)), (n) => n.toString(16)).join('-');
 
 /** A failed fetch worth one retry: the network, not the caller, gave up (an abort is the caller's wish). */
 const isNetworkError = (err: unknown) => !(err instanceof DOMException && err.name === 'AbortError');
