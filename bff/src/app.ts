@@ -113,8 +113,8 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       config: call.rateLimit === 'auth' ? { rateLimit: authLimit } : {},
       // Streamed uploads are never parsed here (no limit applies); raw bodies may be a little larger than JSON.
       ...(kind === 'multipart' ? {} : { bodyLimit: kind === 'raw' ? 1024 * 1024 : JSON_BODY_LIMIT }),
-      // Before the body is read: a caller without a valid token gets 401, never a parse of what it sent.
-      // (and a JSON body announced over the limit is refused before it is read; raw bodies have their own limit).
+      // Before the body is read: a JSON body announced over the limit is refused (raw bodies have their own limit),
+      // and a caller without a valid token gets 401, never a parse of what it sent.
       onRequest: [
         ...(kind === 'json' ? [async (request: FastifyRequest) => refuseLargeJson(request)] : []),
         ...(call.auth === 'required' ? [async (request: FastifyRequest) => void (await requireUser(request))] : []),
