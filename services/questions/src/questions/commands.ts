@@ -11,6 +11,7 @@ import {
   type Mailer,
   type RecordedEvent,
 } from '@ques/kit';
+import { cancelNudges, scheduleNudges } from '../asking/nudges.js';
 import type { QuestionsDB } from '../db/schema.js';
 import { questionDecider, type QuestionCommand } from './domain/decide.js';
 import { isPublic } from './domain/access.js';
@@ -64,6 +65,8 @@ async function sideEffects(
           dueAt: new Date(d.answerDeadline),
           payload: { questionId: d.questionId },
         });
+        // Reminders to the owner while the tip is held (issue 16).
+        await scheduleNudges(trx, { questionId: d.questionId, ownerId: d.recipient.userId, answerDeadline: d.answerDeadline });
       }
       if (d.recipient.email) {
         await queueMail(trx, `mail:question-asked:${d.questionId}`, newQuestionMail({ origin, ...d }), deps.clock());
@@ -72,6 +75,7 @@ async function sideEffects(
     }
     case 'AnswerPosted': {
       await cancelJob(trx, answerWindowKey(event.data.questionId));
+      await cancelNudges(trx, event.data.questionId);
       if (state.status === 'none' || !state.asker) return;
       // A signed-in asker gets the mail at their current address; a guest at the one they typed.
       const current: { email?: string } | undefined = state.asker.userId
@@ -100,6 +104,7 @@ async function sideEffects(
     case 'QuestionWithdrawn':
     case 'QuestionDeletedByReceiver':
       await cancelJob(trx, answerWindowKey(event.data.questionId));
+      await cancelNudges(trx, event.data.questionId);
       return;
     case 'TippedQuestionSubmitted':
     case 'QuestionCurated':
@@ -139,6 +144,7 @@ export function questionJobs(
   };
 }
 
-async function queueMail(trx: Kysely<QuestionsDB>, key: string, mail: MailMessage, now: Date): Promise<void> {
+/** A durable `send-mail` job, committed with the caller's transaction. */
+export async function queueMail(trx: Kysely<QuestionsDB>, key: string, mail: MailMessage, now: Date): Promise<void> {
   await scheduleJob(trx, { kind: SEND_MAIL_JOB, key, dueAt: now, payload: mail });
 }

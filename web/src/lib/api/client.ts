@@ -43,6 +43,8 @@ export interface RequestOptions {
    * to /login; 'stay' leaves navigation to the caller (the background "who am I" fetch on public pages).
    */
   onSessionExpired?: 'redirect' | 'stay';
+  /** Extra request headers (the device token on ask and checkout). */
+  headers?: Record<string, string>;
   /**
    * One submit that must not happen twice: sends an `Idempotency-Key` (a new UUID per call unless
    * `idempotencyKey` is given) on every attempt, and retries once on a network error or a 5xx.
@@ -110,7 +112,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   let inFlightRefresh: Promise<string | null> | null = null;
 
   const sendOnce = (url: string, options: RequestOptions, token: string | null, key: string | null): Promise<Response> => {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
     if (key) headers[IDEMPOTENCY_HEADER] = key;
     let body: BodyInit | undefined;
     const raw: unknown = typeof options.body === 'function' ? (options.body as () => unknown)() : options.body;
