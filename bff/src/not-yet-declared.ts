@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { defineCall, PAYMENT_MESSAGES, type ApiCall } from '@ques/contracts';
+import { defineCall, type ApiCall } from '@ques/contracts';
 
 /*
- * TRANSITIONAL. The identity and payments /api calls as the BFF routed them before those services declared their
- * calls in contracts (`contracts/src/api/identity.ts`, `payments.ts`). A route declared there wins over its entry
- * here (see `forwardedCalls` in routes.ts); once both services' maps are in `API_CALLS`, delete this file.
+ * TRANSITIONAL. The identity /api calls as the BFF routed them before that service declared its calls in contracts
+ * (`contracts/src/api/identity.ts`; payments' are declared in `payments.ts`). A route declared there wins over its entry
+ * here (see `forwardedCalls` in routes.ts); once identity's map is in `API_CALLS` and `BROWSER_CALLS`, delete this file.
  *
  * The schemas document the spec §7 payloads and reads; they validate no more than "a JSON object" (every field
  * optional, unknown fields kept) so the services keep answering bad fields in their own words, as before.
@@ -162,111 +162,10 @@ export const notYetDeclared = {
     errors: { 400: ['Reset failed', 'Please enter a new password.'], 429: [TOO_MANY] },
     schema: { body: body({ token: 'string', password: 'string' }), response: { 200: message } },
   }),
-  getTipOptions: defineCall({
-    id: 'getTipOptions',
-    method: 'GET',
-    path: '/api/payments/tipOptions',
-    service: 'payments',
-    summary: "A profile's tip options (`userId`)",
-    auth: 'none',
-    schema: {
-      querystring: z.looseObject({ userId: z.string().optional() }),
-      response: { 200: reads({ tipOptions: 'the options offered', tippingEnabled: 'boolean' }) },
-    },
-  }),
-  saveTipOptions: defineCall({
-    id: 'saveTipOptions',
-    method: 'PUT',
-    path: '/api/payments/tipOptions',
-    service: 'payments',
-    summary: 'Save your tip options',
-    auth: 'required',
-    errors: { 400: [PAYMENT_MESSAGES.invalidOption, PAYMENT_MESSAGES.tooManyOptions, PAYMENT_MESSAGES.zeroRequired, PAYMENT_MESSAGES.duplicateOption, PAYMENT_MESSAGES.tippingNotBoolean], ...authErrors, 422: [PAYMENT_MESSAGES.setUpFirst, PAYMENT_MESSAGES.completeFirst] },
-    schema: {
-      body: body({ userId: 'ignored (the token says who)', tipOptions: 'array of options', tippingEnabled: 'boolean' }),
-      response: { 200: reads({ message: 'string', tipOptions: 'the options', tippingEnabled: 'boolean' }) },
-    },
-  }),
-  connect: defineCall({
-    id: 'connectPayoutAccount',
-    method: 'POST',
-    path: '/api/payments/connect',
-    service: 'payments',
-    summary: "Start the payout account's onboarding; answers the provider's URL",
-    auth: 'required',
-    errors: { 400: [PAYMENT_MESSAGES.invalidCountry], ...authErrors },
-    schema: { body: body({ userId: 'ignored', country: 'two-letter code (default CA)' }), response: { 200: reads({ url: 'string' }) } },
-  }),
-  accountStatus: defineCall({
-    id: 'getPayoutAccountStatus',
-    method: 'GET',
-    path: '/api/payments/account-status',
-    service: 'payments',
-    summary: "Your payout account's status",
-    auth: 'required',
-    errors: { ...authErrors, 403: [PAYMENT_MESSAGES.onlyOwner] },
-    schema: { querystring: z.looseObject({ userId: z.string().optional() }), response: { 200: reads({ stripeAccountStatus: 'string' }) } },
-  }),
-  earnings: defineCall({
-    id: 'getEarnings',
-    method: 'GET',
-    path: '/api/payments/earnings',
-    service: 'payments',
-    summary: 'Your earnings from tips',
-    auth: 'required',
-    errors: authErrors,
-    schema: { response: { 200: z.looseObject({}) } },
-  }),
-  finalizePayment: defineCall({
-    id: 'finalizePayment',
-    method: 'POST',
-    path: '/api/payments/process/:id/finalize-payment',
-    service: 'payments',
-    summary: "Capture an answered question's held tip",
-    auth: 'required',
-    errors: { ...authErrors, 403: [PAYMENT_MESSAGES.onlyRecipientFinalizes], 404: [PAYMENT_MESSAGES.paymentNotFound], 409: [PAYMENT_MESSAGES.needsAnswer, PAYMENT_MESSAGES.released, PAYMENT_MESSAGES.notPaidYet] },
-    schema: { params: z.object({ id: z.string() }), body: body({}), response: { 200: message } },
-  }),
-  cancelPayment: defineCall({
-    id: 'cancelPayment',
-    method: 'POST',
-    path: '/api/payments/process/:id/cancel-payment',
-    service: 'payments',
-    summary: "Release a pending question's held tip",
-    auth: 'required',
-    errors: { ...authErrors, 403: [PAYMENT_MESSAGES.onlyPartiesCancel], 404: [PAYMENT_MESSAGES.paymentNotFound], 409: [PAYMENT_MESSAGES.alreadyCaptured] },
-    schema: { params: z.object({ id: z.string() }), body: body({}), response: { 200: message } },
-  }),
-  createCheckoutSession: defineCall({
-    id: 'createCheckoutSession',
-    method: 'POST',
-    path: '/api/checkout/create-checkout-session',
-    service: 'payments',
-    summary: 'Ask a tipped question: hold the tip at the provider and answer where to pay',
-    auth: 'optional',
-    rateLimit: 'auth',
-    idempotent: true,
-    errors: { 400: [PAYMENT_MESSAGES.questionDataMissing, PAYMENT_MESSAGES.wholeDollars, PAYMENT_MESSAGES.notAnOption], 422: [PAYMENT_MESSAGES.notAcceptingTips, PAYMENT_MESSAGES.cannotReceiveTips], 429: [TOO_MANY] },
-    schema: {
-      body: body({ donationAmount: 'dollars', userId: 'ignored (the token says who)', questionData: 'the question payload of POST /api/questions', agreedToTerms: 'boolean' }),
-      response: { 200: reads({ sessionId: 'string', paymentIntentId: 'string', url: "the provider's checkout page", message: 'string' }) },
-    },
-  }),
 } as const satisfies Record<string, ApiCall>;
 
-/*
- * The routes browsers and the payment provider call outside the web app's JSON client (BROWSER_CALLS once declared):
- * avatar images, the webhook and the test-mode provider's pages. Their bodies travel unparsed (`bodyKind: 'raw'`),
- * so their schemas describe rather than validate them.
- */
-/** An HTML page, a file or an opaque body: what these routes answer besides their errors. */
-const ZHtml = z.string().meta({ description: 'An HTML page', contentMediaType: 'text/html' });
+/* Identity's route a browser loads by address, outside the web app's JSON client (BROWSER_CALLS once declared). */
 const ZFile = z.string().meta({ description: 'The image file', format: 'binary' });
-const ZRawBody = z
-  .unknown()
-  .meta({ description: 'Forwarded byte for byte with its content type (never parsed by the BFF)' });
-const ZPageParams = z.object({ id: z.string().max(200) });
-const ZOnboardingParams = z.object({ accountId: z.string().max(200) });
 
 export const notYetDeclaredBrowser = {
   avatarImage: defineCall({
@@ -281,73 +180,6 @@ export const notYetDeclaredBrowser = {
       params: z.object({ userId: z.string().max(200), file: z.string().max(200) }),
       response: { 200: ZFile },
     },
-  }),
-  paymentsWebhook: defineCall({
-    id: 'receivePaymentWebhook',
-    method: 'POST',
-    path: '/api/payments/webhook',
-    service: 'payments',
-    summary: "The payment provider's webhook (signed: `Stripe-Signature` covers the exact bytes)",
-    auth: 'none',
-    bodyKind: 'raw',
-    errors: { 400: [PAYMENT_MESSAGES.invalidSignature] },
-    schema: {
-      body: ZRawBody,
-      response: { 200: z.object({ received: z.literal(true), duplicate: z.boolean() }) },
-    },
-  }),
-  testCheckoutPage: defineCall({
-    id: 'testModeCheckoutPage',
-    method: 'GET',
-    path: '/pay/test/checkout/:id',
-    service: 'payments',
-    summary: "The test-mode provider's hosted checkout page",
-    auth: 'none',
-    errors: { 404: ['Not found'] },
-    schema: { params: ZPageParams, response: { 200: ZHtml } },
-  }),
-  testCheckoutPay: defineCall({
-    id: 'testModeCheckoutPay',
-    method: 'POST',
-    path: '/pay/test/checkout/:id/pay',
-    service: 'payments',
-    summary: 'Pays a test-mode checkout (an HTML form post); redirects back to the app',
-    auth: 'none',
-    bodyKind: 'raw',
-    errors: { 404: ['Not found'] },
-    schema: { params: ZPageParams, body: ZRawBody, response: { 303: z.null() } },
-  }),
-  testCheckoutCancel: defineCall({
-    id: 'testModeCheckoutCancel',
-    method: 'POST',
-    path: '/pay/test/checkout/:id/cancel',
-    service: 'payments',
-    summary: 'Abandons a test-mode checkout (an HTML form post); redirects back to the app',
-    auth: 'none',
-    bodyKind: 'raw',
-    errors: { 404: ['Not found'] },
-    schema: { params: ZPageParams, body: ZRawBody, response: { 303: z.null() } },
-  }),
-  testOnboardingPage: defineCall({
-    id: 'testModeOnboardingPage',
-    method: 'GET',
-    path: '/pay/test/onboarding/:accountId',
-    service: 'payments',
-    summary: "The test-mode provider's hosted payout-account onboarding page",
-    auth: 'none',
-    errors: { 404: ['Not found'] },
-    schema: { params: ZOnboardingParams, response: { 200: ZHtml } },
-  }),
-  testOnboardingComplete: defineCall({
-    id: 'testModeOnboardingComplete',
-    method: 'POST',
-    path: '/pay/test/onboarding/:accountId/complete',
-    service: 'payments',
-    summary: 'Completes a test-mode onboarding (an HTML form post); redirects back to the app',
-    auth: 'none',
-    bodyKind: 'raw',
-    errors: { 404: ['Not found'] },
-    schema: { params: ZOnboardingParams, body: ZRawBody, response: { 303: z.null() } },
   }),
 } as const satisfies Record<string, ApiCall>;
 

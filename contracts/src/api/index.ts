@@ -1,8 +1,10 @@
 import type { ApiCall } from './call.js';
+import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { supportApi } from './support.js';
 
 export * from './call.js';
+export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
 
@@ -10,11 +12,15 @@ export { supportApi } from './support.js';
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
  * registers its own with `routeFor` from the kit. Add a service's map here when it declares its calls.
  */
-export const API_CALLS: readonly ApiCall[] = [...Object.values(questionsApi), ...Object.values(supportApi)];
+export const API_CALLS: readonly ApiCall[] = [
+  ...Object.values(questionsApi),
+  ...Object.values(supportApi),
+  ...Object.values(paymentsApi),
+];
 
 /**
- * What the BFF forwards besides the web app's JSON /api calls: avatar images, the payment provider's webhook and the
- * test-mode provider's hosted pages (bodies forwarded unparsed). Add a service's map here when it declares them (until
- * then the BFF routes them from its transitional list, bff/src/not-yet-declared.ts).
+ * What browsers and providers call that is not a JSON /api call: webhooks (raw, signed bytes), hosted HTML pages and
+ * their form posts, images. The BFF forwards these as they come (`bodyKind`); each service registers its own. (Until a
+ * service declares its own, the BFF routes them from its transitional list, bff/src/not-yet-declared.ts.)
  */
-export const BROWSER_CALLS: readonly ApiCall[] = [];
+export const BROWSER_CALLS: readonly ApiCall[] = [...Object.values(paymentsBrowserCalls)];
