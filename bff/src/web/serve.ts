@@ -5,6 +5,7 @@ import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { SeoPage, SeoRenderer } from '../seo/renderer.js';
 import type { WebBuild, WebFile } from './build.js';
 import { cachedNegotiator } from './encoding.js';
+import { WEB_ROUTE_SCHEMA } from './schema.js';
 
 export interface WebRoutesOptions {
   build: WebBuild;
@@ -75,7 +76,7 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoute
   };
 
   // Same-origin only: the app's files and pages need no CORS headers (and skip that work).
-  app.get('/*', { config: { cors: false } }, async (request, reply) => {
+  app.get('/*', { config: { cors: false }, schema: WEB_ROUTE_SCHEMA }, async (request, reply) => {
     const path = pathOf(request.url);
     // Home is a rendered page too when the server renders pages (docs/adr/0024), not the shell file.
     const rendered = seo?.rendersPages && (path === '/' || path === '/index.html');
