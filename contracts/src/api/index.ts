@@ -1,12 +1,14 @@
 import type { ApiCall } from './call.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
+import { sitemapApi } from './sitemap.js';
 import { supportApi } from './support.js';
 
 export * from './call.js';
 export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
+export * from './sitemap.js';
 
 /**
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
@@ -16,6 +18,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(questionsApi),
   ...Object.values(supportApi),
   ...Object.values(paymentsApi),
+  ...Object.values(sitemapApi),
 ];
 
 /**
