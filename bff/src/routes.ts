@@ -27,6 +27,8 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'DELETE', url: '/api/users/profile/:id', service: 'identity', auth: true },
   { method: 'POST', url: '/api/users/reset-password', service: 'identity', rateLimit: 'auth' },
   { method: 'POST', url: '/api/users/reset-password-confirm', service: 'identity', rateLimit: 'auth' },
+  { method: 'POST', url: '/api/users/verify-email', service: 'identity', rateLimit: 'auth' },
+  { method: 'POST', url: '/api/users/verify-email/resend', service: 'identity', auth: true, rateLimit: 'auth' },
   { method: 'GET', url: '/images/avatars/:userId/:file', service: 'identity' },
   { method: 'GET', url: '/api/support/captcha', service: 'support' },
   { method: 'POST', url: '/api/support/send', service: 'support' },

@@ -195,7 +195,8 @@ export const identityApi = {
     auth: 'required',
     rateLimit: 'auth',
     errors: { 401: [...AUTH_ERRORS], 409: [M.alreadyVerified], 429: [M.tooManyVerifications, TOO_MANY] },
-    schema: { body: z.object({}).optional(), response: { 200: ZMessageResponse } },
+    // No body needed (a client may send none, null or {}).
+    schema: { body: z.object({}).nullish(), response: { 200: ZMessageResponse } },
   }),
 } as const;
 

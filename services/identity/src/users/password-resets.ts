@@ -41,11 +41,12 @@ export class PasswordResets {
 
   readonly sendJob: JobHandler<IdentityDB> = async (trx, job) => {
     const { email } = job.payload as { email?: string };
-    const { users, clock, log, mailer, publicOrigin } = this.deps;
+    const { clock, log, mailer, publicOrigin } = this.deps;
     // The address typed (perhaps a stranger's) is not kept once handled.
     await trx.updateTable('scheduled_jobs').set({ payload: JSON.stringify({}) }).where('id', '=', job.id).execute();
     if (!email) return;
-    const row = await users.byEmail(email);
+    // Inside the job's transaction (the embedded database has a single connection).
+    const row = await trx.selectFrom('users').select(['id', 'name', 'email']).where('email', '=', email.toLowerCase()).executeTakeFirst();
     if (!row) return;
     const now = clock();
     const { n } = await trx
