@@ -7,13 +7,31 @@ import { AppError, badRequest } from '@ques/kit';
  * notices at the end of the part, i.e. after the client sent everything; this answers 413 while they are still
  * sending, and never holds more than the limit.)
  */
-function readWithinLimit(stream: NodeJS.ReadableStream & { truncated?: boolean }): Promise<Buffer> {
+function readWithinLimit(stream: NodeJS.ReadableStream & { truncated?: boolean }, request: FastifyRequest): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let settled = false;
+    const settle = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      request.raw.off('end', onRequestEnd);
+      request.raw.off('close', onRequestEnd);
+      fn();
+    };
+    // A part cut short (the body ends mid-file) never ends the file stream: once the whole request is in and the
+    // parser has had its turn, an unfinished file is a malformed upload.
+    const onRequestEnd = () => setTimeout(() => settle(() => reject(badRequest(M.badUpload))), 100).unref();
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.once('limit', () => reject(new AppError('PAYLOAD_TOO_LARGE', M.avatarTooLarge)));
-    stream.once('error', reject);
-    stream.once('end', () => (stream.truncated ? reject(new AppError('PAYLOAD_TOO_LARGE', M.avatarTooLarge)) : resolve(Buffer.concat(chunks))));
+    stream.once('limit', () => settle(() => reject(new AppError('PAYLOAD_TOO_LARGE', M.avatarTooLarge))));
+    stream.once('error', (error) => settle(() => reject(error)));
+    stream.once('end', () =>
+      settle(() => (stream.truncated ? reject(new AppError('PAYLOAD_TOO_LARGE', M.avatarTooLarge)) : resolve(Buffer.concat(chunks)))),
+    );
+    if (request.raw.readableEnded) onRequestEnd();
+    else {
+      request.raw.once('end', onRequestEnd);
+      request.raw.once('close', onRequestEnd);
+    }
   });
 }
 
@@ -29,7 +47,7 @@ export async function readAvatarUpload(request: FastifyRequest): Promise<Buffer>
   try {
     const file = await request.file();
     if (!file || file.fieldname !== 'avatar') throw badRequest(M.chooseImage);
-    return await readWithinLimit(file.file);
+    return await readWithinLimit(file.file, request);
   } catch (error) {
     if (error instanceof AppError) throw error;
     const status = (error as { statusCode?: number }).statusCode;
