@@ -23,7 +23,7 @@ function readWithinLimit(stream: NodeJS.ReadableStream & { truncated?: boolean }
     const onRequestEnd = () => setTimeout(() => settle(() => reject(badRequest(M.badUpload))), 100).unref();
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.once('limit', () => settle(() => reject(new AppError('PAYLOAD_TOO_LARGE', M.avatarTooLarge))));
-    stream.once('error', (error) => settle(() => reject(error)));
+    stream.once('error', (error: Error) => settle(() => reject(error)));
     stream.once('end', () =>
       settle(() => (stream.truncated ? reject(new AppError('PAYLOAD_TOO_LARGE', M.avatarTooLarge)) : resolve(Buffer.concat(chunks)))),
     );
