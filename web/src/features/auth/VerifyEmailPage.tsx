@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { IDENTITY_MESSAGES } from '@ques/contracts/core';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
 import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -16,7 +15,7 @@ const attempts = new Map<string, Promise<string>>();
 const attempt = (token: string) => {
   let pending = attempts.get(token);
   if (!pending) {
-    pending = verifyEmail(token).then((res) => res.message ?? IDENTITY_MESSAGES.verified);
+    pending = verifyEmail(token).then((res) => res.message ?? 'Your email address is verified.');
     attempts.set(token, pending);
   }
   return pending;
