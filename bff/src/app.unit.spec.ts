@@ -64,6 +64,11 @@ describe('BFF', () => {
     expect(String(res.headers['access-control-expose-headers'])).toContain('Idempotent-Replayed');
   });
 
+  it("forwards the browser's device token (X-Ques-Device, issue 16) to the service", async () => {
+    await bff.inject({ method: 'POST', url: '/api/users/logout', payload: {}, headers: { 'x-ques-device': 'device-0123456789abcdef', origin: ORIGIN } });
+    expect(upstream.seen.at(-1)!.headers['x-ques-device']).toBe('device-0123456789abcdef');
+  });
+
   it('turns away a protected call without a valid token before it reaches the service', async () => {
     const before = upstream.seen.length;
     const none = await bff.inject({ method: 'GET', url: '/api/users/profile' });

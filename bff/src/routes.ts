@@ -40,6 +40,13 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'PUT', url: '/api/questions/:id/answer', service: 'questions', auth: true },
   { method: 'PATCH', url: '/api/questions/:id', service: 'questions', auth: true },
   { method: 'DELETE', url: '/api/questions/:id', service: 'questions', auth: true },
+  // Owner control over asking (issue 16).
+  { method: 'GET', url: '/api/asking/status/:username', service: 'questions' },
+  { method: 'GET', url: '/api/asking/settings', service: 'questions', auth: true },
+  { method: 'PUT', url: '/api/asking/settings', service: 'questions', auth: true },
+  { method: 'GET', url: '/api/asking/blocks', service: 'questions', auth: true },
+  { method: 'DELETE', url: '/api/asking/blocks/:id', service: 'questions', auth: true },
+  { method: 'POST', url: '/api/questions/:id/block', service: 'questions', auth: true },
   { method: 'GET', url: '/api/payments/tipOptions', service: 'payments' },
   { method: 'PUT', url: '/api/payments/tipOptions', service: 'payments', auth: true },
   { method: 'POST', url: '/api/payments/connect', service: 'payments', auth: true },

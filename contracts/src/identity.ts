@@ -110,7 +110,7 @@ export const ZVerifyEmailRequest = z.object({
 });
 export type VerifyEmailRequest = z.infer<typeof ZVerifyEmailRequest>;
 
-export const ZUsernameParams = z.object({ username: z.string() });
+export const ZPublicProfileParams = z.object({ username: z.string() });
 export const ZUserIdParams = z.object({ id: z.string() });
 export const ZAvatarFileParams = z.object({ userId: z.string(), file: z.string() });
 

@@ -10,3 +10,4 @@ export * from './core/page-meta.js';
 export * from './core/profile-meta.js';
 export * from './core/question-meta.js';
 export * from './api/index.js';
+export * from './asking.js';

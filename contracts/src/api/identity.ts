@@ -16,7 +16,7 @@ import {
   ZSignupResponse,
   ZUser,
   ZUserIdParams,
-  ZUsernameParams,
+  ZPublicProfileParams,
   ZVerifyEmailRequest,
 } from '../identity.js';
 import { defineCall } from './call.js';
@@ -116,7 +116,7 @@ export const identityApi = {
     summary: "A profile's public fields (never the e-mail)",
     auth: 'none',
     errors: { 404: [M.userNotFound] },
-    schema: { params: ZUsernameParams, response: { 200: ZPublicProfile } },
+    schema: { params: ZPublicProfileParams, response: { 200: ZPublicProfile } },
   }),
   uploadAvatar: defineCall({
     id: 'uploadAvatar',

@@ -16,6 +16,19 @@ import {
   ZQuestionWithdrawnResponse,
   ZSubmitTippedQuestionRequest,
 } from '../questions.js';
+import {
+  ASKING_MESSAGES as AM,
+  ZAskerBlock,
+  ZAskerBlockList,
+  ZAskingSettings,
+  ZAskingStatus,
+  ZBlockIdParams,
+  ZLiftBlockResponse,
+  ZScreenAskRequest,
+  ZScreenAskResponse,
+  ZUpdateAskingSettingsBody,
+  ZUsernameParams,
+} from '../asking.js';
 import { defineCall } from './call.js';
 
 // Written out here rather than imported from the kit (contracts depends on nothing): the kit's wording.
@@ -27,6 +40,13 @@ const IDEMPOTENCY_MISMATCH =
 const IDEMPOTENCY_IN_FLIGHT =
   'A request with this Idempotency-Key is still being processed. Please wait a moment, then try again.';
 const TOO_MANY = 'Too many requests. Please try again in a moment.';
+/** Refusals in the asker's words, with the owner's name filled in (issue 16). */
+const REFUSALS = [
+  AM.refused('{name}'),
+  AM.paused('{name}', '2026-01-01T00:00:00Z').replace('January 1, 2026', '{date}'),
+  AM.atCap('{name}'),
+];
+const GUEST_LIMIT = AM.guestLimit('{name}');
 
 /** The questions context's /api calls (spec §7 "Questions"). */
 export const questionsApi = {
@@ -89,12 +109,13 @@ export const questionsApi = {
       403: [M.onlyOwnCuration],
       409: [M.exists, IDEMPOTENCY_IN_FLIGHT],
       422: [
+        ...REFUSALS,
         ASK_MESSAGES.archiveProfile,
         ASK_MESSAGES.tipNeedsCheckout,
         ASK_MESSAGES.tipTooLarge,
         IDEMPOTENCY_MISMATCH,
       ],
-      429: [TOO_MANY],
+      429: [TOO_MANY, GUEST_LIMIT],
     },
     schema: { body: ZAskQuestionBody, response: { 201: ZQuestion } },
   }),
@@ -180,6 +201,89 @@ export const questionsApi = {
     },
     schema: { params: ZQuestionIdParams, response: { 200: ZQuestionWithdrawnResponse } },
   }),
+  // ---- owner control over asking (issue 16) ----
+  askingStatus: defineCall({
+    id: 'getAskingStatus',
+    method: 'GET',
+    path: '/api/asking/status/:username',
+    service: 'questions',
+    summary: 'Whether a profile takes questions now (paused until a date, or at its cap of open questions)',
+    description: 'The public page shows this in place of the ask button. A pause whose date has passed is over.',
+    auth: 'none',
+    errors: { 404: ['User not found'] },
+    schema: { params: ZUsernameParams, response: { 200: ZAskingStatus } },
+  }),
+  askingSettings: defineCall({
+    id: 'getAskingSettings',
+    method: 'GET',
+    path: '/api/asking/settings',
+    service: 'questions',
+    summary: "The caller's own asking settings: pause, cap, blocked words, built-in filter, nudges",
+    auth: 'required',
+    errors: { 401: [NO_TOKEN, BAD_TOKEN] },
+    schema: { response: { 200: ZAskingSettings } },
+  }),
+  updateAskingSettings: defineCall({
+    id: 'updateAskingSettings',
+    method: 'PUT',
+    path: '/api/asking/settings',
+    service: 'questions',
+    summary: 'Change any of the asking settings (absent fields stay as they are)',
+    description:
+      '`pausedUntil: null` resumes at once; `pendingCap: null` removes the cap; `blockedWords` replaces the list ' +
+      '(at most 500 entries of at most 100 characters).',
+    auth: 'required',
+    errors: {
+      400: [
+        AM.tooManyFilters,
+        AM.filterTooLong,
+        AM.filterEmpty,
+        AM.noteTooLong,
+        AM.pausedUntilInvalid,
+        AM.capInvalid,
+      ],
+      401: [NO_TOKEN, BAD_TOKEN],
+    },
+    schema: { body: ZUpdateAskingSettingsBody, response: { 200: ZAskingSettings } },
+  }),
+  listBlocks: defineCall({
+    id: 'listAskerBlocks',
+    method: 'GET',
+    path: '/api/asking/blocks',
+    service: 'questions',
+    summary: "The caller's blocked askers, newest first",
+    auth: 'required',
+    errors: { 401: [NO_TOKEN, BAD_TOKEN] },
+    schema: { response: { 200: ZAskerBlockList } },
+  }),
+  blockAsker: defineCall({
+    id: 'blockAsker',
+    method: 'POST',
+    path: '/api/questions/:id/block',
+    service: 'questions',
+    summary: "Block the asker of a question you received (their account, e-mail and browser's device token)",
+    description:
+      'Their next question or checkout to you is refused with a neutral message before any card is held. ' +
+      'Blocking the same asker again answers with the block that exists.',
+    auth: 'required',
+    errors: {
+      401: [NO_TOKEN, BAD_TOKEN],
+      403: [AM.notYours],
+      404: [QUESTION_NOT_FOUND],
+      422: [AM.cannotBlockSelf],
+    },
+    schema: { params: ZQuestionIdParams, body: z.object({}).nullish(), response: { 201: ZAskerBlock } },
+  }),
+  liftBlock: defineCall({
+    id: 'liftAskerBlock',
+    method: 'DELETE',
+    path: '/api/asking/blocks/:id',
+    service: 'questions',
+    summary: 'Lift one of your blocks',
+    auth: 'required',
+    errors: { 401: [NO_TOKEN, BAD_TOKEN], 404: [AM.blockNotFound] },
+    schema: { params: ZBlockIdParams, response: { 200: ZLiftBlockResponse } },
+  }),
 } as const;
 
 /**
@@ -214,5 +318,18 @@ export const questionsInternalCalls = {
       body: ZSubmitTippedQuestionRequest,
       response: { 200: ZQuestion, 201: ZQuestion },
     },
+  }),
+  screen: defineCall({
+    id: 'screenQuestion',
+    method: 'POST',
+    path: '/internal/questions/screen',
+    service: 'questions',
+    summary: 'Payments asks whether a question may be sent, before it creates a checkout (issue 16)',
+    description:
+      "The owner's pause and cap, word filters and blocks, and the guest limit per device: 200 `{ ok: true }`, or " +
+      'the refusal the asker sees. Nothing is stored.',
+    auth: 'none',
+    errors: { 400: [ASK_MESSAGES.recipientMissing], 403: ['Forbidden'], 422: REFUSALS, 429: [GUEST_LIMIT] },
+    schema: { headers: ZInternalCallHeaders, body: ZScreenAskRequest, response: { 200: ZScreenAskResponse } },
   }),
 } as const;

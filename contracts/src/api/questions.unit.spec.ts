@@ -46,6 +46,7 @@ describe('the questions calls', () => {
     const ids = API_CALLS.map((c) => c.id);
     for (const call of Object.values(questionsApi)) expect(ids).toContain(call.id);
     expect(ids).not.toContain(questionsInternalCalls.submitTipped.id);
+    expect(ids).not.toContain(questionsInternalCalls.screen.id);
     expect(Object.values(questionsApi).map((c) => `${c.method} ${c.path}`)).toEqual([
       'GET /api/questions',
       'POST /api/questions',
@@ -53,6 +54,13 @@ describe('the questions calls', () => {
       'PUT /api/questions/:id/answer',
       'PATCH /api/questions/:id',
       'DELETE /api/questions/:id',
+      // owner control over asking (issue 16)
+      'GET /api/asking/status/:username',
+      'GET /api/asking/settings',
+      'PUT /api/asking/settings',
+      'GET /api/asking/blocks',
+      'POST /api/questions/:id/block',
+      'DELETE /api/asking/blocks/:id',
     ]);
     expect([questionsApi.ask.idempotent, questionsApi.answer.idempotent]).toEqual([true, true]);
   });

@@ -42,3 +42,4 @@ export type {
   TipOptionsResponse,
 } from '../payments.js';
 export type { CaptchaChallenge, SupportSendRequest, SupportSendResponse } from '../support.js';
+export * from './asking.js';

@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import type { ServiceDefinition } from '@ques/kit';
+import { Asking } from './asking/asking.js';
+import { nudgeJobs } from './asking/nudges.js';
+import { registerAskingRoutes } from './asking/routes.js';
 import { loadQuestionsConfig, type QuestionsConfig } from './config.js';
 import { questionsMigrations } from './db/migrations/index.js';
 import type { QuestionsDB } from './db/schema.js';
 import { tipsConsumer } from './payments/tips-consumer.js';
 import { QuestionActions } from './questions/actions.js';
-import { questionCommands, questionJobs, type QuestionCommands } from './questions/commands.js';
+import { queueMail, questionCommands, questionJobs, type QuestionCommands } from './questions/commands.js';
 import { questionsIntegration } from './questions/integration.js';
 import { questionsVault } from './questions/personal-data.js';
 import { questionsProjection, QuestionsReadModel } from './questions/read-models/questions.js';
@@ -19,6 +22,8 @@ export interface QuestionsParts {
   recipients: RecipientsReadModel;
   /** What the routes do (people, rules, command, the view the caller may see). */
   actions: QuestionActions;
+  /** Owner control over asking: settings, blocks, screening (issue 16). */
+  asking: Asking;
 }
 
 export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, QuestionsParts> = {
@@ -36,9 +41,17 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     const commands = questionCommands(store, { clock, publicOrigin: config.PUBLIC_ORIGIN });
     const questions = new QuestionsReadModel(db);
     const recipients = new RecipientsReadModel(db);
-    return { commands, questions, recipients, actions: new QuestionActions({ commands, questions, recipients, clock }) };
+    const asking = new Asking({ db, recipients, clock });
+    const actions = new QuestionActions({ commands, questions, recipients, clock, asking });
+    return { commands, questions, recipients, actions, asking };
   },
-  routes: (app, parts, ctx) => registerQuestionRoutes(app, parts, ctx),
+  routes: async (app, parts, ctx) => {
+    await registerQuestionRoutes(app, parts, ctx);
+    await registerAskingRoutes(app, parts, ctx);
+  },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
-  jobs: ({ commands }, { mailer, clock, log }) => questionJobs(commands, { mailer, clock, log }),
+  jobs: ({ commands }, { mailer, clock, log, config }) => ({
+    ...questionJobs(commands, { mailer, clock, log }),
+    ...nudgeJobs({ clock, log, publicOrigin: config.PUBLIC_ORIGIN, queueMail }),
+  }),
 };

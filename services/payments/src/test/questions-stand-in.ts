@@ -1,4 +1,4 @@
-import type { EventEnvelope, SubmitTippedQuestionRequest } from '@ques/contracts';
+import type { EventEnvelope, ScreenAskRequest, SubmitTippedQuestionRequest } from '@ques/contracts';
 import { AppError, type EventBus, type Subscription } from '@ques/kit';
 import { integrationMessage } from '@ques/kit/testing';
 import type { QuestionsClient } from '../tips/questions-client.js';
@@ -42,6 +42,18 @@ export class QuestionsStandIn implements QuestionsClient {
   /** Set to make the next hand-over fail as questions would refuse it (a 4xx in the spec's words). */
   refuseNext: AppError | null = null;
   readonly handedOver: { body: SubmitTippedQuestionRequest; correlationId: string }[] = [];
+  /** Set to refuse the next screening as questions would (paused, at the cap, filtered, blocked: issue 16). */
+  refuseScreen: AppError | null = null;
+  readonly screened: ScreenAskRequest[] = [];
+
+  async screenAsk(body: ScreenAskRequest): Promise<void> {
+    this.screened.push(body);
+    if (this.refuseScreen) {
+      const refusal = this.refuseScreen;
+      this.refuseScreen = null;
+      throw refusal;
+    }
+  }
 
   constructor(
     private readonly bus: EventBus,

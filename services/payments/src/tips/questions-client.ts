@@ -1,9 +1,12 @@
-import { ERROR_STATUS, type ErrorCode, type SubmitTippedQuestionRequest } from '@ques/contracts';
+import { ERROR_STATUS, type ErrorCode, type ScreenAskRequest, type SubmitTippedQuestionRequest } from '@ques/contracts';
 import { AppError } from '@ques/kit';
+import { postScreen } from './screening.js';
 
 /** The one call payments makes to questions: hand over the tipped question while the asker is at checkout. */
 export interface QuestionsClient {
   submitTippedQuestion(body: SubmitTippedQuestionRequest, correlationId: string): Promise<void>;
+  /** Issue 16: may this question be sent (pause, cap, filters, blocks)? Throws the refusal. See `screening.ts`. */
+  screenAsk(body: ScreenAskRequest, correlationId: string): Promise<void>;
 }
 
 export interface HttpQuestionsClientOptions {
@@ -24,6 +27,10 @@ const CODE_BY_STATUS = new Map<number, ErrorCode>(
  */
 export class HttpQuestionsClient implements QuestionsClient {
   constructor(private readonly opts: HttpQuestionsClientOptions) {}
+
+  screenAsk(body: ScreenAskRequest, correlationId: string): Promise<void> {
+    return postScreen(this.opts, body, correlationId);
+  }
 
   async submitTippedQuestion(body: SubmitTippedQuestionRequest, correlationId: string): Promise<void> {
     const headers: Record<string, string> = {

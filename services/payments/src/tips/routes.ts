@@ -38,6 +38,7 @@ import type { UsersReadModel } from '../users/users.js';
 import type { TipCommands } from './commands.js';
 import type { TipSettlement } from './settlement.js';
 import type { QuestionsClient } from './questions-client.js';
+import { screenCheckout } from './screening.js';
 import type { TipRow, TipsReadModel } from './read-models/tips.js';
 
 export interface TipRoutesDeps {
@@ -114,6 +115,7 @@ export async function registerTipRoutes(app: HttpApp, deps: TipRoutesDeps): Prom
     const amount = valid(checkDonationAmount(body.donationAmount, options.tip_options));
 
     const questionId = randomUUID();
+    await screenCheckout(deps.questions, request, draft, claims?.sub ?? null, questionId); // issue 16: before any hold
     const now = clock();
     const expiresAt = new Date(now.getTime() + deps.checkoutTtlMs);
     const back = `${deps.publicOrigin}/ask/${encodeURIComponent(recipient.username)}`;

@@ -7,6 +7,9 @@ import type { Lifecycle } from '../questions/domain/question.js';
 export interface QuestionsDB extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables {
   questions: QuestionsTable;
   recipients: RecipientsTable;
+  asking_settings: AskingSettingsTable;
+  asker_blocks: AskerBlocksTable;
+  question_origins: QuestionOriginsTable;
 }
 
 /** A column with a database default: optional on insert. */
@@ -64,3 +67,40 @@ export interface RecipientsTable {
   updated_at: Timestamp;
 }
 export type RecipientRow = Selectable<RecipientsTable>;
+
+/** An owner's asking settings (issue 16); no row: the defaults (taking questions, no filter, nudges on). */
+export interface AskingSettingsTable {
+  owner_id: string;
+  paused_until: NullableTimestamp;
+  pause_note: WithDefault<string>;
+  pending_cap: number | null;
+  /** jsonb array of the blocked words and phrases as typed, written as JSON text. */
+  blocked_words: ColumnType<string[], string | undefined, string>;
+  built_in_filter: WithDefault<boolean>;
+  nudges: WithDefault<boolean>;
+  updated_at: Timestamp;
+}
+export type AskingSettingsRow = Selectable<AskingSettingsTable>;
+
+/** One "Block this asker": whichever of account, e-mail and device the question told (hashes salted with the owner). */
+export interface AskerBlocksTable {
+  id: string;
+  owner_id: string;
+  label: string;
+  account_id: string | null;
+  email_hash: string | null;
+  device_hash: string | null;
+  source_question_id: string;
+  created_at: Timestamp;
+}
+export type AskerBlockRow = Selectable<AskerBlocksTable>;
+
+/** Where a question came from, hashed per owner (for blocks and the guest limit per device). */
+export interface QuestionOriginsTable {
+  question_id: string;
+  owner_id: string;
+  guest: boolean;
+  email_hash: string | null;
+  device_hash: string | null;
+  created_at: Timestamp;
+}

@@ -30,6 +30,7 @@ import {
   type Clock,
   type EventMetadata,
 } from '@ques/kit';
+import type { Asking } from '../asking/asking.js';
 import type { QuestionRow } from '../db/schema.js';
 import type { RecipientsReadModel } from '../recipients/recipients.js';
 import type { QuestionCommands } from './commands.js';
@@ -43,6 +44,8 @@ export interface QuestionActionsDeps {
   questions: QuestionsReadModel;
   recipients: RecipientsReadModel;
   clock: Clock;
+  /** Owner control (issue 16): every free question is screened before it is stored. */
+  asking: Asking;
 }
 
 /** The spec's validation answers: 400 with the rule's message. */
@@ -84,11 +87,23 @@ export class QuestionActions {
     body: AskQuestionBody,
     questionId: string,
     metadata: EventMetadata,
+    /** The browser's device token (`X-Ques-Device`), if it sent one. */
+    device?: string | null,
   ): Promise<Question> {
     const draft = valid(checkAskDraft(body, { signedIn: !!claims }));
     const recipient = await this.parties.recipient(draft.toUserId);
     const tip = valid(checkTipDollars(body.tip));
     if (tip > 0) throw unprocessable(ASK_MESSAGES.tipNeedsCheckout);
+    // Pause, cap, blocks, word filters, guest limit: refused before anything is stored.
+    const screened = {
+      toUserId: recipient.userId,
+      question: draft.question,
+      detail: draft.detail,
+      askerUserId: claims?.sub ?? null,
+      guestEmail: draft.guest?.email ?? null,
+      device,
+    };
+    await this.deps.asking.screenOrRefuse(screened);
     const asker = claims ? await this.parties.signedInAsker(claims) : this.parties.guest(draft.guest!);
     const command: QuestionCommand = {
       type: 'AskQuestion',
@@ -111,6 +126,7 @@ export class QuestionActions {
         existing.detail === draft.detail &&
         existing.asker_user_id === asker.userId,
     );
+    await this.deps.asking.recordOrigin(row.id, screened);
     return toQuestion(row, row.to_user_id === claims?.sub ? 'recipient' : 'asker');
   }
 

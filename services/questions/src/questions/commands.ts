@@ -11,6 +11,7 @@ import {
   type Mailer,
   type RecordedEvent,
 } from '@ques/kit';
+import { cancelNudges, scheduleNudges } from '../asking/nudges.js';
 import type { QuestionsDB } from '../db/schema.js';
 import { questionDecider, type QuestionCommand } from './domain/decide.js';
 import { isPublic } from './domain/access.js';
@@ -64,6 +65,8 @@ async function sideEffects(
           dueAt: new Date(d.answerDeadline),
           payload: { questionId: d.questionId },
         });
+        // Reminders to the owner while the tip is held (issue 16).
+        await scheduleNudges(trx, { questionId: d.questionId, ownerId: d.recipient.userId, answerDeadline: d.answerDeadline });
       }
       // Only to an address its owner proved (ADR 0021): an unverified account gets no mail at all.
       const to = await verifiedEmailOf(trx, d.recipient.userId);
@@ -75,6 +78,7 @@ async function sideEffects(
     }
     case 'AnswerPosted': {
       await cancelJob(trx, answerWindowKey(event.data.questionId));
+      await cancelNudges(trx, event.data.questionId);
       if (state.status === 'none' || !state.asker) return;
       // A signed-in asker gets the mail at their current address if they verified it (ADR 0021), else none; a guest
       // at the one they typed.
@@ -96,6 +100,7 @@ async function sideEffects(
     case 'QuestionWithdrawn':
     case 'QuestionDeletedByReceiver':
       await cancelJob(trx, answerWindowKey(event.data.questionId));
+      await cancelNudges(trx, event.data.questionId);
       return;
     case 'TippedQuestionSubmitted':
     case 'QuestionCurated':
@@ -136,7 +141,7 @@ export function questionJobs(
 }
 
 /** An account's current address, only when its owner proved it (identity's `emailVerified`); null otherwise. */
-async function verifiedEmailOf(trx: Kysely<QuestionsDB>, userId: string): Promise<string | null> {
+export async function verifiedEmailOf(trx: Kysely<QuestionsDB>, userId: string): Promise<string | null> {
   const row = await trx
     .selectFrom('recipients')
     .select('email')
@@ -147,6 +152,7 @@ async function verifiedEmailOf(trx: Kysely<QuestionsDB>, userId: string): Promis
   return row?.email || null;
 }
 
-async function queueMail(trx: Kysely<QuestionsDB>, key: string, mail: MailMessage, now: Date): Promise<void> {
+/** A durable `send-mail` job, committed with the caller's transaction. */
+export async function queueMail(trx: Kysely<QuestionsDB>, key: string, mail: MailMessage, now: Date): Promise<void> {
   await scheduleJob(trx, { kind: SEND_MAIL_JOB, key, dueAt: now, payload: mail });
 }

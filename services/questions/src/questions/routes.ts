@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NEXT_CURSOR_HEADER, questionsApi, questionsInternalCalls } from '@ques/contracts';
+import { DEVICE_HEADER, NEXT_CURSOR_HEADER, questionsApi, questionsInternalCalls } from '@ques/contracts';
 import {
   forbidden,
   idempotentId,
@@ -57,7 +57,14 @@ export async function registerQuestionRoutes(
       return reply.status(201).send(question);
     }
     const claims = await optionalUser(request);
-    const question = await actions.ask(claims, body, questionId, metadataFrom(request, claims?.sub ?? null));
+    const device = request.headers[DEVICE_HEADER];
+    const question = await actions.ask(
+      claims,
+      body,
+      questionId,
+      metadataFrom(request, claims?.sub ?? null),
+      typeof device === 'string' ? device : null,
+    );
     return reply.status(201).send(question);
   });
 
@@ -92,7 +99,8 @@ export async function registerQuestionRoutes(
   });
 }
 
-function checkInternal(request: FastifyRequest, token: string | undefined): void {
+/** `/internal/*`: when `INTERNAL_API_TOKEN` is set, the caller must send it. */
+export function checkInternal(request: FastifyRequest, token: string | undefined): void {
   if (!token) return;
   const given = request.headers['x-internal-token'];
   const ok =

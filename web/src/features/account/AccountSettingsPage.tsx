@@ -10,6 +10,7 @@ import { normalizeHex, themeVars } from '../../lib/color';
 import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin, usePageHead } from '../../lib/head';
 import { useAuth } from '../../lib/auth/auth-context';
+import { AskingSettingsSection } from './AskingSettingsSection';
 import { changePassword, checkAvatarFile, deleteAccount, resendVerification, updateProfile, uploadAvatar, type ProfileFields } from './api';
 import './account.css';
 
@@ -317,6 +318,8 @@ export default function AccountSettingsPage() {
           )}
         </Field>
       </div>
+
+      <AskingSettingsSection />
 
       <div className="account__card account__card--danger">
         <h2 className="account__heading">Delete account</h2>

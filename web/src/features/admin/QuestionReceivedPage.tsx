@@ -1,9 +1,10 @@
 import type { Question } from '@ques/contracts/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
+import { useSearchParams } from '../../lib/router';
 import { formatDate } from '../../lib/text';
-import { deleteByReceiver, finalizePayment } from './api';
+import { blockAsker, deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
 import { DisplayValue, QuestionCardHead, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
 import { askerName, isPending, needsFinalize, questionId } from './lists';
@@ -18,6 +19,8 @@ export const INBOX_MESSAGES = {
   finalizeFailed: 'Failed to finalize payment',
   deleted: 'Question deleted.',
   tipReleased: (amount: string) => `Question deleted. The ${amount} tip was released: the asker is not charged.`,
+  blocked: (name: string) => `${name} is blocked: their next questions to you are refused. You can lift the block in Account Settings.`,
+  blockFailed: 'Could not block this asker. Please try again.',
 } as const;
 
 type Open = { kind: 'answer' | 'view'; id: string } | null;
@@ -31,6 +34,23 @@ export default function QuestionReceivedPage() {
   const [open, setOpen] = useState<Open>(null);
   const pendingCount = page.all.filter(isPending).length;
   const current = open ? page.find(open.id) : undefined;
+
+  // A reminder e-mail's link (`/admin?answer={id}`, issue 16) opens that question's answer form once the list is in
+  // (once per link: the parameter is removed).
+  const [params, setParams] = useSearchParams();
+  const answerLink = params.get('answer');
+  useEffect(() => {
+    if (!answerLink || list.status !== 'ready') return;
+    const linked = page.find(answerLink);
+    if (linked && isPending(linked)) setOpen({ kind: 'answer', id: questionId(linked) });
+    setParams(
+      (p) => {
+        p.delete('answer');
+        return p;
+      },
+      { replace: true },
+    );
+  }, [answerLink, list.status]);
 
   const remove = (q: Question) =>
     page.remove(q, {
@@ -65,16 +85,29 @@ export default function QuestionReceivedPage() {
     );
   };
 
+  // Issue 16: refuses the asker's next questions (account, e-mail, this browser) before any card is held.
+  const block = async (q: Question) => {
+    try {
+      const made = await blockAsker(questionId(q));
+      page.showSuccess(INBOX_MESSAGES.blocked(made.label || askerName(q)));
+    } catch (err) {
+      page.setError(errorText(err, INBOX_MESSAGES.blockFailed, INBOX_MESSAGES.blockFailed));
+    }
+  };
+
   const menu = (q: Question) => {
-    // Pending: Reply is the row's button, the menu holds Delete. Answered: hide/show and Delete.
-    const actions: MenuAction[] = isPending(q)
-      ? []
-      : [
-          {
-            label: q.displayOnProfile === false ? 'Show on profile' : 'Hide from profile',
-            onSelect: () => void page.toggleDisplay(q, INBOX_MESSAGES.updateFailed),
-          },
-        ];
+    // Pending: Reply is the row's button, the menu holds Block and Delete. Answered: hide/show, Block and Delete.
+    const actions: MenuAction[] = [
+      ...(isPending(q)
+        ? []
+        : [
+            {
+              label: q.displayOnProfile === false ? 'Show on profile' : 'Hide from profile',
+              onSelect: () => void page.toggleDisplay(q, INBOX_MESSAGES.updateFailed),
+            },
+          ]),
+      { label: 'Block this asker', onSelect: () => void block(q) },
+    ];
     return <RowMenu subject={q.question} actions={actions} onDelete={() => void remove(q)} disabled={busy.has(questionId(q))} />;
   };
 

@@ -68,3 +68,6 @@ export interface CuratePayload {
 
 export const createCurated = (payload: CuratePayload) =>
   api.json<Question>('/api/questions', { method: 'POST', body: payload });
+
+/** Issue 16: block whoever asked this question (account, e-mail, device); lifted in Account Settings. */
+export const blockAsker = (id: string) => api.json<{ id: string; label: string }>(`${path(id)}/block`, { method: 'POST' });

@@ -5,6 +5,7 @@ import {
   type TipOptionsResponse,
 } from '@ques/contracts/core';
 import { api } from '../../lib/api';
+import { deviceHeaders } from '../../lib/device';
 
 /** The owner's tip options; a failed load falls back to the spec §3 defaults with tipping off (spec §4). */
 export async function fetchTipOptions(userId: string, signal?: AbortSignal): Promise<TipOptionsResponse> {
@@ -41,10 +42,11 @@ export interface QuestionPayload {
 }
 
 export const postQuestion = (payload: QuestionPayload) =>
-  api.json<Question>('/api/questions', { method: 'POST', body: payload });
+  api.json<Question>('/api/questions', { method: 'POST', body: payload, headers: deviceHeaders() });
 
 export const createCheckoutSession = (donationAmount: number, userId: string, questionData: QuestionPayload) =>
   api.json<Partial<CheckoutSessionResponse>>('/api/checkout/create-checkout-session', {
     method: 'POST',
     body: { donationAmount, userId, questionData },
+    headers: deviceHeaders(),
   });

@@ -76,6 +76,12 @@ export default function PrivacyPage() {
         When you log in, the app stores your session tokens and basic profile data in your browser’s local storage
         so you stay signed in. Logging out removes them from the app. We do not use advertising cookies.
       </p>
+      <p>
+        When you ask a question or start a tip, the app also stores a random identifier for this browser and sends
+        it with the question. It says nothing about you; we keep it only hashed, separately for each owner, so that
+        an owner’s block of an asker also covers their browser (see “How moderation works on Ques” in the{' '}
+        <Link to="/terms-of-use">Terms of Use</Link>). Clearing your browser’s site data removes it.
+      </p>
 
       <h2>7. How long we keep it</h2>
       <p>

@@ -1,5 +1,6 @@
 import { Link } from '../../lib/router';
 import { LegalPage } from './LegalPage';
+import { ModerationSection } from './ModerationSection';
 
 export default function TermsPage() {
   return (
@@ -95,6 +96,8 @@ export default function TermsPage() {
         impersonate others, to infringe anyone’s rights, or to interfere with the service or its security. We may
         remove content or suspend accounts that break these rules.
       </p>
+
+      <ModerationSection />
 
       <h2>9. Disclaimers and liability</h2>
       <p>

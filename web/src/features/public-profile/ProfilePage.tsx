@@ -12,6 +12,7 @@ import { FlipCard } from './FlipCard';
 import { MasonryGrid } from './MasonryGrid';
 import { collectTags, TagFilter } from './TagFilter';
 import { usePublicPage } from './use-public-page';
+import { AskingGate } from './AskingGate';
 import './profile.css';
 
 /**
@@ -143,15 +144,17 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
               {profile.bio ? <p className="profile__bio">{profile.bio}</p> : null}
               <div className="profile__cta">
                 {canAsk ? (
-                  <button
-                    type="button"
-                    className="button button--primary button--large"
-                    onPointerEnter={() => void ask.preload()}
-                    onFocus={() => void ask.preload()}
-                    onClick={() => setAskOpen(true)}
-                  >
-                    Ask {profile.name} a Question
-                  </button>
+                  <AskingGate username={profile.username} name={profile.name}>
+                    <button
+                      type="button"
+                      className="button button--primary button--large"
+                      onPointerEnter={() => void ask.preload()}
+                      onFocus={() => void ask.preload()}
+                      onClick={() => setAskOpen(true)}
+                    >
+                      Ask {profile.name} a Question
+                    </button>
+                  </AskingGate>
                 ) : null}
               </div>
             </header>

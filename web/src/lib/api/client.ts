@@ -40,6 +40,8 @@ export interface RequestOptions {
    * to /login; 'stay' leaves navigation to the caller (the background "who am I" fetch on public pages).
    */
   onSessionExpired?: 'redirect' | 'stay';
+  /** Extra request headers (the device token on ask and checkout). */
+  headers?: Record<string, string>;
 }
 
 export interface ApiClientDeps {
@@ -89,7 +91,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   let inFlightRefresh: Promise<string | null> | null = null;
 
   const send = (url: string, options: RequestOptions, token: string | null): Promise<Response> => {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
     let body: BodyInit | undefined;
     const raw: unknown = typeof options.body === 'function' ? (options.body as () => unknown)() : options.body;
     if (raw instanceof FormData) {

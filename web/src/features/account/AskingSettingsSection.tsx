@@ -1,0 +1,246 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { ASKING_LIMITS, formatPausedUntil, type AskerBlock, type AskingSettings } from '@ques/contracts/core';
+import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { Checkbox, Field, TextAreaField } from '../../components/Field';
+import { errorText } from '../../lib/api';
+import { fetchAskingSettings, fetchBlocks, liftBlock, saveAskingSettings } from './asking-api';
+
+export const ASKING_UI = {
+  saved: 'Asking settings saved.',
+  saveFailed: 'Could not save your asking settings. Please try again.',
+  loadFailed: 'Could not load your asking settings.',
+  lifted: (label: string) => `The block on ${label} was lifted.`,
+  liftFailed: 'Could not lift the block. Please try again.',
+  pickDate: 'Choose the date you take questions again.',
+} as const;
+
+/** `YYYY-MM-DD` of an ISO time (UTC), for a date input. */
+const dateOf = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
+
+interface Form {
+  paused: boolean;
+  until: string;
+  note: string;
+  cap: string;
+  words: string;
+  builtIn: boolean;
+  nudges: boolean;
+}
+
+const formOf = (s: AskingSettings): Form => ({
+  paused: s.pausedUntil !== null,
+  until: dateOf(s.pausedUntil),
+  note: s.pauseNote,
+  cap: s.pendingCap === null ? '' : String(s.pendingCap),
+  words: s.blockedWords.join('\n'),
+  builtIn: s.builtInFilter,
+  nudges: s.nudges,
+});
+
+/**
+ * Account Settings' "Asking" section (issue 16): pause the page until a date, cap open questions, blocked words and
+ * phrases, the built-in list, reminder e-mails about held tips, and the blocked askers with "Lift block". Its own
+ * component and card, apart from the profile and password forms.
+ */
+export function AskingSettingsSection() {
+  const [form, setForm] = useState<Form | null>(null);
+  const [blocks, setBlocks] = useState<AskerBlock[]>([]);
+  const [error, setError] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [success, showSuccess] = useSuccessMessage();
+  const blocksHeading = useId();
+
+  useEffect(() => {
+    const controller = new AbortController();
+    Promise.all([fetchAskingSettings(controller.signal), fetchBlocks(controller.signal)])
+      .then(([settings, list]) => {
+        setForm(formOf(settings));
+        setBlocks(list);
+      })
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) setError(errorText(err, ASKING_UI.loadFailed, ASKING_UI.loadFailed));
+      });
+    return () => controller.abort();
+  }, []);
+
+  const set =
+    <K extends keyof Form>(key: K) =>
+    (value: Form[K]) =>
+      setForm((f) => (f ? { ...f, [key]: value } : f));
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!form) return;
+    if (form.paused && !form.until) {
+      setError(ASKING_UI.pickDate);
+      return;
+    }
+    setError('');
+    setSaving(true);
+    try {
+      const cap = form.cap.trim();
+      const saved = await saveAskingSettings({
+        pausedUntil: form.paused ? `${form.until}T00:00:00.000Z` : null,
+        pauseNote: form.note,
+        pendingCap: cap === '' ? null : Number(cap),
+        blockedWords: form.words
+          .split('\n')
+          .map((w) => w.trim())
+          .filter(Boolean),
+        builtInFilter: form.builtIn,
+        nudges: form.nudges,
+      });
+      setForm(formOf(saved));
+      showSuccess(ASKING_UI.saved);
+    } catch (err) {
+      setError(errorText(err, ASKING_UI.saveFailed, ASKING_UI.saveFailed));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const lift = async (block: AskerBlock) => {
+    try {
+      await liftBlock(block.id);
+      setBlocks((list) => list.filter((b) => b.id !== block.id));
+      showSuccess(ASKING_UI.lifted(block.label));
+    } catch (err) {
+      setError(errorText(err, ASKING_UI.liftFailed, ASKING_UI.liftFailed));
+    }
+  };
+
+  return (
+    <form
+      className="account__card asking"
+      noValidate
+      aria-labelledby="asking-heading"
+      onSubmit={(e) => void save(e)}
+    >
+      <h2 id="asking-heading" className="account__heading">
+        Asking
+      </h2>
+      <SuccessBanner message={success} className="asking__success" />
+      {!form ? (
+        error ? (
+          <ErrorBanner>{error}</ErrorBanner>
+        ) : (
+          <LoadingText>Loading asking settings…</LoadingText>
+        )
+      ) : (
+        <>
+          <Checkbox checked={form.paused} onChange={set('paused')}>
+            Pause my page: not taking questions until a date
+          </Checkbox>
+          {form.paused ? (
+            <>
+              <Field
+                label="Not taking questions until"
+                hint={
+                  form.until
+                    ? `Your page says: Not taking questions until ${formatPausedUntil(`${form.until}T00:00:00Z`)}.`
+                    : undefined
+                }
+              >
+                {(field) => (
+                  <input
+                    {...field}
+                    className="input"
+                    type="date"
+                    value={form.until}
+                    onChange={(e) => set('until')(e.target.value)}
+                  />
+                )}
+              </Field>
+              <TextAreaField
+                label="Note on your page"
+                marker="optional"
+                rows={2}
+                maxLength={ASKING_LIMITS.note}
+                value={form.note}
+                onChange={set('note')}
+              />
+            </>
+          ) : null}
+          <Field
+            label="Most open questions at once"
+            marker="optional"
+            hint="Leave empty for no limit. At the limit your page stops taking questions until you answer some."
+          >
+            {(field) => (
+              <input
+                {...field}
+                className="input asking__cap"
+                type="number"
+                inputMode="numeric"
+                min={1}
+                max={ASKING_LIMITS.capMax}
+                value={form.cap}
+                onChange={(e) => set('cap')(e.target.value)}
+              />
+            )}
+          </Field>
+          <TextAreaField
+            label="Blocked words and phrases"
+            marker="optional"
+            rows={4}
+            hint={`One per line, up to ${ASKING_LIMITS.filterEntries}, ${ASKING_LIMITS.filterLength} characters each. Matched as whole words, ignoring case, accents, spacing and look-alike characters (b4dw0rd).`}
+            value={form.words}
+            onChange={set('words')}
+          />
+          <Checkbox checked={form.builtIn} onChange={set('builtIn')}>
+            Also block Ques’ short built-in list of common slurs and abuse
+          </Checkbox>
+          <Checkbox checked={form.nudges} onChange={set('nudges')}>
+            E-mail me reminders while a tip is held for me (after 24 hours, 72 hours and 4 days)
+          </Checkbox>
+          <ErrorBanner>{error}</ErrorBanner>
+          <div className="account__actions">
+            <button type="submit" className="button button--primary" disabled={saving}>
+              {saving ? 'Saving…' : 'Save asking settings'}
+            </button>
+          </div>
+
+          <h3 id={blocksHeading} className="asking__subheading">
+            Blocked askers
+          </h3>
+          {blocks.length === 0 ? (
+            <p className="muted">
+              You have not blocked anyone. Block an asker from the ⋯ menu of their question.
+            </p>
+          ) : (
+            <ul className="asking__blocks" aria-labelledby={blocksHeading}>
+              {blocks.map((b) => (
+                <li key={b.id} className="asking__block">
+                  <span>
+                    <strong>{b.label}</strong>
+                    <span className="muted">
+                      {' '}
+                      · blocked{' '}
+                      {new Date(b.createdAt).toLocaleDateString('en-US', {
+                        month: 'short',
+                        day: 'numeric',
+                        year: 'numeric',
+                      })}{' '}
+                      · by{' '}
+                      {[b.byAccount && 'account', b.byEmail && 'e-mail', b.byDevice && 'browser']
+                        .filter(Boolean)
+                        .join(', ')}
+                    </span>
+                  </span>
+                  <button
+                    type="button"
+                    className="button button--ghost button--small"
+                    aria-label={`Lift block on ${b.label}`}
+                    onClick={() => void lift(b)}
+                  >
+                    Lift block
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </form>
+  );
+}
