@@ -147,4 +147,12 @@ describe.runIf(run)('nudges: reminders of held tips at 24 h, 72 h and 4 days (tw
     expect(nudgesTo(quinn)).toEqual([]);
     expect(nudgesTo(rae)).toEqual([]);
   });
+
+  it('sends no reminder to an owner whose address is not verified (ADR 0021)', async () => {
+    const uma = await registerUser(h, { username: 'uma', name: 'Uma Unverified', email: 'uma@example.com' });
+    const waiting = await heldTip(uma, 'Reminded at an unproven address?');
+    await advanceTo(elapsed + 4 * 24 * HOUR + 60_000);
+    expect((await jobs(waiting)).every((j) => j.status === 'done')).toBe(true);
+    expect(nudgesTo(uma)).toEqual([]);
+  });
 });
