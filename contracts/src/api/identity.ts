@@ -20,11 +20,8 @@ import {
   ZVerifyEmailRequest,
 } from '../identity.js';
 import { defineCall } from './call.js';
+import { BAD_TOKEN, NO_TOKEN, TOO_MANY } from './kit-messages.js';
 
-// Written out here rather than imported from the kit (contracts depends on nothing): the kit's wording.
-const NO_TOKEN = 'Not authorized, no token';
-const BAD_TOKEN = 'Not authorized, token failed';
-const TOO_MANY = 'Too many requests. Please try again in a moment.';
 const AUTH_ERRORS = [NO_TOKEN, BAD_TOKEN, M.sessionEnded] as const;
 
 /** The identity context's /api calls (spec §7 "Users", plus e-mail verification). */

@@ -1,10 +1,12 @@
 import type { ApiCall } from './call.js';
 import { identityApi, identityBrowserCalls } from './identity.js';
+import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { supportApi } from './support.js';
 
 export * from './call.js';
 export { identityApi, identityBrowserCalls } from './identity.js';
+export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
 
@@ -15,11 +17,15 @@ export { supportApi } from './support.js';
 export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(questionsApi),
   ...Object.values(supportApi),
+  ...Object.values(paymentsApi),
   ...Object.values(identityApi),
 ];
 
 /**
- * Calls a browser makes outside /api that the BFF routes to a service too (images, payment provider pages and
- * webhooks). Not part of the /api documentation.
+ * What browsers and providers call that is not a JSON /api call: webhooks (raw, signed bytes), hosted HTML pages and
+ * their form posts, images. The BFF forwards these as they come (`bodyKind`); each service registers its own.
  */
-export const BROWSER_CALLS: readonly ApiCall[] = [...Object.values(identityBrowserCalls)];
+export const BROWSER_CALLS: readonly ApiCall[] = [
+  ...Object.values(paymentsBrowserCalls),
+  ...Object.values(identityBrowserCalls),
+];
