@@ -38,10 +38,21 @@ export const ZSignupRequest = z.object({
 });
 export type SignupRequest = z.infer<typeof ZSignupRequest>;
 
-export const ZLoginRequest = z.object({
-  email: z.string({ error: 'Email and password are required' }).trim().toLowerCase().min(1, 'Email and password are required').max(LIMITS.email),
-  password: z.string({ error: 'Email and password are required' }).min(1, 'Email and password are required').max(LIMITS.passwordMax),
-});
+export const ZLoginRequest = z.object(
+  {
+    email: z
+      .string({ error: 'Email and password are required' })
+      .trim()
+      .toLowerCase()
+      .min(1, 'Email and password are required')
+      .max(LIMITS.email),
+    password: z
+      .string({ error: 'Email and password are required' })
+      .min(1, 'Email and password are required')
+      .max(LIMITS.passwordMax),
+  },
+  { error: 'The request body must be a JSON object.' },
+);
 export type LoginRequest = z.infer<typeof ZLoginRequest>;
 
 export const ZRefreshTokenRequest = z.object({
@@ -100,13 +111,19 @@ export type ResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
 /** `POST /api/users/reset-password-confirm`. */
 export const ZResetPasswordConfirmRequest = z.object({
   token: z.string({ error: 'Reset failed' }).min(1, 'Reset failed').max(200),
-  password: z.string({ error: IDENTITY_MESSAGES.newPasswordRequired }).min(1, IDENTITY_MESSAGES.newPasswordRequired).pipe(ZPassword),
+  password: z
+    .string({ error: IDENTITY_MESSAGES.newPasswordRequired })
+    .min(1, IDENTITY_MESSAGES.newPasswordRequired)
+    .pipe(ZPassword),
 });
 export type ResetPasswordConfirmRequest = z.infer<typeof ZResetPasswordConfirmRequest>;
 
 /** `POST /api/users/verify-email`: the token from the link mailed to the address. */
 export const ZVerifyEmailRequest = z.object({
-  token: z.string({ error: IDENTITY_MESSAGES.verifyFailed }).min(1, IDENTITY_MESSAGES.verifyFailed).max(200, IDENTITY_MESSAGES.verifyFailed),
+  token: z
+    .string({ error: IDENTITY_MESSAGES.verifyFailed })
+    .min(1, IDENTITY_MESSAGES.verifyFailed)
+    .max(200, IDENTITY_MESSAGES.verifyFailed),
 });
 export type VerifyEmailRequest = z.infer<typeof ZVerifyEmailRequest>;
 
@@ -202,13 +219,23 @@ export type UserSnapshot = z.input<typeof ZUserSnapshot>;
 export const IdentityEvents = {
   UserRegistered: { version: 1, schema: ZUserSnapshot },
   ProfileUpdated: { version: 1, schema: ZUserSnapshot },
-  PasswordChanged: { version: 1, schema: z.object({ userId: z.uuid(), changedAt: z.iso.datetime({ offset: true }) }) },
+  PasswordChanged: {
+    version: 1,
+    schema: z.object({ userId: z.uuid(), changedAt: z.iso.datetime({ offset: true }) }),
+  },
   AvatarChanged: {
     version: 1,
-    schema: z.object({ userId: z.uuid(), avatarUrl: z.string(), changedAt: z.iso.datetime({ offset: true }) }),
+    schema: z.object({
+      userId: z.uuid(),
+      avatarUrl: z.string(),
+      changedAt: z.iso.datetime({ offset: true }),
+    }),
   },
   /** The person is gone: consumers erase everything personal they hold about them (name, e-mail, bio, avatar). */
-  UserDeleted: { version: 1, schema: z.object({ userId: z.uuid(), deletedAt: z.iso.datetime({ offset: true }) }) },
+  UserDeleted: {
+    version: 1,
+    schema: z.object({ userId: z.uuid(), deletedAt: z.iso.datetime({ offset: true }) }),
+  },
   /**
    * Sessions ended (logout, password change or reset, refresh-token reuse, account deletion): every service refuses
    * their access tokens from now on (ADR 0017). Not a stored domain event: sessions are operational state, so the

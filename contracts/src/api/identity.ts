@@ -133,7 +133,8 @@ export const identityApi = {
     },
     // The body is a stream read by the handler (never parsed as JSON): the schema only documents it.
     schema: {
-      body: z.unknown().describe('multipart/form-data with one file field `avatar`'),
+      // Undefined on the service (the file is streamed, never parsed into the body); for the docs, the form's field.
+      body: z.object({ avatar: z.string().meta({ format: 'binary' }) }).nullish(),
       response: { 200: ZUser },
     },
   }),
