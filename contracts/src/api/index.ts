@@ -1,10 +1,12 @@
 import type { ApiCall } from './call.js';
+import { identityApi, identityBrowserCalls } from './identity.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { sitemapApi } from './sitemap.js';
 import { supportApi } from './support.js';
 
 export * from './call.js';
+export { identityApi, identityBrowserCalls } from './identity.js';
 export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
@@ -19,6 +21,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(supportApi),
   ...Object.values(paymentsApi),
   ...Object.values(sitemapApi),
+  ...Object.values(identityApi),
 ];
 
 /**
@@ -26,4 +29,7 @@ export const API_CALLS: readonly ApiCall[] = [
  * their form posts, images. The BFF forwards these as they come (`bodyKind`); each service registers its own. (Until a
  * service declares its own, the BFF routes them from its transitional list, bff/src/not-yet-declared.ts.)
  */
-export const BROWSER_CALLS: readonly ApiCall[] = [...Object.values(paymentsBrowserCalls)];
+export const BROWSER_CALLS: readonly ApiCall[] = [
+  ...Object.values(paymentsBrowserCalls),
+  ...Object.values(identityBrowserCalls),
+];
