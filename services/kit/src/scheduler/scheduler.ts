@@ -164,7 +164,7 @@ export class Scheduler<DB extends KitTables = KitTables> {
       .where('status', '=', 'pending')
       .executeTakeFirst();
     if (!row?.next) return pollMs;
-    const wait = new Date(row.next as Date).getTime() - this.clock().getTime();
+    const wait = new Date(row.next).getTime() - this.clock().getTime();
     return wait <= 0 ? pollMs : Math.min(pollMs, wait + 1);
   }
 
