@@ -78,6 +78,8 @@ const STREAM_NOT_FOUND = 10059;
  * JetStream splits the messages between them.
  */
 export class NatsEventBus implements EventBus {
+  /** Batches the relay may have in flight: acks overlap across batches, the connection keeps the order (ADR 0026). */
+  readonly publishWindow = 8;
   private connected = true;
   private closing = false;
   private readonly subscriptions = new Set<NatsSubscription>();
