@@ -143,13 +143,14 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     try {
       // The first poll has run (nothing due); the next would be a minute away. `eventually` gives up after 10 s.
       await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'settle', key: 'wake-now', dueAt: new Date(), payload: {} }));
-      await eventually(async () => ran.includes('wake-now'));
+      // The handler runs inside the claiming transaction: wait for the job's completion to commit.
+      await eventually(async () => (await jobStatuses('wake-now'))[0] === 'done');
       // A job due shortly (not yet due when its commit wakes the scheduler) runs when due: the timer follows the next due job.
       await fx.database.db.transaction().execute((trx) =>
         scheduleJob(trx, { kind: 'settle', key: 'wake-soon', dueAt: new Date(Date.now() + 300), payload: {} }),
       );
-      await eventually(async () => ran.includes('wake-soon'));
-      expect(await jobStatuses('wake-')).toEqual(['done', 'done']);
+      await eventually(async () => (await jobStatuses('wake-soon'))[0] === 'done');
+      expect(ran).toEqual(['wake-now', 'wake-soon']);
     } finally {
       await scheduler.stop();
     }
