@@ -18,8 +18,9 @@ export interface Projection<DB = KitTables> {
 
 /**
  * One multi-row INSERT with a single parameter (ADR 0026): the rows go as one JSON array, expanded by
- * `jsonb_populate_recordset` against the table's own row type (during a rebuild, the shadow table's), so a batch of
- * thousands costs one short statement to parse instead of tens of thousands of parameters. Every row must have the
+ * `json_populate_recordset` (plain `json`: read once, no binary form built) against the table's own row type (during
+ * a rebuild, the shadow table's), so a batch of thousands costs one short statement to parse instead of tens of
+ * thousands of parameters. Every row must have the
  * same keys; values are what `JSON.stringify` makes of them (ISO strings for timestamps; a jsonb column takes the
  * value itself, not a string of it). `onConflict` is appended (e.g. `ON CONFLICT (id) DO NOTHING`).
  */
@@ -32,7 +33,7 @@ export async function insertRowsAsJson(
   if (rows.length === 0) return;
   const columns = sql.join(Object.keys(rows[0]!).map((c) => sql.id(c)));
   await sql`INSERT INTO ${sql.table(table)} (${columns})
-    SELECT ${columns} FROM jsonb_populate_recordset(NULL::${sql.table(table)}, ${JSON.stringify(rows)}::jsonb)
+    SELECT ${columns} FROM json_populate_recordset(NULL::${sql.table(table)}, ${JSON.stringify(rows)}::json)
     ${onConflict ?? sql``}`.execute(executor);
 }
 
