@@ -40,7 +40,8 @@ export async function runServiceCli<DB extends KitTables & IdempotencyTables>(de
   }
   const config = loadConfig(ZCliEnv, env);
   const log = createLogger(`${def.name}-admin`, config.LOG_LEVEL);
-  const database = connectPostgres<DB>({ connectionString: config.DATABASE_URL, schema: def.name, max: 2 });
+  // The online rebuild reads the next batch on one connection while it applies one on another (ADR 0026).
+  const database = connectPostgres<DB>({ connectionString: config.DATABASE_URL, schema: def.name, max: 4 });
   try {
     await migrate(database, def.migrations);
     const store = new EventStore({ database, context: def.name, projections: def.projections, toIntegration: def.toIntegration, cipher: def.cipher });
