@@ -57,13 +57,19 @@ async function tippedQuestion(client: BffClient, owner: Account, n: number): Pro
   const { url, questionId } = checkout.reply.body as { url: string; questionId: string };
   const pay = await client.reliably('POST', `${url}/pay`, { form: '', deadline });
   if (!pay.ok || pay.reply.status !== 303) throw new Error(`pay failed: ${pay.ok ? pay.reply.status : pay.last}`);
-  // Answerable once the authorisation has reached questions (404 until then), as the web app sees it.
+  // The owner answers once the question is in their inbox (404 until the authorisation has reached questions). Not
+  // by retrying the answer itself: its Idempotency-Key would replay the first 404.
+  const seen = await client.reliably('GET', `/api/questions/${questionId}`, {
+    token: owner.token,
+    deadline,
+    retryOn: (r) => r.status >= 500 || r.status === 429 || r.status === 404,
+  });
+  if (!seen.ok || seen.reply.status !== 200) throw new Error(`question never visible: ${seen.ok ? seen.reply.status : seen.last}`);
   const answer = await client.reliably('PUT', `/api/questions/${questionId}/answer`, {
     json: { answer: `Answer ${n}` },
     token: owner.token,
     idempotencyKey: randomUUID(),
     deadline,
-    retryOn: (r) => r.status >= 500 || r.status === 429 || r.status === 404,
   });
   if (!answer.ok || answer.reply.status >= 300) throw new Error(`answer failed: ${answer.ok ? answer.reply.status : answer.last}`);
   await client.reliably('POST', `/api/payments/process/${questionId}/finalize-payment`, { token: owner.token, deadline });
@@ -74,6 +80,7 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
   const natsBin = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
   if (!existsSync(natsBin)) return null;
   const topology = await Topology.start({ logLevel: 'warn', progress });
+  let failed = true;
   try {
     const client = new BffClient(topology.bffUrl);
     const cast = await createCast(client, `bench${Date.now().toString(36)}`, { owners: 1, askers: 0 });
@@ -107,11 +114,13 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
         `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM questions.events WHERE type = 'AnswerPosted' GROUP BY 1`,
         `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM payments.events WHERE type = 'TipCaptured' GROUP BY 1`,
       );
+      failed = false;
       return { authorisedToHeld: figures(authorisedToHeld), answerToCaptured: figures(answerToCaptured) };
     } finally {
       await db.end();
     }
   } finally {
-    await topology.stop();
+    if (failed) console.error(`latency: the topology's logs are kept in ${topology.logDir}`);
+    await topology.stop({ keepRunDir: failed, keepDatabase: failed && process.env.BENCH_KEEP_DATABASE === "1" });
   }
 }
