@@ -12,7 +12,7 @@ import type { ServiceConfig, ServiceDefinition } from './service/service.js';
 
 const USAGE = `usage: <service>-admin <command>
   migrate                               apply pending migrations
-  rebuild-projections                   rebuild every read model from the event store
+  rebuild-projections                   rebuild every read model from the event store, online (shadow tables, swap)
   republish --from <pos> [--to <pos>]   re-publish integration events with global position in (from, to]
 env: DATABASE_URL, NATS_URL (republish), BUS_NAMESPACE (optional), LOG_LEVEL`;
 
@@ -40,7 +40,8 @@ export async function runServiceCli<DB extends KitTables & IdempotencyTables>(de
   }
   const config = loadConfig(ZCliEnv, env);
   const log = createLogger(`${def.name}-admin`, config.LOG_LEVEL);
-  const database = connectPostgres<DB>({ connectionString: config.DATABASE_URL, schema: def.name, max: 2 });
+  // The online rebuild reads the next batch on one connection while it applies one on another (ADR 0026).
+  const database = connectPostgres<DB>({ connectionString: config.DATABASE_URL, schema: def.name, max: 4 });
   try {
     await migrate(database, def.migrations);
     const store = new EventStore({ database, context: def.name, projections: def.projections, toIntegration: def.toIntegration, cipher: def.cipher });
@@ -49,7 +50,16 @@ export async function runServiceCli<DB extends KitTables & IdempotencyTables>(de
         log.info('migrations applied');
         return 0;
       case 'rebuild-projections': {
-        const applied = await rebuildProjections(store, log);
+        // Online (ADR 0026): reads and writes go on; progress once a second on stderr, for the operator.
+        let shown = 0;
+        const applied = await rebuildProjections(store, log, {
+          onProgress: (p) => {
+            if (Date.now() - shown < 1000 && p.phase === 'load') return;
+            shown = Date.now();
+            const eta = p.etaSec === null ? '?' : `${p.etaSec} s`;
+            process.stderr.write(`${def.name}: ${p.phase} ${p.applied} events (position ${p.position} of ${p.lastPosition}), ${p.eventsPerSec} events/s, ETA ${eta}\n`);
+          },
+        });
         log.info({ applied }, 'projections rebuilt');
         return 0;
       }

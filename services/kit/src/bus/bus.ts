@@ -72,6 +72,11 @@ export interface Subscription {
 export interface EventBus {
   /** Ensures the stream of every context exists (idempotent). */
   ensureStreams(contexts: readonly Context[]): Promise<void>;
+  /**
+   * How many `publish` calls the outbox relay may have in flight at once (acks pipelined across batches). Absent: one
+   * at a time (the in-process bus, whose publish runs the handlers).
+   */
+  readonly publishWindow?: number;
   /** Publishes in order; resolves when the transport has stored every message (JetStream ack). Rejects if any failed. */
   publish(messages: OutgoingMessage[]): Promise<void>;
   subscribe(spec: SubscriptionSpec): Promise<Subscription>;

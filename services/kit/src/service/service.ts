@@ -307,7 +307,7 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
     ];
     for (const consumer of consumers)
       started.subscriptions.push(await startConsumer(bus, database, log, consumer));
-    if (Object.keys(jobs).length > 0) scheduler.start();
+    if (Object.keys(jobs).length > 0) await scheduler.start();
 
     const url = await app.listen({ port: options.port ?? config.PORT, host: options.host ?? config.HOST });
     log.info({ url }, `${def.name} listening`);
