@@ -21,7 +21,7 @@ import {
 import type { Logger } from 'pino';
 import type { Context } from '@ques/contracts';
 import { isConnectionLoss } from '../db/connection-errors.js';
-import type { EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec } from './bus.js';
+import type { ConsumerStats, EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec } from './bus.js';
 import {
   appSubject,
   assertSubjectsInContext,
@@ -158,6 +158,29 @@ export class NatsEventBus implements EventBus {
         this.subscriptions.delete(subscription);
       },
     };
+  }
+
+  async consumerStats(): Promise<ConsumerStats[]> {
+    const stats = await Promise.all([...this.subscriptions].map((s) => s.stats()));
+    return stats.filter((s): s is ConsumerStats => s !== null);
+  }
+
+  async durableStats(durables: readonly { context: Context; durable: string }[]): Promise<ConsumerStats[]> {
+    const stats = await Promise.all(
+      durables.map(async ({ context, durable }) => {
+        const stream = streamName(context, this.namespace);
+        const info = await this.jsm.consumers.info(stream, durable).catch(() => null);
+        return info ? { durable, stream, pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered } : null;
+      }),
+    );
+    return stats.filter((s): s is ConsumerStats => s !== null);
+  }
+
+  async streamSequences(contexts: readonly Context[]): Promise<Record<string, number | null>> {
+    const entries = await Promise.all(
+      contexts.map(async (context) => [context, (await this.streamInfo(streamName(context, this.namespace)))?.state.last_seq ?? null] as const),
+    );
+    return Object.fromEntries(entries);
   }
 
   isHealthy(): boolean {
@@ -330,6 +353,19 @@ class NatsSubscription {
       // early would drop messages already on the wire, which then wait out ack_wait before anyone else may take them.
     }
     await this.loop;
+  }
+
+  /** This durable's lag figures; null when the server cannot answer (disconnected, consumer gone). */
+  async stats(): Promise<ConsumerStats | null> {
+    const info = await this.consumerInfo().catch(() => null);
+    if (!info) return null;
+    return {
+      durable: this.o.spec.durable,
+      stream: this.o.stream,
+      pending: info.num_pending,
+      ackPending: info.num_ack_pending,
+      redelivered: info.num_redelivered,
+    };
   }
 
   /** Creates the durable consumer, or brings an existing one to this configuration, and returns a handle on it. */

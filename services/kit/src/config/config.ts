@@ -25,6 +25,10 @@ export const ZServiceEnv = z.object({
   /** Prefix for NATS subjects and streams (isolates test runs). */
   BUS_NAMESPACE: z.string().regex(/^[a-z0-9_]*$/).default(''),
   JWT_PUBLIC_KEY: z.string().min(1),
+  /** Port of `GET /metrics` (Prometheus), separate from the public one; unset: not served. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** When set, scrapes of METRICS_PORT must send `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   JWT_ISSUER: z.string().default('ques-identity'),
   JWT_AUDIENCE: z.string().default('ques'),
 });
