@@ -90,14 +90,27 @@ export function registerBusMetrics(metrics: Metrics, bus: EventBus): void {
   });
 }
 
-/** Consumer figures, cached for a second so the three gauges of one scrape ask the server once. */
-const statsCache = new WeakMap<EventBus, { at: number; stats: Promise<ConsumerStats[]> }>();
+/**
+ * Shares one call among the collectors of one scrape (they run together): the gauges fed by the same query or
+ * server request ask once, and the next scrape asks again.
+ */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | null = null;
+  return () =>
+    (inFlight ??= load().finally(() => {
+      inFlight = null;
+    }));
+}
+
+const statsLoaders = new WeakMap<EventBus, () => Promise<ConsumerStats[]>>();
+/** Consumer figures of one scrape (lag, ack pending, redelivered ask the server once). */
 function consumerStatsOf(bus: EventBus): Promise<ConsumerStats[]> {
-  const cached = statsCache.get(bus);
-  if (cached && Date.now() - cached.at < 1_000) return cached.stats;
-  const stats = (bus.consumerStats?.() ?? Promise.resolve([])).catch(() => [] as ConsumerStats[]);
-  statsCache.set(bus, { at: Date.now(), stats });
-  return stats;
+  let load = statsLoaders.get(bus);
+  if (!load) {
+    load = once(() => (bus.consumerStats?.() ?? Promise.resolve([])).catch(() => [] as ConsumerStats[]));
+    statsLoaders.set(bus, load);
+  }
+  return load();
 }
 
 /**
@@ -112,11 +125,7 @@ export function registerPipelineMetrics(metrics: Metrics, db: Kysely<any>): void
         SELECT count(*) AS backlog, extract(epoch FROM now() - min(created_at))::float8 AS oldest
         FROM outbox WHERE published_at IS NULL`.execute(db)
     ).rows[0];
-  let outboxOnce: { at: number; row: ReturnType<typeof outbox> } | null = null;
-  const outboxRow = () => {
-    if (!outboxOnce || Date.now() - outboxOnce.at > 1_000) outboxOnce = { at: Date.now(), row: outbox() };
-    return outboxOnce.row;
-  };
+  const outboxRow = once(outbox);
   new Gauge({
     name: 'ques_outbox_backlog',
     help: 'Integration events in the outbox not yet published to the bus.',
@@ -150,11 +159,7 @@ export function registerPipelineMetrics(metrics: Metrics, db: Kysely<any>): void
         SELECT count(*) AS backlog, extract(epoch FROM now() - min(due_at))::float8 AS lateness
         FROM scheduled_jobs WHERE status = 'pending' AND due_at <= now()`.execute(db)
     ).rows[0];
-  let dueOnce: { at: number; row: ReturnType<typeof due> } | null = null;
-  const dueRow = () => {
-    if (!dueOnce || Date.now() - dueOnce.at > 1_000) dueOnce = { at: Date.now(), row: due() };
-    return dueOnce.row;
-  };
+  const dueRow = once(due);
   new Gauge({
     name: 'ques_scheduler_backlog',
     help: 'Scheduled jobs past their due time and not yet run.',
