@@ -204,7 +204,7 @@ export class SeoRenderer {
   ): Promise<T | null> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (correlationId) headers['x-correlation-id'] = correlationId;
-    const res = await this.opts.upstreams.pool(service).request({
+    const res = await this.opts.upstreams.request(service, {
       path,
       method: 'GET',
       headers,

@@ -217,3 +217,6 @@ export async function serveMetrics(metrics: Metrics, opts: MetricsServerOptions)
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The metric types, re-exported so services and the BFF register their own series on the kit's prom-client. */
+export { Counter, Gauge, Histogram } from 'prom-client';
