@@ -42,6 +42,8 @@ export interface NatsEventBusOptions {
   /** Isolates subjects and streams (tests running in parallel on one server). */
   namespace?: string;
   log: Logger;
+  /** Copies of each stream in a JetStream cluster (3 in production: R3); default 1. */
+  streamReplicas?: number;
 }
 
 // The outbox relay retries a failed batch, so failing fast beats holding its advisory lock on a dead server.
@@ -90,6 +92,7 @@ export class NatsEventBus implements EventBus {
     private readonly js: JetStreamClient,
     private readonly namespace: string | undefined,
     private readonly log: Logger,
+    private readonly streamReplicas = 1,
   ) {
     this.failures = new FailureLedger(js, failureLedgerBucket(namespace));
     void this.watchStatus();
@@ -110,7 +113,7 @@ export class NatsEventBus implements EventBus {
     try {
       const jsm = await nc.jetstreamManager();
       const log = opts.log.child({ bus: 'nats', ...(opts.namespace ? { namespace: opts.namespace } : {}) });
-      return new NatsEventBus(nc, jsm, nc.jetstream(), opts.namespace || undefined, log);
+      return new NatsEventBus(nc, jsm, nc.jetstream(), opts.namespace || undefined, log, opts.streamReplicas ?? 1);
     } catch (err) {
       await nc.close();
       throw err;
@@ -225,7 +228,14 @@ export class NatsEventBus implements EventBus {
     let info = await this.streamInfo(name);
     if (!info) {
       try {
-        await this.jsm.streams.add({ name, subjects, storage: StorageType.File, duplicate_window: duplicateWindow, max_age: maxAge });
+        await this.jsm.streams.add({
+          name,
+          subjects,
+          storage: StorageType.File,
+          duplicate_window: duplicateWindow,
+          max_age: maxAge,
+          num_replicas: this.streamReplicas,
+        });
         this.log.info({ stream: name, subjects }, 'stream created');
         return;
       } catch (err) {
@@ -243,11 +253,14 @@ export class NatsEventBus implements EventBus {
     const windowOk = config.duplicate_window >= duplicateWindow;
     // A shorter retention set by operators is kept; unlimited (0) or longer is brought down to the bound.
     const ageOk = config.max_age > 0 && config.max_age <= maxAge;
-    if (!sameSubjects || !windowOk || !ageOk) {
+    // More copies set by operators are kept; fewer are raised (a cluster moves a stream to R3 in place).
+    const replicasOk = (config.num_replicas ?? 1) >= this.streamReplicas;
+    if (!sameSubjects || !windowOk || !ageOk || !replicasOk) {
       await this.jsm.streams.update(name, {
         subjects,
         duplicate_window: windowOk ? config.duplicate_window : duplicateWindow,
         max_age: ageOk ? config.max_age : maxAge,
+        ...(replicasOk ? {} : { num_replicas: this.streamReplicas }),
       });
       this.log.info({ stream: name, subjects }, 'stream updated');
     }

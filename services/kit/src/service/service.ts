@@ -202,7 +202,7 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       const namespace = config.BUS_NAMESPACE || undefined;
       bus = await waitUntilReachable(
         'NATS',
-        () => NatsEventBus.connect({ servers, name: def.name, namespace, log }),
+        () => NatsEventBus.connect({ servers, name: def.name, namespace, log, streamReplicas: config.NATS_STREAM_REPLICAS ?? 1 }),
         log,
         options.startup,
       );
