@@ -7,7 +7,7 @@ const urlList = z
   .transform((value) => value.split(',').map((u) => u.trim()).filter(Boolean))
   .pipe(z.array(z.url()).min(1, 'at least one URL'));
 
-const ZBffEnv = z.object({
+export const ZBffEnv = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),

@@ -18,7 +18,7 @@ export interface Metrics {
 export function createMetrics(service: string, opts: { defaultMetrics?: boolean } = {}): Metrics {
   const registry = new Registry();
   registry.setDefaultLabels({ service });
-  if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'ques_process_' });
+  if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: registry, prefix: 'ques_' });
   return { registry, service };
 }
 
