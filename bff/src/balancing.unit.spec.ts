@@ -39,14 +39,27 @@ afterEach(async () => {
 });
 
 async function bffFor(questions: string, metrics: Metrics = createMetrics('bff', { defaultMetrics: false })) {
-  const bff = await buildBff({ log, metrics, upstreams: { identity: 'http://127.0.0.1:9', questions }, jwt, publicOrigin: 'http://localhost:3000', routes });
+  const bff = await buildBff({
+    log,
+    metrics,
+    upstreams: { identity: 'http://127.0.0.1:9', questions },
+    jwt,
+    publicOrigin: 'http://localhost:3000',
+    routes,
+  });
   const url = await bff.listen({ port: 0, host: '127.0.0.1' });
   opened.push(bff);
   return { bff, url, metrics };
 }
 
 /** `total` GETs through the BFF, `concurrency` at a time, calling `midway` once after `at` of them have finished. */
-async function traffic(url: string, total: number, concurrency: number, at: number, midway: () => Promise<void>) {
+async function traffic(
+  url: string,
+  total: number,
+  concurrency: number,
+  at: number,
+  midway: () => Promise<void>,
+) {
   const statuses: number[] = [];
   const instances: string[] = [];
   let started = 0;
@@ -68,10 +81,20 @@ async function traffic(url: string, total: number, concurrency: number, at: numb
 
 describe('the BFF balances replicas', () => {
   it('reads QUESTIONS_URL as a comma-separated list of instances', () => {
-    const config = loadBffConfig({ IDENTITY_URL: 'http://i:3001', QUESTIONS_URL: 'http://a:3002, http://b:3002', JWT_PUBLIC_KEY: 'k' });
+    const config = loadBffConfig({
+      IDENTITY_URL: 'http://i:3001',
+      QUESTIONS_URL: 'http://a:3002, http://b:3002',
+      JWT_PUBLIC_KEY: 'k',
+    });
     expect(config.QUESTIONS_URL).toEqual(['http://a:3002', 'http://b:3002']);
     expect(config.IDENTITY_URL).toEqual(['http://i:3001']);
-    expect(() => loadBffConfig({ IDENTITY_URL: 'http://i:3001', QUESTIONS_URL: 'http://a:3002,not a url', JWT_PUBLIC_KEY: 'k' })).toThrow(/QUESTIONS_URL/);
+    expect(() =>
+      loadBffConfig({
+        IDENTITY_URL: 'http://i:3001',
+        QUESTIONS_URL: 'http://a:3002,not a url',
+        JWT_PUBLIC_KEY: 'k',
+      }),
+    ).toThrow(/QUESTIONS_URL/);
   });
 
   it('loses no GET when one of two questions instances is killed mid-traffic, and keeps serving from the other', async () => {
@@ -87,7 +110,9 @@ describe('the BFF balances replicas', () => {
     expect(a.served()).toBeGreaterThan(20);
     expect(instances.slice(-100).every((i) => i === 'b')).toBe(true);
     const text = await metrics.registry.metrics();
-    expect(text).toMatch(/ques_bff_upstream_up\{upstream="questions",instance="http:\/\/127\.0\.0\.1:\d+",service="bff"\} 0/);
+    expect(text).toMatch(
+      /ques_bff_upstream_up\{upstream="questions",instance="http:\/\/127\.0\.0\.1:\d+",service="bff"\} 0/,
+    );
   });
 
   it('loses no GET while an instance shuts down gracefully (503 while closing, then refused)', async () => {
@@ -103,10 +128,17 @@ describe('the BFF balances replicas', () => {
     const { url, metrics } = await bffFor('http://127.0.0.1:9');
     expect((await fetch(`${url}/ready`)).status).toBe(200);
     expect((await fetch(`${url}/api/questions/q`)).status).toBe(503);
-    expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'degraded', service: 'bff', degraded: ['questions: no instance answering'] });
+    expect(await (await fetch(`${url}/health`)).json()).toEqual({
+      status: 'degraded',
+      service: 'bff',
+      degraded: ['questions: no instance answering'],
+    });
     expect((await fetch(`${url}/ready`)).status).toBe(200);
-    for (const path of ['/metrics', '/api/metrics']) expect((await fetch(`${url}${path}`)).status, path).toBe(404);
-    expect(await metrics.registry.metrics()).toContain('ques_http_requests_total{method="GET",route="/api/questions/:id",status="503",service="bff"} 1');
+    for (const path of ['/metrics', '/api/metrics'])
+      expect((await fetch(`${url}${path}`)).status, path).toBe(404);
+    expect(await metrics.registry.metrics()).toContain(
+      'ques_http_requests_total{method="GET",route="/api/questions/:id",status="503",service="bff"} 1',
+    );
   });
 
   it('resends a POST only when the connection was refused (it never reached the instance)', async () => {
@@ -114,10 +146,16 @@ describe('the BFF balances replicas', () => {
     opened.push(b.app);
     const { url, metrics } = await bffFor(`http://127.0.0.1:9,${b.url}`);
     for (let i = 0; i < 4; i++) {
-      const res = await fetch(`${url}/api/questions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const res = await fetch(`${url}/api/questions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ instance: 'b' });
     }
-    expect(await metrics.registry.metrics()).toContain('ques_bff_upstream_retries_total{upstream="questions",reason="ECONNREFUSED",service="bff"} 1');
+    expect(await metrics.registry.metrics()).toContain(
+      'ques_bff_upstream_retries_total{upstream="questions",reason="ECONNREFUSED",service="bff"} 1',
+    );
   });
 });

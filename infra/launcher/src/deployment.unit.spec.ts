@@ -31,7 +31,12 @@ import { loadSupportConfig, ZSupportEnv } from '@ques/support';
 const infra = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const log = pino({ level: 'silent' });
 
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string; namespace?: string }; [key: string]: any };
+type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  [key: string]: any;
+};
 const manifests: Manifest[] = readdirSync(infra('k8s'))
   .filter((f) => f.endsWith('.yaml') && f !== 'nats-values.yaml' && f !== 'kustomization.yaml')
   .flatMap((file) =>
@@ -40,7 +45,8 @@ const manifests: Manifest[] = readdirSync(infra('k8s'))
       return doc.toJS() as Manifest;
     }),
   );
-const find = (kind: string, name: string) => manifests.find((m) => m.kind === kind && m.metadata.name === name);
+const find = (kind: string, name: string) =>
+  manifests.find((m) => m.kind === kind && m.metadata.name === name);
 const configMap = find('ConfigMap', 'ques-config')!;
 const secret = find('Secret', 'ques-secrets')!;
 
@@ -78,20 +84,37 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       Namespace: [],
       ConfigMap: ['data'],
       Secret: ['stringData'],
-      Deployment: ['spec.selector.matchLabels', 'spec.template.metadata.labels', 'spec.template.spec.containers'],
+      Deployment: [
+        'spec.selector.matchLabels',
+        'spec.template.metadata.labels',
+        'spec.template.spec.containers',
+      ],
       Service: ['spec.selector', 'spec.ports'],
       PodDisruptionBudget: ['spec.selector.matchLabels'],
     };
-    const apiVersions: Record<string, string> = { Namespace: 'v1', ConfigMap: 'v1', Secret: 'v1', Service: 'v1', Deployment: 'apps/v1', PodDisruptionBudget: 'policy/v1' };
+    const apiVersions: Record<string, string> = {
+      Namespace: 'v1',
+      ConfigMap: 'v1',
+      Secret: 'v1',
+      Service: 'v1',
+      Deployment: 'apps/v1',
+      PodDisruptionBudget: 'policy/v1',
+    };
     expect(manifests.length).toBeGreaterThan(10);
     for (const m of manifests) {
       expect(Object.keys(required), `${m.kind} ${m.metadata?.name}`).toContain(m.kind);
       expect(m.apiVersion).toBe(apiVersions[m.kind]);
       expect(m.metadata.name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
       if (m.kind !== 'Namespace') expect(m.metadata.namespace).toBe('ques');
-      for (const path of required[m.kind]!) expect(path.split('.').reduce((o: any, k) => o?.[k], m), `${m.kind} ${m.metadata.name}: ${path}`).toBeDefined();
+      for (const path of required[m.kind]!)
+        expect(
+          path.split('.').reduce((o: any, k) => o?.[k], m),
+          `${m.kind} ${m.metadata.name}: ${path}`,
+        ).toBeDefined();
     }
-    const kustomization = parseAllDocuments(readFileSync(infra('k8s/kustomization.yaml'), 'utf8'))[0]!.toJS() as { resources: string[] };
+    const kustomization = parseAllDocuments(
+      readFileSync(infra('k8s/kustomization.yaml'), 'utf8'),
+    )[0]!.toJS() as { resources: string[] };
     for (const file of kustomization.resources) expect(readdirSync(infra('k8s'))).toContain(file);
   });
 
@@ -113,8 +136,13 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       expect(container.livenessProbe.httpGet).toEqual({ path: '/health', port: 'http' });
       expect(container.resources.requests.memory).toMatch(/^\d+Mi$/);
       expect(container.resources.requests.cpu).toBeDefined();
-      expect(parseInt(container.resources.limits.memory, 10)).toBeGreaterThan(parseInt(container.resources.requests.memory, 10));
-      expect(container.command).toEqual(['node', name === 'bff' ? 'bff/dist/main.js' : `services/${name}/dist/main.js`]);
+      expect(parseInt(container.resources.limits.memory, 10)).toBeGreaterThan(
+        parseInt(container.resources.requests.memory, 10),
+      );
+      expect(container.command).toEqual([
+        'node',
+        name === 'bff' ? 'bff/dist/main.js' : `services/${name}/dist/main.js`,
+      ]);
 
       const pdb = find('PodDisruptionBudget', name)!;
       expect(pdb.spec.minAvailable ?? 0).toBeGreaterThanOrEqual(1);
@@ -131,7 +159,8 @@ describe('Kubernetes manifests (infra/k8s)', () => {
       const [container] = find('Deployment', name)!.spec.template.spec.containers;
       const env = envOf(container);
       const known = Object.keys(apps[name]!.schema.shape);
-      for (const variable of Object.keys(env)) expect(known, `${name} does not read ${variable}`).toContain(variable);
+      for (const variable of Object.keys(env))
+        expect(known, `${name} does not read ${variable}`).toContain(variable);
       const config = apps[name]!.load(env) as Record<string, unknown>;
       expect(config.METRICS_PORT).toBe(9464);
       if (name !== 'bff') expect(config.NATS_STREAM_REPLICAS).toBe(3);
@@ -141,9 +170,15 @@ describe('Kubernetes manifests (infra/k8s)', () => {
   it('probes point at endpoints the kit and the BFF really serve: /ready and /health answer 200', async () => {
     const service = createHttpApp({ name: 'probe', log, ready: async () => {} });
     const keys = generateJwtKeys();
-    const bff = await buildBff({ log, upstreams: { identity: 'http://127.0.0.1:9' }, jwt: { publicKey: keys.publicKey, issuer: 'i', audience: 'a' }, publicOrigin: 'http://localhost:3000' });
+    const bff = await buildBff({
+      log,
+      upstreams: { identity: 'http://127.0.0.1:9' },
+      jwt: { publicKey: keys.publicKey, issuer: 'i', audience: 'a' },
+      publicOrigin: 'http://localhost:3000',
+    });
     for (const app of [service, bff])
-      for (const path of ['/ready', '/health']) expect((await app.inject({ method: 'GET', url: path })).statusCode, path).toBe(200);
+      for (const path of ['/ready', '/health'])
+        expect((await app.inject({ method: 'GET', url: path })).statusCode, path).toBe(200);
     await service.close();
     await bff.close();
   });
@@ -153,25 +188,33 @@ describe('NATS', () => {
   it('the Helm values ask the NATS chart for a 3-node JetStream cluster, and the services for R3 streams', () => {
     const values = parseAllDocuments(readFileSync(infra('k8s/nats-values.yaml'), 'utf8'))[0]!.toJS();
     expect(values.config.cluster).toMatchObject({ enabled: true, replicas: 3 });
-    expect(values.config.jetstream).toMatchObject({ enabled: true, fileStore: { enabled: true, pvc: { enabled: true } } });
+    expect(values.config.jetstream).toMatchObject({
+      enabled: true,
+      fileStore: { enabled: true, pvc: { enabled: true } },
+    });
     expect(values.podDisruptionBudget.enabled).toBe(true);
     expect(configMapUrl()).toMatch(/^nats:\/\/nats\.nats\.svc/);
   });
 
   const binary = natsServerBinary();
-  it.runIf(!!binary)('infra/nats/nats.conf passes the nats-server config check (the 2.10+ fields aside on an older local binary)', () => {
-    const version = execFileSync(binary!, ['--version'], { encoding: 'utf8' }).match(/v(\d+)\.(\d+)/)!;
-    const modern = Number(version[1]) > 2 || Number(version[2]) >= 10;
-    const conf = readFileSync(infra('nats/nats.conf'), 'utf8');
-    const readme = readFileSync(infra('README.md'), 'utf8');
-    // The README names the versions the file is for; sync_interval is the one field older servers do not know.
-    expect(readme).toMatch(/NATS 2\.10 or later/);
-    const checked = modern ? conf : conf.replace(/^\s*sync_interval:.*$/m, '');
-    const dir = execFileSync('mktemp', ['-d'], { encoding: 'utf8' }).trim();
-    const file = `${dir}/nats.conf`;
-    execFileSync('sh', ['-c', `cat > ${file}`], { input: checked.replace('/data', dir) });
-    expect(execFileSync(binary!, ['-c', file, '-t'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })).toBeDefined();
-  });
+  it.runIf(!!binary)(
+    'infra/nats/nats.conf passes the nats-server config check (the 2.10+ fields aside on an older local binary)',
+    () => {
+      const version = execFileSync(binary!, ['--version'], { encoding: 'utf8' }).match(/v(\d+)\.(\d+)/)!;
+      const modern = Number(version[1]) > 2 || Number(version[2]) >= 10;
+      const conf = readFileSync(infra('nats/nats.conf'), 'utf8');
+      const readme = readFileSync(infra('README.md'), 'utf8');
+      // The README names the versions the file is for; sync_interval is the one field older servers do not know.
+      expect(readme).toMatch(/NATS 2\.10 or later/);
+      const checked = modern ? conf : conf.replace(/^\s*sync_interval:.*$/m, '');
+      const dir = execFileSync('mktemp', ['-d'], { encoding: 'utf8' }).trim();
+      const file = `${dir}/nats.conf`;
+      execFileSync('sh', ['-c', `cat > ${file}`], { input: checked.replace('/data', dir) });
+      expect(
+        execFileSync(binary!, ['-c', file, '-t'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }),
+      ).toBeDefined();
+    },
+  );
 });
 
 function configMapUrl(): string {
@@ -183,7 +226,10 @@ describe('infra/README.md', () => {
     const readme = readFileSync(infra('README.md'), 'utf8');
     const table = readme.split('\n').filter((l) => l.startsWith('| `'));
     const documented = new Set(table.map((l) => l.split('|')[1]!.trim().replace(/`/g, '')));
-    const all = new Set([...Object.keys(ZServiceEnv.shape), ...Object.values(apps).flatMap((a) => Object.keys(a.schema.shape))]);
+    const all = new Set([
+      ...Object.keys(ZServiceEnv.shape),
+      ...Object.values(apps).flatMap((a) => Object.keys(a.schema.shape)),
+    ]);
     expect(documented).toContain('BUS_NAMESPACE');
     for (const variable of all) expect(documented, variable).toContain(variable);
   });
@@ -191,7 +237,9 @@ describe('infra/README.md', () => {
 
 describe('Grafana dashboard (infra/grafana)', () => {
   it('is valid JSON and every panel charts a series the services or the BFF register', async () => {
-    const dashboard = JSON.parse(readFileSync(infra('grafana/ques-dashboard.json'), 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const dashboard = JSON.parse(readFileSync(infra('grafana/ques-dashboard.json'), 'utf8')) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
     // A registry with everything a service and the BFF register (nothing is scraped: names only).
     const metrics = createMetrics('check');
     const app = Fastify();
@@ -201,9 +249,19 @@ describe('Grafana dashboard (infra/grafana)', () => {
     registerPaymentsMetrics(null as never, metrics);
     const bffMetrics = createMetrics('bff', { defaultMetrics: false });
     const keys = generateJwtKeys();
-    const bff = await buildBff({ log, metrics: bffMetrics, upstreams: { identity: 'http://127.0.0.1:9' }, jwt: { publicKey: keys.publicKey, issuer: 'i', audience: 'a' }, publicOrigin: 'http://localhost:3000' });
+    const bff = await buildBff({
+      log,
+      metrics: bffMetrics,
+      upstreams: { identity: 'http://127.0.0.1:9' },
+      jwt: { publicKey: keys.publicKey, issuer: 'i', audience: 'a' },
+      publicOrigin: 'http://localhost:3000',
+    });
     const exists = (name: string) =>
-      [metrics, bffMetrics].some((m) => m.registry.getSingleMetric(name) ?? m.registry.getSingleMetric(name.replace(/_(bucket|sum|count)$/, '')));
+      [metrics, bffMetrics].some(
+        (m) =>
+          m.registry.getSingleMetric(name) ??
+          m.registry.getSingleMetric(name.replace(/_(bucket|sum|count)$/, '')),
+      );
     expect(dashboard.panels.length).toBeGreaterThanOrEqual(12);
     for (const panel of dashboard.panels) {
       expect(panel.targets.length, panel.title).toBeGreaterThan(0);

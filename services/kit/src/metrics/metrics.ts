@@ -149,7 +149,10 @@ export function registerPipelineMetrics(metrics: Metrics, db: Kysely<any>): void
     registers: reg,
     async collect() {
       this.reset();
-      const { rows } = await sql<{ consumer: string; n: string }>`SELECT consumer, count(*) AS n FROM dead_letters GROUP BY consumer`.execute(db);
+      const { rows } = await sql<{
+        consumer: string;
+        n: string;
+      }>`SELECT consumer, count(*) AS n FROM dead_letters GROUP BY consumer`.execute(db);
       for (const row of rows) this.set({ consumer: row.consumer }, Number(row.n));
     },
   });
@@ -186,7 +189,10 @@ export interface MetricsServerOptions {
 }
 
 /** Serves `GET /metrics` alone, on its own port: the public port (and the BFF's `/api`) never has it. */
-export async function serveMetrics(metrics: Metrics, opts: MetricsServerOptions): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveMetrics(
+  metrics: Metrics,
+  opts: MetricsServerOptions,
+): Promise<{ url: string; close(): Promise<void> }> {
   const expected = opts.token ? Buffer.from(`Bearer ${opts.token}`) : null;
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
@@ -196,13 +202,16 @@ export async function serveMetrics(metrics: Metrics, opts: MetricsServerOptions)
     if (expected) {
       const given = Buffer.from(req.headers.authorization ?? '');
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('Unauthorized');
+        res
+          .writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' })
+          .end('Unauthorized');
         return;
       }
     }
     metrics.registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
-      (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${(err as Error).message}`),
+      (err: unknown) =>
+        res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${(err as Error).message}`),
     );
   });
   await new Promise<void>((resolve, reject) => {

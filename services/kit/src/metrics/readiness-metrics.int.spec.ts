@@ -1,12 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateJwtKeys } from '../http/keys.js';
 import { counterService, type CounterDB } from '../test/fixture.js';
-import { createTestDatabase, eventually, infraGate, postgresServerUrl, type TestDatabase } from '../testing/infra.js';
+import {
+  createTestDatabase,
+  eventually,
+  infraGate,
+  postgresServerUrl,
+  type TestDatabase,
+} from '../testing/infra.js';
 import { capturingLog } from '../testing/logs.js';
-import { deleteNamespaceStreams, natsServerBinary, startNatsServer, uniqueNamespace, type NatsTestServer } from '../testing/nats.js';
+import {
+  deleteNamespaceStreams,
+  natsServerBinary,
+  startNatsServer,
+  uniqueNamespace,
+  type NatsTestServer,
+} from '../testing/nats.js';
 import { runService, type RunningService, type ServiceConfig } from '../service/service.js';
 
-const run = infraGate(!!(await postgresServerUrl()) && !!natsServerBinary(), 'Postgres and a nats-server binary');
+const run = infraGate(
+  !!(await postgresServerUrl()) && !!natsServerBinary(),
+  'Postgres and a nats-server binary',
+);
 
 /** The value of a series in Prometheus text (first line matching name and labels). */
 function sample(text: string, name: string, labels = ''): number | null {
@@ -42,7 +57,13 @@ describe.runIf(run)('readiness that means "can serve", and metrics on a port of 
   beforeAll(async () => {
     testDb = await createTestDatabase();
     nats = await startNatsServer();
-    service = await runService(counterService, { config: config(), log: capturingLog().log, signals: false, metricsPort: 0, pollIntervalMs: 100 });
+    service = await runService(counterService, {
+      config: config(),
+      log: capturingLog().log,
+      signals: false,
+      metricsPort: 0,
+      pollIntervalMs: 100,
+    });
   });
   afterAll(async () => {
     await service?.stop();
@@ -55,12 +76,21 @@ describe.runIf(run)('readiness that means "can serve", and metrics on a port of 
   });
 
   it('exposes the named series on the metrics port, behind its token, and never on the public port', async () => {
-    await fetch(`${service.url}/counters/m1`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ by: 1 }) });
+    await fetch(`${service.url}/counters/m1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ by: 1 }),
+    });
     const { status, text } = await scrape();
     expect(status).toBe(200);
     expect(sample(text, 'ques_http_requests_total', 'route="/counters/:id"')).toBe(1);
     expect(text).toContain('ques_http_request_duration_seconds_bucket{');
-    for (const name of ['ques_outbox_backlog', 'ques_outbox_oldest_age_seconds', 'ques_scheduler_backlog', 'ques_scheduler_lateness_seconds'])
+    for (const name of [
+      'ques_outbox_backlog',
+      'ques_outbox_oldest_age_seconds',
+      'ques_scheduler_backlog',
+      'ques_scheduler_lateness_seconds',
+    ])
       expect(sample(text, name), name).not.toBeNull();
     expect(text).toContain('# TYPE ques_dead_letters gauge');
     expect(sample(text, 'ques_bus_connected')).toBe(1);
@@ -80,11 +110,19 @@ describe.runIf(run)('readiness that means "can serve", and metrics on a port of 
         const body = (await (await fetch(`${service.url}/health`)).json()) as { status: string };
         return body.status === 'degraded' ? body : null;
       });
-      expect(health).toEqual({ status: 'degraded', service: 'support', degraded: ['event bus disconnected: events wait in the outbox'] });
+      expect(health).toEqual({
+        status: 'degraded',
+        service: 'support',
+        degraded: ['event bus disconnected: events wait in the outbox'],
+      });
       const ready = await fetch(`${service.url}/ready`);
       expect(ready.status).toBe(200);
       // Still serving writes: the event waits in the outbox.
-      const added = await fetch(`${service.url}/counters/m2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ by: 2 }) });
+      const added = await fetch(`${service.url}/counters/m2`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ by: 2 }),
+      });
       expect(added.status).toBe(200);
       const { text } = await scrape();
       expect(sample(text, 'ques_bus_connected')).toBe(0);
@@ -92,7 +130,11 @@ describe.runIf(run)('readiness that means "can serve", and metrics on a port of 
     } finally {
       await nats.start();
     }
-    await eventually(async () => ((await (await fetch(`${service.url}/health`)).json()) as { status: string }).status === 'ok', 20_000);
+    await eventually(
+      async () =>
+        ((await (await fetch(`${service.url}/health`)).json()) as { status: string }).status === 'ok',
+      20_000,
+    );
     await eventually(async () => sample((await scrape()).text, 'ques_outbox_backlog') === 0, 20_000);
   });
 });

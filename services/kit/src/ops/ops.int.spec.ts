@@ -7,8 +7,23 @@ import type { ConsumerDefinition } from '../events/consumer.js';
 import { recordDeadLetter } from '../events/consumer.js';
 import { infraGate, postgresServerUrl } from '../testing/infra.js';
 import { capturingLog } from '../testing/logs.js';
-import { counterFixture, counterMigrations, counterIntegration, counterProjection, metadata, type CounterDB, type KitFixture } from '../test/fixture.js';
-import { dropDeadLetter, dryRunRebuild, listDeadLetters, retryAllDeadLetters, retryDeadLetter, serviceStatus } from './ops.js';
+import {
+  counterFixture,
+  counterMigrations,
+  counterIntegration,
+  counterProjection,
+  metadata,
+  type CounterDB,
+  type KitFixture,
+} from '../test/fixture.js';
+import {
+  dropDeadLetter,
+  dryRunRebuild,
+  listDeadLetters,
+  retryAllDeadLetters,
+  retryDeadLetter,
+  serviceStatus,
+} from './ops.js';
 
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
 
@@ -54,7 +69,13 @@ describe.runIf(run)('operator tools', () => {
     return (await listDeadLetters(fx.database.db)).find((d) => d.eventId === env.id)!.id;
   };
   const timesApplied = async (eventId: string) =>
-    (await fx.database.db.selectFrom('seen').select('value').where('event_id', '=', eventId).executeTakeFirst())?.value ?? 0;
+    (
+      await fx.database.db
+        .selectFrom('seen')
+        .select('value')
+        .where('event_id', '=', eventId)
+        .executeTakeFirst()
+    )?.value ?? 0;
 
   beforeAll(async () => {
     fx = await counterFixture();
@@ -64,35 +85,60 @@ describe.runIf(run)('operator tools', () => {
   it('dead-letters retry re-applies a parked event exactly once, and records who did it', async () => {
     const env = envelope(2);
     const id = await park(env);
-    expect(await retryDeadLetter(fx.database, [seen], id, who)).toEqual({ id, outcome: 'applied', consumer: seen.durable, eventId: env.id });
+    expect(await retryDeadLetter(fx.database, [seen], id, who)).toEqual({
+      id,
+      outcome: 'applied',
+      consumer: seen.durable,
+      eventId: env.id,
+    });
     expect(await timesApplied(env.id)).toBe(1);
     // Again, and twice at once: nothing left to retry, the effect stays applied once.
-    const again = await Promise.all([retryDeadLetter(fx.database, [seen], id, who), retryDeadLetter(fx.database, [seen], id, who)]);
+    const again = await Promise.all([
+      retryDeadLetter(fx.database, [seen], id, who),
+      retryDeadLetter(fx.database, [seen], id, who),
+    ]);
     expect(again.map((o) => o.outcome)).toEqual(['not found', 'not found']);
     expect(await timesApplied(env.id)).toBe(1);
     expect(await listDeadLetters(fx.database.db)).toEqual([]);
     const { rows } = await sql<{ operator: string; command: string; detail: { outcome: string } }>`
       SELECT operator, command, detail FROM operator_log ORDER BY id`.execute(fx.database.db);
-    expect(rows[0]).toMatchObject({ operator: 'alice', command: 'dead-letters retry', detail: { outcome: 'applied', eventId: env.id } });
+    expect(rows[0]).toMatchObject({
+      operator: 'alice',
+      command: 'dead-letters retry',
+      detail: { outcome: 'applied', eventId: env.id },
+    });
     expect(lines.some((l) => l.msg === 'operator: dead-letters retry' && l.operator === 'alice')).toBe(true);
   });
 
   it('does not apply an event twice when the consumer processed it meanwhile, and keeps a letter whose handler fails again', async () => {
     const env = envelope(1);
-    await sql`INSERT INTO processed_events (consumer, event_id) VALUES (${seen.durable}, ${env.id})`.execute(fx.database.db);
+    await sql`INSERT INTO processed_events (consumer, event_id) VALUES (${seen.durable}, ${env.id})`.execute(
+      fx.database.db,
+    );
     const id = await park(env);
     expect((await retryDeadLetter(fx.database, [seen], id, who)).outcome).toBe('already applied');
     expect(await timesApplied(env.id)).toBe(0);
 
     const failing: ConsumerDefinition<CounterDB> = {
       ...seen,
-      handlers: { Incremented: { schema: z.object({ by: z.number() }), effect: () => Promise.reject(new Error('still broken')) } },
+      handlers: {
+        Incremented: {
+          schema: z.object({ by: z.number() }),
+          effect: () => Promise.reject(new Error('still broken')),
+        },
+      },
     };
     const bad = envelope(3);
     const badId = await park(bad);
-    expect(await retryDeadLetter(fx.database, [failing], badId, who)).toEqual({ id: badId, outcome: 'failed', error: 'still broken' });
+    expect(await retryDeadLetter(fx.database, [failing], badId, who)).toEqual({
+      id: badId,
+      outcome: 'failed',
+      error: 'still broken',
+    });
     expect((await listDeadLetters(fx.database.db)).map((d) => d.id)).toEqual([badId]);
-    expect(await retryAllDeadLetters(fx.database, [seen], who)).toEqual([{ id: badId, outcome: 'applied', consumer: seen.durable, eventId: bad.id }]);
+    expect(await retryAllDeadLetters(fx.database, [seen], who)).toEqual([
+      { id: badId, outcome: 'applied', consumer: seen.durable, eventId: bad.id },
+    ]);
     expect(await timesApplied(bad.id)).toBe(1);
   });
 
@@ -103,16 +149,45 @@ describe.runIf(run)('operator tools', () => {
     expect(await dropDeadLetter(fx.database, id, who)).toBe(false);
     expect(await timesApplied(env.id)).toBe(0);
     const { rows } = await sql<{ detail: { payload?: string } }>`
-      SELECT detail FROM operator_log WHERE command = 'dead-letters drop' ORDER BY id`.execute(fx.database.db);
+      SELECT detail FROM operator_log WHERE command = 'dead-letters drop' ORDER BY id`.execute(
+      fx.database.db,
+    );
     expect(JSON.parse(rows[0]!.detail.payload!)).toMatchObject({ id: env.id });
   });
 
   it('rebuild --dry-run compares counts and checksums without touching the live read model', async () => {
-    await fx.store.append({ streamId: 'counter-a', expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 1 } }], metadata });
-    await fx.store.append({ streamId: 'counter-b', expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 2 } }], metadata });
-    await fx.store.append({ streamId: 'counter-a', expectedVersion: 1, events: [{ type: 'Incremented', data: { by: 3 } }], metadata });
-    const storeOptions = { context: 'support' as const, projections: [counterProjection], toIntegration: counterIntegration };
-    const dry = () => dryRunRebuild({ connectionString: fx.testDb.url, database: fx.database, store: storeOptions, migrations: counterMigrations, log, who });
+    await fx.store.append({
+      streamId: 'counter-a',
+      expectedVersion: 0,
+      events: [{ type: 'Incremented', data: { by: 1 } }],
+      metadata,
+    });
+    await fx.store.append({
+      streamId: 'counter-b',
+      expectedVersion: 0,
+      events: [{ type: 'Incremented', data: { by: 2 } }],
+      metadata,
+    });
+    await fx.store.append({
+      streamId: 'counter-a',
+      expectedVersion: 1,
+      events: [{ type: 'Incremented', data: { by: 3 } }],
+      metadata,
+    });
+    const storeOptions = {
+      context: 'support' as const,
+      projections: [counterProjection],
+      toIntegration: counterIntegration,
+    };
+    const dry = () =>
+      dryRunRebuild({
+        connectionString: fx.testDb.url,
+        database: fx.database,
+        store: storeOptions,
+        migrations: counterMigrations,
+        log,
+        who,
+      });
     const same = await dry();
     expect(same.same).toBe(true);
     expect(same.events).toBe(3);
@@ -123,8 +198,15 @@ describe.runIf(run)('operator tools', () => {
     const drifted = await dry();
     expect(drifted.same).toBe(false);
     expect(drifted.tables.counters!.live.checksum).not.toBe(drifted.tables.counters!.rebuilt.checksum);
-    expect((await fx.database.db.selectFrom('counters').select('total').where('id', '=', 'a').executeTakeFirst())?.total).toBe(99);
-    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.schemata WHERE schema_name LIKE 'support_dryrun_%'`.execute(fx.database.db);
+    expect(
+      (await fx.database.db.selectFrom('counters').select('total').where('id', '=', 'a').executeTakeFirst())
+        ?.total,
+    ).toBe(99);
+    const { rows } = await sql<{
+      n: number;
+    }>`SELECT count(*)::int AS n FROM information_schema.schemata WHERE schema_name LIKE 'support_dryrun_%'`.execute(
+      fx.database.db,
+    );
     expect(rows[0]!.n).toBe(0);
 
     const status = await serviceStatus({ service: 'support', db: fx.database.db });

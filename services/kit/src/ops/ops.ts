@@ -38,7 +38,11 @@ export interface OperatorAction {
  * The operators' audit trail: `operator_log` in the service's schema, created on first use (only operator tools write
  * it, so it is not part of the service's frozen migrations), and a log line.
  */
-export async function recordOperatorAction(db: Kysely<any>, log: Logger, action: OperatorAction): Promise<void> {
+export async function recordOperatorAction(
+  db: Kysely<any>,
+  log: Logger,
+  action: OperatorAction,
+): Promise<void> {
   await sql`CREATE TABLE IF NOT EXISTS operator_log (
     id bigserial PRIMARY KEY,
     operator text NOT NULL,
@@ -46,15 +50,25 @@ export async function recordOperatorAction(db: Kysely<any>, log: Logger, action:
     detail jsonb NOT NULL,
     at timestamptz NOT NULL DEFAULT now()
   )`.execute(db);
-  await sql`INSERT INTO operator_log (operator, command, detail) VALUES (${action.operator}, ${action.command}, ${JSON.stringify(action.detail)}::jsonb)`.execute(db);
-  log.info({ operator: action.operator, command: action.command, ...action.detail }, `operator: ${action.command}`);
+  await sql`INSERT INTO operator_log (operator, command, detail) VALUES (${action.operator}, ${action.command}, ${JSON.stringify(action.detail)}::jsonb)`.execute(
+    db,
+  );
+  log.info(
+    { operator: action.operator, command: action.command, ...action.detail },
+    `operator: ${action.command}`,
+  );
 }
 
-async function lastAction(db: Kysely<any>, command: string): Promise<{ operator: string; at: Date; detail: unknown } | null> {
+async function lastAction(
+  db: Kysely<any>,
+  command: string,
+): Promise<{ operator: string; at: Date; detail: unknown } | null> {
   const exists = await sql<{ t: string | null }>`SELECT to_regclass('operator_log')::text AS t`.execute(db);
   if (!exists.rows[0]?.t) return null;
   const { rows } = await sql<{ operator: string; at: Date; detail: unknown }>`
-    SELECT operator, at, detail FROM operator_log WHERE command = ${command} ORDER BY id DESC LIMIT 1`.execute(db);
+    SELECT operator, at, detail FROM operator_log WHERE command = ${command} ORDER BY id DESC LIMIT 1`.execute(
+    db,
+  );
   return rows[0] ?? null;
 }
 
@@ -85,19 +99,27 @@ export async function serviceStatus(opts: {
     sql<{ backlog: number; oldest: number | null }>`
       SELECT count(*)::int AS backlog, extract(epoch FROM now() - min(created_at))::float8 AS oldest
       FROM outbox WHERE published_at IS NULL`.execute(db),
-    sql<{ consumer: string; n: number }>`SELECT consumer, count(*)::int AS n FROM dead_letters GROUP BY consumer ORDER BY consumer`.execute(db),
+    sql<{
+      consumer: string;
+      n: number;
+    }>`SELECT consumer, count(*)::int AS n FROM dead_letters GROUP BY consumer ORDER BY consumer`.execute(db),
     sql<{ due: number; lateness: number | null }>`
       SELECT count(*)::int AS due, extract(epoch FROM now() - min(due_at))::float8 AS lateness
       FROM scheduled_jobs WHERE status = 'pending' AND due_at <= now()`.execute(db),
     lastAction(db, 'rebuild-projections'),
-    bus?.streamSequences ? bus.streamSequences(contexts) : Promise.resolve(Object.fromEntries(contexts.map((c) => [c, null]))),
+    bus?.streamSequences
+      ? bus.streamSequences(contexts)
+      : Promise.resolve(Object.fromEntries(contexts.map((c) => [c, null]))),
     bus?.durableStats && opts.durables ? bus.durableStats(opts.durables) : Promise.resolve([]),
   ]);
   return {
     service: opts.service,
     streams,
     consumers,
-    outbox: { backlog: outbox.rows[0]?.backlog ?? 0, oldestAgeSeconds: Math.max(0, outbox.rows[0]?.oldest ?? 0) },
+    outbox: {
+      backlog: outbox.rows[0]?.backlog ?? 0,
+      oldestAgeSeconds: Math.max(0, outbox.rows[0]?.oldest ?? 0),
+    },
     deadLetters: Object.fromEntries(dead.rows.map((r) => [r.consumer, r.n])),
     scheduler: { due: due.rows[0]?.due ?? 0, latenessSeconds: Math.max(0, due.rows[0]?.lateness ?? 0) },
     lastRebuild,
@@ -153,7 +175,11 @@ export async function retryDeadLetter<DB extends KitTables>(
   let outcome: RetryOutcome;
   try {
     outcome = await database.db.transaction().execute(async (trx) => {
-      const row = await kitView(trx).deleteFrom('dead_letters').where('id', '=', id).returningAll().executeTakeFirst();
+      const row = await kitView(trx)
+        .deleteFrom('dead_letters')
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
       if (!row) return { id, outcome: 'not found' as const };
       const consumer = consumers.find((c) => c.durable === row.consumer);
       if (!consumer) throw new Error(`no consumer named ${row.consumer} in this service`);
@@ -167,14 +193,19 @@ export async function retryDeadLetter<DB extends KitTables>(
         .onConflict((oc) => oc.doNothing())
         .returning('event_id')
         .executeTakeFirst();
-      if (!marked) return { id, outcome: 'already applied' as const, consumer: row.consumer, eventId: envelope.id };
+      if (!marked)
+        return { id, outcome: 'already applied' as const, consumer: row.consumer, eventId: envelope.id };
       if (handler) await handler.effect(trx, { ...envelope, data: handler.schema.parse(envelope.data) });
       return { id, outcome: 'applied' as const, consumer: row.consumer, eventId: envelope.id };
     });
   } catch (err) {
     outcome = { id, outcome: 'failed', error: err instanceof Error ? err.message : String(err) };
   }
-  await recordOperatorAction(database.db, who.log, { operator: who.operator, command: 'dead-letters retry', detail: { ...outcome } });
+  await recordOperatorAction(database.db, who.log, {
+    operator: who.operator,
+    command: 'dead-letters retry',
+    detail: { ...outcome },
+  });
   return outcome;
 }
 
@@ -185,17 +216,28 @@ export async function retryAllDeadLetters<DB extends KitTables>(
   who: { operator: string; log: Logger },
 ): Promise<RetryOutcome[]> {
   const outcomes: RetryOutcome[] = [];
-  for (const letter of await listDeadLetters(database.db)) outcomes.push(await retryDeadLetter(database, consumers, letter.id, who));
+  for (const letter of await listDeadLetters(database.db))
+    outcomes.push(await retryDeadLetter(database, consumers, letter.id, who));
   return outcomes;
 }
 
 /** `dead-letters drop ID`: gives up on a parked message (its payload goes to the operator log). */
-export async function dropDeadLetter<DB extends KitTables>(database: Database<DB>, id: number, who: { operator: string; log: Logger }): Promise<boolean> {
-  const row = await kitView(database.db).deleteFrom('dead_letters').where('id', '=', id).returningAll().executeTakeFirst();
+export async function dropDeadLetter<DB extends KitTables>(
+  database: Database<DB>,
+  id: number,
+  who: { operator: string; log: Logger },
+): Promise<boolean> {
+  const row = await kitView(database.db)
+    .deleteFrom('dead_letters')
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
   await recordOperatorAction(database.db, who.log, {
     operator: who.operator,
     command: 'dead-letters drop',
-    detail: row ? { id, consumer: row.consumer, eventId: row.event_id, subject: row.subject, payload: row.payload } : { id, outcome: 'not found' },
+    detail: row
+      ? { id, consumer: row.consumer, eventId: row.event_id, subject: row.subject, payload: row.payload }
+      : { id, outcome: 'not found' },
   });
   return !!row;
 }
@@ -214,7 +256,16 @@ async function checksumOf(db: Kysely<any>, schema: string, table: string): Promi
 }
 
 /** Tables a dry run never copies: the pipeline's own bookkeeping, not inputs of any projection. */
-const NOT_COPIED = new Set(['events', 'outbox', 'processed_events', 'dead_letters', 'idempotency_keys', 'operator_log', 'kysely_migration', 'kysely_migration_lock']);
+const NOT_COPIED = new Set([
+  'events',
+  'outbox',
+  'processed_events',
+  'dead_letters',
+  'idempotency_keys',
+  'operator_log',
+  'kysely_migration',
+  'kysely_migration_lock',
+]);
 
 export interface DryRunResult {
   events: number;
@@ -237,22 +288,35 @@ export async function dryRunRebuild<DB extends KitTables>(opts: {
 }): Promise<DryRunResult> {
   const live = opts.database.schema;
   const scratchName = `${live}_dryrun_${randomBytes(4).toString('hex')}`;
-  const scratch = connectPostgres<DB>({ connectionString: opts.connectionString, schema: scratchName, max: 2 });
+  const scratch = connectPostgres<DB>({
+    connectionString: opts.connectionString,
+    schema: scratchName,
+    max: 2,
+  });
   try {
     await migrate(scratch, opts.migrations);
     const projectionTables = new Set(opts.store.projections.flatMap((p) => p.tables));
     const { rows: tables } = await sql<{ table_name: string }>`
-      SELECT table_name FROM information_schema.tables WHERE table_schema = ${live} AND table_type = 'BASE TABLE'`.execute(opts.database.db);
+      SELECT table_name FROM information_schema.tables WHERE table_schema = ${live} AND table_type = 'BASE TABLE'`.execute(
+      opts.database.db,
+    );
     for (const { table_name: table } of tables) {
       if (projectionTables.has(table) || NOT_COPIED.has(table)) continue;
-      await sql`INSERT INTO ${sql.table(`${scratchName}.${table}`)} SELECT * FROM ${sql.table(`${live}.${table}`)}`.execute(scratch.db);
+      await sql`INSERT INTO ${sql.table(`${scratchName}.${table}`)} SELECT * FROM ${sql.table(`${live}.${table}`)}`.execute(
+        scratch.db,
+      );
     }
-    await sql`INSERT INTO ${sql.table(`${scratchName}.events`)} SELECT * FROM ${sql.table(`${live}.events`)}`.execute(scratch.db);
+    await sql`INSERT INTO ${sql.table(`${scratchName}.events`)} SELECT * FROM ${sql.table(`${live}.events`)}`.execute(
+      scratch.db,
+    );
     const store = new EventStore<DB>({ ...opts.store, database: scratch });
     const events = await rebuildProjections(store, opts.log.child({ dryRun: scratchName }));
     const result: DryRunResult = { events, tables: {}, same: true };
     for (const table of [...projectionTables].sort()) {
-      const [a, b] = await Promise.all([checksumOf(opts.database.db, live, table), checksumOf(scratch.db, scratchName, table)]);
+      const [a, b] = await Promise.all([
+        checksumOf(opts.database.db, live, table),
+        checksumOf(scratch.db, scratchName, table),
+      ]);
       const same = a.rows === b.rows && a.checksum === b.checksum;
       result.tables[table] = { live: a, rebuilt: b, same };
       if (!same) result.same = false;
@@ -260,11 +324,17 @@ export async function dryRunRebuild<DB extends KitTables>(opts: {
     await recordOperatorAction(opts.database.db, opts.log, {
       operator: opts.who.operator,
       command: 'rebuild-projections --dry-run',
-      detail: { events, same: result.same, differing: Object.keys(result.tables).filter((t) => !result.tables[t]!.same) },
+      detail: {
+        events,
+        same: result.same,
+        differing: Object.keys(result.tables).filter((t) => !result.tables[t]!.same),
+      },
     });
     return result;
   } finally {
-    await sql`DROP SCHEMA IF EXISTS ${sql.id(scratchName)} CASCADE`.execute(opts.database.db).catch(() => undefined);
+    await sql`DROP SCHEMA IF EXISTS ${sql.id(scratchName)} CASCADE`
+      .execute(opts.database.db)
+      .catch(() => undefined);
     await scratch.close();
   }
 }
