@@ -8,10 +8,10 @@ import {
   TIP_RELEASE_REASONS,
   toTipOption,
   type PaymentStatus,
-  type PayoutAccountStatus,
   type TipOption,
   type TipOptionValue,
 } from './core/payments.js';
+import { dollarsToCents } from './core/money.js';
 import {
   ASK_MESSAGES,
   MIN_TIP_CENTS,
@@ -104,69 +104,111 @@ export function checkDonationAmount(amount: unknown, offered: readonly TipOption
   if (value > QUESTION_LIMITS.tipMaxDollars) return { ok: false, message: ASK_MESSAGES.tipTooLarge };
   if (!offered.includes('Custom') && !offered.includes(`$${value}` as TipOptionValue))
     return { ok: false, message: PAYMENT_MESSAGES.notAnOption };
-  const cents = value * 100;
+  const cents = dollarsToCents(value) ?? 0;
   return cents >= MIN_TIP_CENTS ? { ok: true, value: cents } : { ok: false, message: ASK_MESSAGES.penny };
 }
 
 // ---- responses ----
+//
+// Strict zod schemas (a field not declared here is a failed response, not a silently stripped one); their inferred
+// types are what the web app imports, type-only, from `@ques/contracts/core`. Amounts: the ledger's are cents.
 
-export interface TipOptionsResponse {
-  tipOptions: TipOption[];
-  tippingEnabled: boolean;
-}
-export interface SaveTipOptionsResponse extends TipOptionsResponse {
-  message: string;
-}
+const ZTipOption = z.strictObject({ id: z.string(), value: z.enum(TIP_OPTION_VALUES), removable: z.boolean() });
 
-export interface AccountStatusResponse {
-  userId: string;
+export const ZTipOptionsResponse = z.strictObject({
+  tipOptions: z.array(ZTipOption),
+  tippingEnabled: z.boolean(),
+});
+export type TipOptionsResponse = z.infer<typeof ZTipOptionsResponse>;
+
+export const ZSaveTipOptionsResponse = ZTipOptionsResponse.extend({ message: z.string() });
+export type SaveTipOptionsResponse = z.infer<typeof ZSaveTipOptionsResponse>;
+
+export const ZAccountStatusResponse = z.strictObject({
+  userId: z.string(),
   /** null until the owner connects. */
-  stripeAccountId: string | null;
+  stripeAccountId: z.string().nullable(),
   /** Spec §3: "a completed value matters". null without an account. */
-  stripeAccountStatus: PayoutAccountStatus | null;
-  chargesEnabled: boolean;
-  payoutsEnabled: boolean;
-  detailsSubmitted: boolean;
-}
+  stripeAccountStatus: z.enum(PAYOUT_ACCOUNT_STATUSES).nullable(),
+  chargesEnabled: z.boolean(),
+  payoutsEnabled: z.boolean(),
+  detailsSubmitted: z.boolean(),
+});
+export type AccountStatusResponse = z.infer<typeof ZAccountStatusResponse>;
 
-export interface ConnectResponse {
+export const ZConnectResponse = z.strictObject({
   /** The provider's hosted onboarding page; the web app navigates to it. */
-  url: string;
-  stripeAccountId: string;
-}
+  url: z.string(),
+  stripeAccountId: z.string(),
+});
+export type ConnectResponse = z.infer<typeof ZConnectResponse>;
 
 /** Spec §3 "Checkout session gives sessionId, paymentIntentId, message" — plus the hosted page's `url`. */
-export interface CheckoutSessionResponse {
-  sessionId: string;
+export const ZCheckoutSessionResponse = z.strictObject({
+  sessionId: z.string(),
   /** Stripe creates the PaymentIntent when the card is submitted: null until then. */
-  paymentIntentId: string | null;
-  url: string;
-  questionId: string;
-  message: string;
-}
+  paymentIntentId: z.string().nullable(),
+  url: z.string(),
+  questionId: z.string(),
+  message: z.string(),
+});
+export type CheckoutSessionResponse = z.infer<typeof ZCheckoutSessionResponse>;
+
+const PAYMENT_STATUSES = ['checkout', 'held', 'capturing', 'captured', 'releasing', 'released'] as const satisfies readonly PaymentStatus[];
 
 /** finalize-payment / cancel-payment. */
-export interface PaymentActionResponse {
-  message: string;
-  questionId: string;
-  status: PaymentStatus;
-}
+export const ZPaymentActionResponse = z.strictObject({
+  message: z.string(),
+  questionId: z.string(),
+  status: z.enum(PAYMENT_STATUSES),
+});
+export type PaymentActionResponse = z.infer<typeof ZPaymentActionResponse>;
 
-export interface LedgerEntry {
-  questionId: string;
+export const ZLedgerEntry = z.strictObject({
+  questionId: z.string(),
   /** Cents charged to the asker. */
-  amount: number;
+  amount: z.number().int(),
   /** Cents the platform keeps (10 %). */
-  applicationFee: number;
+  applicationFee: z.number().int(),
   /** Cents the owner receives. */
-  net: number;
-  currency: string;
-  capturedAt: string;
-}
-export interface EarningsResponse {
-  totals: { count: number; amount: number; applicationFee: number; net: number; currency: string };
-  entries: LedgerEntry[];
-}
+  net: z.number().int(),
+  currency: z.string(),
+  capturedAt: z.iso.datetime({ offset: true }),
+});
+export type LedgerEntry = z.infer<typeof ZLedgerEntry>;
+
+export const ZEarningsResponse = z.strictObject({
+  totals: z.strictObject({
+    count: z.number().int(),
+    amount: z.number().int(),
+    applicationFee: z.number().int(),
+    net: z.number().int(),
+    currency: z.string(),
+  }),
+  entries: z.array(ZLedgerEntry),
+});
+export type EarningsResponse = z.infer<typeof ZEarningsResponse>;
+
+// ---- request parameters (the declarations in ./api/payments.ts) ----
+//
+// Loose on purpose where the service checks with the spec's sentence (a bad `userId` is "userId must be a user id",
+// a foreign one the 403 of `onlyOwner`): the schema types the input, the rule gives the message.
+
+/** `?userId=`: whose tip options (public) or whose account status (the caller's own; defaults to the caller). */
+export const ZUserIdQuery = z.object({ userId: z.string({ error: 'userId must be a user id' }).optional() });
+
+/** `GET /api/payments/earnings`. */
+export const ZEarningsQuery = z.object({
+  userId: z.string().optional(),
+  limit: z.string().optional(),
+  cursor: z.string().optional(),
+});
+
+/** `/api/payments/process/:id/...`: the question whose tip it is. */
+export const ZPaymentQuestionParams = z.object({ id: z.string().max(200) });
+
+/** finalize-payment and cancel-payment take no body (whatever a client sends is ignored). */
+export const ZNoBody = z.unknown();
 
 // ---- integration events (ques.payments.*) ----
 
@@ -232,6 +274,11 @@ export const PaymentsEvents = {
       net: z.number().int().nonnegative(),
       currency: z.string(),
     }),
+  },
+  /** The checkout ended unpaid (see `PaymentsEventsForQuestions.CheckoutExpired`): its question goes. */
+  CheckoutExpired: {
+    version: PaymentsEventsForQuestions.CheckoutExpired.version,
+    schema: PaymentsEventsForQuestions.CheckoutExpired.schema,
   },
   /** The hold was released (the PaymentIntent cancelled, or the checkout never paid): nothing was charged. */
   TipRefunded: {

@@ -523,4 +523,13 @@ export const PaymentsEventsForQuestions = {
     version: 1,
     schema: z.object({ questionId: z.uuid(), paymentRef: z.string().min(1), refundedAt: iso }),
   },
+  /**
+   * The checkout ended unpaid (abandoned on the provider's page, expired, or cancelled before the card went through):
+   * the question that waited for it, invisible, goes — and nothing is held. Also published for a checkout payments
+   * never recorded (its own start failed), so a question handed over for it does not wait forever.
+   */
+  CheckoutExpired: {
+    version: 1,
+    schema: z.object({ questionId: z.uuid(), paymentRef: z.string().min(1), expiredAt: iso }),
+  },
 } as const;

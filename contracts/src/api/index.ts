@@ -1,8 +1,10 @@
 import type { ApiCall } from './call.js';
+import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { supportApi } from './support.js';
 
 export * from './call.js';
+export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
 
@@ -10,4 +12,14 @@ export { supportApi } from './support.js';
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
  * registers its own with `routeFor` from the kit. Add a service's map here when it declares its calls.
  */
-export const API_CALLS: readonly ApiCall[] = [...Object.values(questionsApi), ...Object.values(supportApi)];
+export const API_CALLS: readonly ApiCall[] = [
+  ...Object.values(questionsApi),
+  ...Object.values(supportApi),
+  ...Object.values(paymentsApi),
+];
+
+/**
+ * What browsers and providers call that is not a JSON /api call: webhooks (raw, signed bytes), hosted HTML pages and
+ * their form posts, images. The BFF forwards these as they come (`bodyKind`); each service registers its own.
+ */
+export const BROWSER_CALLS: readonly ApiCall[] = [...Object.values(paymentsBrowserCalls)];

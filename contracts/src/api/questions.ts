@@ -31,15 +31,14 @@ import {
 } from '../asking.js';
 import { defineCall } from './call.js';
 
-// Written out here rather than imported from the kit (contracts depends on nothing): the kit's wording.
-const NO_TOKEN = 'Not authorized, no token';
-const BAD_TOKEN = 'Not authorized, token failed';
-const IDEMPOTENCY_KEY = 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.';
-const IDEMPOTENCY_MISMATCH =
-  'This Idempotency-Key was already used for a different request. Use a new key for a new request.';
-const IDEMPOTENCY_IN_FLIGHT =
-  'A request with this Idempotency-Key is still being processed. Please wait a moment, then try again.';
-const TOO_MANY = 'Too many requests. Please try again in a moment.';
+import {
+  BAD_TOKEN,
+  IDEMPOTENCY_IN_FLIGHT,
+  IDEMPOTENCY_KEY,
+  IDEMPOTENCY_MISMATCH,
+  NO_TOKEN,
+  TOO_MANY,
+} from './kit-messages.js';
 /** Refusals in the asker's words, with the owner's name filled in (issue 16). */
 const REFUSALS = [
   AM.refused('{name}'),

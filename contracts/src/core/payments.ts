@@ -83,6 +83,7 @@ export const PAYMENT_MESSAGES = {
   tippingNotBoolean: 'tippingEnabled must be true or false',
   invalidCountry: 'Please choose a valid two-letter country code.',
   onlyOwner: 'You can only see and change your own payment settings.',
+  ownProfile: 'You cannot tip your own profile.',
   notAcceptingTips: 'This profile is not accepting tips right now.',
   cannotReceiveTips: 'This profile cannot receive tips right now.',
   wholeDollars: 'Tips are whole dollars. Please enter an amount without cents.',

@@ -26,8 +26,8 @@ export const keepRunDir = (): boolean => env.CHAOS_KEEP === '1';
 /** Where run folders go (logs, mail, NATS store, report.json). */
 export const runDirParent = (): string => env.CHAOS_DIR ?? tmpdir();
 
-/** Whether the workspace's vitest run includes the chaos short run (off until the issue-12 fixes land). */
-export const chaosInTest = (): boolean => env.CHAOS_IN_TEST === '1';
+/** Whether the workspace's vitest run includes the chaos short run (on unless CHAOS_IN_TEST=0). */
+export const chaosInTest = (): boolean => env.CHAOS_IN_TEST !== '0';
 
 /** What a node child needs from the parent environment, and nothing else. */
 export function childBaseEnv(): Record<string, string> {

@@ -258,5 +258,11 @@ describe('payments + questions in the embedded configuration (PGlite, in-process
     ).toBe(404);
     const after = await call(questions, 'GET', '/api/questions?role=receiver', undefined, owner.token);
     expect(after.body.map((q: { _id: string }) => q._id)).not.toContain(fourth.body.questionId);
+    // Payments' CheckoutExpired reached questions: the invisible question is gone, not left awaiting payment.
+    await eventually(async () =>
+      (await questions.ctx.store.readStream(`question-${fourth.body.questionId}`)).some(
+        (e) => e.type === 'TippedCheckoutExpired',
+      ),
+    );
   }, 60_000);
 });

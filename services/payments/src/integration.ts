@@ -24,6 +24,7 @@ export const paymentsIntegration: IntegrationMapper = (recorded: RecordedEvent) 
     case 'TipAuthorized':
     case 'TipCaptured':
     case 'TipRefunded':
+    case 'CheckoutExpired':
       return publish(e.type, e.data);
     case 'TipCaptureRequested':
     case 'TipReleaseRequested':

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_WINDOW_MS, ASK_MESSAGES, PAYMENT_MESSAGES } from '@ques/contracts';
-import { rebuildProjections } from '@ques/kit';
-import { eventually, infraGate, natsTestUrl, postgresServerUrl } from '@ques/kit/testing';
+import { ANSWER_WINDOW_MS, API_CALLS, ASK_MESSAGES, BROWSER_CALLS, PAYMENT_MESSAGES } from '@ques/contracts';
+import { rebuildProjections, registeredRoutes } from '@ques/kit';
+import { eventually, infraGate, natsTestUrl, postgresServerUrl, routesWithoutSchemas } from '@ques/kit/testing';
 import { TestModeProvider } from './providers/test-mode/test-mode-provider.js';
 import {
   guestQuestion,
@@ -200,7 +200,7 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     // Handed over to questions, but not a question yet: invisible until the card is authorized.
     expect(h.questions.handedOver.find((c) => c.body.questionId === questionId)?.body).toMatchObject({
       askerUserId: null,
-      tipAmount: 500,
+      amountCents: 500,
       currency: 'usd',
       paymentRef: sessionId,
       questionData: { toUserId: ada.id, agreedToTerms: true },
@@ -317,11 +317,16 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     });
     expect((await page(abandoned.body.url)).html).toContain('This checkout is closed');
     expect((await press(`${abandoned.body.url}/pay`)).location).toContain('checkout=cancelled');
-    // Questions never heard it was authorized: the question stays invisible.
+    // Questions never heard it was authorized, and hears the checkout ended unpaid: the question goes.
+    await eventually(async () => h.questions.isExpired(abandoned.body.questionId));
     expect(h.questions.isAsked(abandoned.body.questionId)).toBe(false);
     expect(h.questions.authorizations(abandoned.body.questionId)).toBe(0);
     // The provider expired it: recorded as observed, with nothing left to ask the provider.
-    expect(await tipEventTypes(h, abandoned.body.questionId)).toEqual(['CheckoutStarted', 'TipRefunded']);
+    expect(await tipEventTypes(h, abandoned.body.questionId)).toEqual([
+      'CheckoutStarted',
+      'TipRefunded',
+      'CheckoutExpired',
+    ]);
   });
 
   it('counts captures and releases in its metrics (ques_payments_*), the same on every instance', async () => {
@@ -341,6 +346,8 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     await eventually(async () => (await tipOf(left.body.questionId))?.status === 'released', 15_000);
     expect(await tipOf(left.body.questionId)).toMatchObject({ release_reason: 'abandoned' });
     expect((await press(`${left.body.url}/pay`)).location).toContain('checkout=cancelled');
+    // The provider's own expiry lets go of the question too.
+    await eventually(async () => h.questions.isExpired(left.body.questionId));
   });
 
   it('cancel-payment releases a held tip for the recipient or the asker, idempotently; never a captured one', async () => {
@@ -616,6 +623,16 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     );
     const refused = await checkout(dora, 5);
     expect([refused.status, refused.body.message]).toEqual([400, ASK_MESSAGES.recipientMissing]);
+  });
+
+  it('declares params, query, body and response schemas on every route, all from contracts', () => {
+    expect(routesWithoutSchemas(h.a.app)).toEqual([]);
+    // Every route payments serves is one of its declared calls (API_CALLS or BROWSER_CALLS), and each is served.
+    const declared = [...API_CALLS, ...BROWSER_CALLS].filter((c) => c.service === 'payments');
+    const served = registeredRoutes(h.a.app)
+      .flatMap((r) => [r.method].flat().map((m) => `${m} ${r.url}`))
+      .filter((r) => !r.startsWith('HEAD ') && !r.startsWith('OPTIONS ') && !/ \/(health|ready)$/.test(r));
+    expect(served.sort()).toEqual(declared.map((c) => `${c.method} ${c.path}`).sort());
   });
 
   it('rebuilds every read model from the event store into the same rows', async () => {

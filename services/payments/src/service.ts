@@ -19,6 +19,8 @@ import { tipCommands, type TipCommands } from './tips/commands.js';
 import { HttpQuestionsClient, type QuestionsClient } from './tips/questions-client.js';
 import { questionsConsumer } from './tips/questions-consumer.js';
 import { ledgerProjection, tipsProjection, TipsReadModel } from './tips/read-models/tips.js';
+import { TipActions } from './tips/actions.js';
+import { CheckoutSaga } from './tips/checkout.js';
 import { registerTipRoutes } from './tips/routes.js';
 import { TipSettlement } from './tips/settlement.js';
 import { usersConsumer, UsersReadModel } from './users/users.js';
@@ -60,6 +62,10 @@ export interface PaymentsParts {
   accounts: PayoutAccountsReadModel;
   tipOptions: TipOptionsReadModel;
   users: UsersReadModel;
+  /** The checkout saga (create-checkout-session). */
+  checkout: CheckoutSaga;
+  /** finalize-payment, cancel-payment, earnings. */
+  actions: TipActions;
 }
 
 type PaymentsContext = ServiceContext<PaymentsDB, PaymentsConfig, PaymentsOverrides>;
@@ -101,8 +107,32 @@ function build(ctx: PaymentsContext): PaymentsParts {
   const accountCommands = payoutAccountCommands(store);
   const settlement = new TipSettlement({ db, tips: commands, provider, clock, log });
   const sync = new AccountSync({ db, commands: accountCommands, provider, accounts, clock, log });
-  const inbox = new WebhookInbox({ db, log, clock, settlement, accounts: sync, tips, scheduler: ctx.scheduler });
+  const inbox = new WebhookInbox({ db, log, clock, settlement, accounts: sync, tips, provider, commands, scheduler: ctx.scheduler });
   if (provider instanceof TestModeProvider) provider.attach(inbox);
+  const tipOptions = new TipOptionsReadModel(db);
+  const users = new UsersReadModel(db);
+  const currency = config.PAYMENTS_CURRENCY;
+  const checkout = new CheckoutSaga({
+    clock,
+    provider,
+    commands,
+    questions,
+    tips,
+    tipOptions,
+    accounts,
+    users,
+    publicOrigin: config.PUBLIC_ORIGIN,
+    currency,
+    checkoutTtlMs: config.CHECKOUT_TTL_MINUTES * 60_000,
+  });
+  const actions = new TipActions({
+    clock,
+    commands,
+    settlement,
+    tips,
+    currency,
+    finalizeWaitMs: overrides.finalizeWaitMs ?? 5_000,
+  });
   return {
     provider,
     questions,
@@ -114,8 +144,10 @@ function build(ctx: PaymentsContext): PaymentsParts {
     inbox,
     tips,
     accounts,
-    tipOptions: new TipOptionsReadModel(db),
-    users: new UsersReadModel(db),
+    tipOptions,
+    users,
+    checkout,
+    actions,
   };
 }
 
@@ -133,21 +165,7 @@ export const paymentsService: ServiceDefinition<PaymentsDB, PaymentsConfig, Paym
     await registerWebhookRoutes(app, { provider, inbox, clock: ctx.clock });
     await registerTipOptionsRoutes(app, { ctx, commands: parts.tipOptionsCommands, tipOptions: parts.tipOptions, accounts: parts.accounts, users: parts.users });
     await registerAccountRoutes(app, { ctx, commands: parts.accountCommands, provider, accounts: parts.accounts, sync: parts.sync, publicOrigin });
-    await registerTipRoutes(app, {
-      ctx,
-      provider,
-      commands: parts.commands,
-      settlement: parts.settlement,
-      questions: parts.questions,
-      tips: parts.tips,
-      tipOptions: parts.tipOptions,
-      accounts: parts.accounts,
-      users: parts.users,
-      publicOrigin,
-      currency: ctx.config.PAYMENTS_CURRENCY,
-      checkoutTtlMs: ctx.config.CHECKOUT_TTL_MINUTES * 60_000,
-      finalizeWaitMs: ctx.overrides.finalizeWaitMs ?? 5_000,
-    });
+    await registerTipRoutes(app, { checkout: parts.checkout, actions: parts.actions });
     if (provider instanceof TestModeProvider) await registerTestModePages(app, provider);
     app.addHook('onClose', async () => inbox.settled());
     ctx.log.info({ provider: provider.mode }, 'payments provider ready');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_MESSAGES } from '@ques/contracts';
+import { ASK_MESSAGES, PAYMENT_MESSAGES } from '@ques/contracts';
+import { AppError } from '@ques/kit';
 import { eventually, infraGate, natsTestUrl, postgresServerUrl } from '@ques/kit/testing';
 import { idempotencyKeys } from './providers/provider.js';
 import type { StripeProvider } from './providers/stripe-provider.js';
@@ -232,6 +233,85 @@ describe.runIf(run)('payments with the Stripe SDK against a local Stripe double'
       status: 'released',
       release_reason: 'cancelled',
     });
+  });
+
+  /** The scheduler's row of the job processing a webhook event. */
+  const webhookJob = (eventId: string) =>
+    h.database.db
+      .selectFrom('scheduled_jobs')
+      .select(['status', 'attempts', 'last_error'])
+      .where('key', '=', `webhook:${eventId}`)
+      .executeTakeFirst();
+  const lastSessionId = () => [...stripe.sessions.keys()].at(-1)!;
+
+  it('expires the question of a checkout abandoned on Stripe (checkout.session.expired): CheckoutExpired, nothing held', async () => {
+    const left = await checkout(ada, 5);
+    await eventually(async () => h.questions.has(left.questionId));
+    const expired = stripe.event('checkout.session.expired', stripe.expireSession(left.sessionId));
+    expect((await h.postWebhook(JSON.stringify(expired))).status).toBe(200);
+    await processed();
+    expect(await tipOf(left.questionId)).toMatchObject({ status: 'released', release_reason: 'abandoned' });
+    expect(await tipEventTypes(h, left.questionId)).toEqual(['CheckoutStarted', 'TipRefunded', 'CheckoutExpired']);
+    await eventually(async () => h.questions.isExpired(left.questionId));
+    expect(h.questions.isAsked(left.questionId)).toBe(false);
+  });
+
+  it('finishes the webhook job of a checkout abandoned before its tip was recorded as a no-op, at once', async () => {
+    // Questions refuses the hand-over (a 4xx): the session Stripe already created is expired at once.
+    h.questions.refuseNext = new AppError('UNPROCESSABLE', ASK_MESSAGES.archiveProfile);
+    const refused = await h.api('POST', '/api/checkout/create-checkout-session', {
+      donationAmount: 5,
+      questionData: guestQuestion(ada, 'Refused?'),
+    });
+    expect([refused.status, refused.body.message]).toEqual([422, ASK_MESSAGES.archiveProfile]);
+    const sessionId = lastSessionId();
+    expect(stripe.sessions.get(sessionId)!.status).toBe('expired');
+    const questionId = stripe.sessions.get(sessionId)!.metadata.questionId!;
+    expect(await tipOf(questionId)).toBeUndefined();
+
+    // Stripe reports the expiry: the job finds no tip and no way one could still come, and finishes on its first run
+    // (before, it failed 10 times over 40 minutes waiting for a tip that never comes).
+    const event = stripe.event('checkout.session.expired', stripe.sessions.get(sessionId)!);
+    expect((await h.postWebhook(JSON.stringify(event))).status).toBe(200);
+    await processed();
+    expect(await webhookJob(event.id)).toEqual({ status: 'done', attempts: 1, last_error: null });
+    expect(await tipOf(questionId)).toBeUndefined();
+    expect(await tipEventTypes(h, questionId)).toEqual(['CheckoutExpired']);
+  });
+
+  it('answers a retry with the same Idempotency-Key with the same session; unused, its expiry lets go of the question', async () => {
+    const headers = { 'idempotency-key': `checkout-${randomUUID()}` };
+    const body = { donationAmount: 5, questionData: guestQuestion(ada, 'Lost response?') };
+    // The hand-over commits at questions but its answer is lost: a 503, and the session stays open for the retry.
+    h.questions.failAfterRecordingNext = true;
+    const first = await h.api('POST', '/api/checkout/create-checkout-session', body, undefined, 'a', headers);
+    expect([first.status, first.body.message]).toEqual([503, PAYMENT_MESSAGES.checkoutFailed]);
+    const sessionId = lastSessionId();
+    expect(stripe.sessions.get(sessionId)!.status).toBe('open');
+    const retry = await h.api('POST', '/api/checkout/create-checkout-session', body, undefined, 'b', headers);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ sessionId, url: `https://checkout.double.test/c/pay/${sessionId}` });
+    const { questionId } = retry.body as { questionId: string };
+    expect(stripe.sessions.get(sessionId)!.metadata.questionId).toBe(questionId);
+    expect((await tipOf(questionId))?.payment_ref).toBe(sessionId);
+    expect(h.questions.handedOver.filter((c) => c.body.questionId === questionId)).toHaveLength(2);
+
+    // Another attempt that fails the same way, never retried: Stripe expires the session on its own; the webhook
+    // finishes as a no-op and the question handed over for it goes.
+    h.questions.failAfterRecordingNext = true;
+    const lost = await h.api('POST', '/api/checkout/create-checkout-session', {
+      donationAmount: 5,
+      questionData: guestQuestion(ada, 'Never retried?'),
+    });
+    expect(lost.status).toBe(503);
+    const lostSession = lastSessionId();
+    const lostQuestion = stripe.sessions.get(lostSession)!.metadata.questionId!;
+    expect(h.questions.has(lostQuestion)).toBe(true);
+    const event = stripe.event('checkout.session.expired', stripe.expireSession(lostSession));
+    expect((await h.postWebhook(JSON.stringify(event))).status).toBe(200);
+    await processed();
+    expect(await webhookJob(event.id)).toMatchObject({ status: 'done', last_error: null });
+    await eventually(async () => h.questions.isExpired(lostQuestion));
   });
 
   it('retries a capture Stripe could not take (outage) from the durable settle job, with the same key', async () => {

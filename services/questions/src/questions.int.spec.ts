@@ -1009,6 +1009,59 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     expect([legacy.statusCode, legacy.json().tipAmount]).toEqual([201, 300]);
   });
 
+  it('lets go of a tipped question whose checkout ended unpaid (CheckoutExpired): once, no hold, nothing else touched', async () => {
+    const gone = randomUUID();
+    const asked = randomUUID();
+    for (const id of [gone, asked]) expect((await internal(id)).statusCode).toBe(201);
+    await authorize(asked);
+    const lifecycle = async (id: string) =>
+      (await h.database.db.selectFrom('questions').select('lifecycle').where('id', '=', id).executeTakeFirst())
+        ?.lifecycle;
+    await eventually(async () => (await lifecycle(asked)) === 'pending');
+    const expire = (questionId: string, paymentRef = `pi_${questionId}`) =>
+      h.publish(
+        'payments',
+        'CheckoutExpired',
+        { questionId, paymentRef, expiredAt: h.now().toISOString() },
+        `tip-${questionId}`,
+      );
+    const refund = (questionId: string) =>
+      h.publish(
+        'payments',
+        'TipRefunded',
+        { questionId, paymentRef: `pi_${questionId}`, refundedAt: h.now().toISOString() },
+        `tip-${questionId}`,
+      );
+    // What payments publishes when a checkout ends unpaid: the release, then the expiry.
+    expect(await lifecycle(gone)).toBe('awaiting_payment');
+    await refund(gone);
+    await expire(gone);
+    await eventually(async () => (await lifecycle(gone)) === undefined);
+
+    // Repeated, late, for an asked question, for another checkout, for a question never handed over: nothing.
+    await expire(gone);
+    await refund(gone);
+    await expire(asked);
+    const other = randomUUID();
+    expect((await internal(other)).statusCode).toBe(201);
+    await expire(other, 'pi_another_checkout');
+    await expire(randomUUID());
+    await h.consumerIdle('payments', 'questions--tips');
+    expect(
+      await h.database.db.selectFrom('dead_letters').select('subject').where('consumer', '=', 'questions--tips').execute(),
+    ).toEqual([]);
+    expect(await count('TippedCheckoutExpired', gone)).toBe(1);
+    expect(await count('TippedCheckoutExpired')).toBe(1);
+    expect(await lifecycle(asked)).toBe('pending');
+    expect(await lifecycle(other)).toBe('awaiting_payment');
+    // Gone for everyone, its recipient included, and never asked later (a late authorization changes nothing).
+    expect((await api('GET', `/api/questions/${gone}`, undefined, ada.token)).status).toBe(404);
+    await authorize(gone);
+    await h.consumerIdle('payments', 'questions--tips');
+    expect(await lifecycle(gone)).toBeUndefined();
+    expect(await count('QuestionAsked', gone)).toBe(0);
+  });
+
   it('rebuilds the read model from the event store into the same rows', async () => {
     const before = await h.database.db.selectFrom('questions').selectAll().orderBy('id').execute();
     await h.database.db

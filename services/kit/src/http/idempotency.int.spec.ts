@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   connectEmbedded,
@@ -58,6 +58,8 @@ interface Script {
   /** The handler commits, then waits for this before answering (a request in flight, or a process that died). */
   holdAfterCommit: Promise<void> | null;
   committed: () => void;
+  /** How many of the next writes that settle a claim (its release or its stored response) fail: the database away. */
+  failSettles: number;
 }
 
 /**
@@ -67,14 +69,27 @@ interface Script {
 async function widgetApp(database: Database<WidgetsDB>, clock: () => Date, keys: ReturnType<typeof generateJwtKeys>) {
   const app = createHttpApp({ name: 'widgets', log: silentLog });
   await registerJwt(app, { publicKey: keys.publicKey, issuer: 'ques-identity', audience: 'ques' });
-  registerIdempotency(app, { database: { db: idempotencyView(database.db) }, log: silentLog, clock, leaseMs: LEASE_MS });
   const runs = { count: 0 };
   const script: Script = {
     failBeforeCommit: false,
     failAfterCommit: false,
     holdAfterCommit: null,
     committed: () => {},
+    failSettles: 0,
   };
+  // Fails the claim's release or store before it reaches the database, as a dropped connection does.
+  const settleFaults: KyselyPlugin = {
+    transformQuery({ node }) {
+      if ((node.kind === 'DeleteQueryNode' || node.kind === 'UpdateQueryNode') && script.failSettles > 0) {
+        script.failSettles -= 1;
+        throw new Error('Connection terminated unexpectedly');
+      }
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  };
+  const keysDb = idempotencyView(database.db).withPlugin(settleFaults);
+  registerIdempotency(app, { database: { db: keysDb }, log: silentLog, clock, leaseMs: LEASE_MS });
   const { db } = database;
 
   const create = async (owner: string, id: string, name: string) => {
@@ -255,6 +270,45 @@ for (const kind of ['postgres', 'embedded'] as const) {
         expect(retried.headers['idempotent-replayed']).toBeUndefined();
         expect(runs.count).toBe(before + 1);
         expect(await widgets('after a 500')).toBe(1);
+      });
+
+      it('releases a 5xx claim the database refused at first in the background: a retry runs long before the lease ends', async () => {
+        const key = randomUUID();
+        script.failBeforeCommit = true;
+        script.failSettles = 1;
+        const failed = await post({ name: 'released later' }, key, adaToken);
+        expect(failed.statusCode).toBe(500);
+        expect(script.failSettles).toBe(0);
+        // The clock stands still here, so the lease (5 s) cannot be what lets the retry through.
+        const frozenAt = Date.now();
+        offsetMs = 0;
+        let retried = await post({ name: 'released later' }, key, adaToken);
+        for (let i = 0; i < 30 && retried.statusCode === 409; i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          offsetMs = frozenAt - Date.now();
+          retried = await post({ name: 'released later' }, key, adaToken);
+        }
+        expect(retried.statusCode).toBe(201);
+        expect(await widgets('released later')).toBe(1);
+      });
+
+      it('stores an answer the database refused at first in the background: the retry replays it, the route runs once', async () => {
+        const key = randomUUID();
+        script.failSettles = 1;
+        const first = await post({ name: 'stored later' }, key, adaToken);
+        expect(first.statusCode).toBe(201);
+        const before = runs.count;
+        const frozenAt = Date.now();
+        let again = await post({ name: 'stored later' }, key, adaToken);
+        for (let i = 0; i < 30 && again.statusCode === 409; i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          offsetMs = frozenAt - Date.now();
+          again = await post({ name: 'stored later' }, key, adaToken);
+        }
+        expect(again.statusCode).toBe(201);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(again.json()).toEqual(first.json());
+        expect(runs.count).toBe(before);
       });
 
       it('stores a 4xx: the same request with the same key gets the same 400 without running again', async () => {

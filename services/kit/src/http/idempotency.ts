@@ -75,6 +75,9 @@ const REPLAYED_HEADERS = [
 const NOT_STORED = new Set([408, 409, 425, 429]);
 const MAX_BODY_DEPTH = 64;
 const PURGE_EVERY_MS = 10 * 60_000;
+/** Background retries of a claim's release or store after a failed first try (≈ 6 s in all, well within a lease). */
+const SETTLE_RETRY_MS = [100, 250, 500, 1000, 2000, 2500];
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface Owned {
   claimId: string;
@@ -177,42 +180,85 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
     if (!claim) return payload;
     owned.delete(request);
     const { key, caller } = request.idempotency!;
-    try {
-      const status = reply.statusCode;
-      const body = storable(payload);
-      if (status >= 500 || NOT_STORED.has(status) || body === null) {
-        // Not an answer to keep (or a stream we cannot keep): the next try with this key runs again.
-        await db
-          .deleteFrom('idempotency_keys')
-          .where('caller', '=', caller)
-          .where('key', '=', key)
-          .where('claim_id', '=', claim.claimId)
-          .execute();
-        return payload;
-      }
-      const headers: Record<string, string> = {};
-      for (const name of REPLAYED_HEADERS) {
-        const value = reply.getHeader(name);
-        if (value !== undefined) headers[name] = String(value);
-      }
-      // Only while the claim is still ours: a process whose lease was taken over must not overwrite the new answer.
-      await db
-        .updateTable('idempotency_keys')
-        .set({
-          state: 'completed',
-          response_status: status,
-          response_headers: JSON.stringify(headers),
-          response_body: body,
-        })
-        .where('caller', '=', caller)
-        .where('key', '=', key)
-        .where('claim_id', '=', claim.claimId)
-        .execute();
-    } catch (err) {
-      // The response still goes out; the claim stays in flight until its lease ends, then a retry runs again.
-      request.log.warn({ err }, 'could not store the idempotent response');
+    const status = reply.statusCode;
+    const body = storable(payload);
+    const mine = { caller, key, claimId: claim.claimId };
+    if (status >= 500 || NOT_STORED.has(status) || body === null) {
+      // Not an answer to keep (or a stream we cannot keep): the next try with this key runs again.
+      await settle(request, () => release(mine), 'could not release the idempotency claim');
+      return payload;
     }
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    await settle(request, () => store(mine, status, headers, body), 'could not store the idempotent response');
     return payload;
+  });
+
+  /** Lets the next try with the key run again (only while the claim is still ours). */
+  async function release(claim: { caller: string; key: string; claimId: string }): Promise<void> {
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('caller', '=', claim.caller)
+      .where('key', '=', claim.key)
+      .where('claim_id', '=', claim.claimId)
+      .execute();
+  }
+
+  /** Keeps the answer for replays — only while the claim is still ours: a taken-over lease keeps the newer answer. */
+  async function store(
+    claim: { caller: string; key: string; claimId: string },
+    status: number,
+    headers: Record<string, string>,
+    body: Buffer,
+  ): Promise<void> {
+    await db
+      .updateTable('idempotency_keys')
+      .set({
+        state: 'completed',
+        response_status: status,
+        response_headers: JSON.stringify(headers),
+        response_body: body,
+      })
+      .where('caller', '=', claim.caller)
+      .where('key', '=', claim.key)
+      .where('claim_id', '=', claim.claimId)
+      .execute();
+  }
+
+  /**
+   * Settles a claim before the response goes out; if the database is away at that moment (a dropped connection, a
+   * restart), keeps trying in the background for a few seconds instead of leaving the key "in flight" — and every
+   * retry of it answered 409 — until its lease ends. Past those tries the lease still takes over.
+   */
+  async function settle(request: FastifyRequest, attempt: () => Promise<void>, failure: string): Promise<void> {
+    try {
+      await attempt();
+      return;
+    } catch (first) {
+      const later = (async () => {
+        let err = first;
+        for (const delayMs of SETTLE_RETRY_MS) {
+          await sleep(delayMs);
+          try {
+            return await attempt();
+          } catch (retryErr) {
+            err = retryErr;
+          }
+        }
+        request.log.warn({ err }, `${failure}; its lease will let a retry run again`);
+      })();
+      pending.add(later);
+      void later.finally(() => pending.delete(later));
+    }
+  }
+
+  // The response waits for the first try only; a close waits for the background ones.
+  const pending = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...pending]);
   });
 
   function purgeNowAndThen(now: Date): void {

@@ -223,7 +223,12 @@ export async function serveMetrics(
   const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
   return {
     url: `http://${host}:${port}/metrics`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // A scraper's keep-alive connection must not hold the shutdown.
+        server.closeAllConnections();
+      }),
   };
 }
 

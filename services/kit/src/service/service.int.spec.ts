@@ -143,6 +143,47 @@ describe.runIf(run)('runService', () => {
     ).rejects.toThrow(/Postgres was not reachable within 0 s \(\d+ attempts\): ECONNREFUSED/);
   });
 
+  it('stops within its grace period when a request hangs: the hung connection is closed and the step named', async () => {
+    const { connectPostgres } = await import('../db/database.js');
+    const { InProcessEventBus } = await import('../bus/in-process-bus.js');
+    const { log, lines } = capturingLog('warn');
+    let reached = false;
+    const database = connectPostgres<import('../test/fixture.js').CounterDB>({
+      connectionString: testDb.url,
+      schema: 'support',
+    });
+    const bus = new InProcessEventBus({ log: pino({ level: 'silent' }) });
+    const hanging: typeof counterService = {
+      ...counterService,
+      async routes(app, parts, ctx) {
+        await counterService.routes(app, parts, ctx);
+        app.get('/hang', () => {
+          reached = true;
+          return new Promise(() => {});
+        });
+      },
+    };
+    const service = await runService(hanging, {
+      config: configFor('', ''),
+      database,
+      bus,
+      log,
+      port: 0,
+      shutdownGraceMs: 300,
+    });
+    const address = service.app.server.address() as net.AddressInfo;
+    const hung = fetch(`http://127.0.0.1:${address.port}/hang`).then(
+      () => 'answered',
+      () => 'closed',
+    );
+    await eventually(async () => reached);
+    await service.stop();
+    expect(await hung).toBe('closed');
+    expect(lines.some((l) => l.step === 'http' && String(l.msg).includes('did not finish in time'))).toBe(true);
+    await bus.close();
+    await database.close();
+  });
+
   it('uses injected infrastructure as is and leaves it open on stop (the launcher and tests own it)', async () => {
     const { connectPostgres } = await import('../db/database.js');
     const { InProcessEventBus } = await import('../bus/in-process-bus.js');

@@ -129,6 +129,8 @@ export interface RunOptions<DB extends KitTables, C extends ServiceConfig, O> {
   startup?: StartupRetryOptions;
   /** SIGINT/SIGTERM shut the process down. Default: true when the service connected its own infrastructure. */
   signals?: boolean;
+  /** How long in-flight requests may finish at shutdown before their connections are closed. Default 8 s. */
+  shutdownGraceMs?: number;
 }
 
 export interface RunningService<
@@ -175,15 +177,36 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
     relay?: OutboxRelay<DB>;
     metricsServer?: { close(): Promise<void> };
   } = { subscriptions: [] };
+  const graceMs = options.shutdownGraceMs ?? 8_000;
+  /** One shutdown step, bounded: a step that hangs is logged by name and passed over, so the process still exits. */
+  const step = async (name: string, work: Promise<unknown> | undefined, limitMs: number, onLate?: () => void) => {
+    if (!work) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), limitMs);
+      timer.unref();
+    });
+    const outcome = await Promise.race([work.then(() => 'done' as const), late]).finally(() => clearTimeout(timer));
+    if (outcome === 'late') {
+      log.warn({ step: name, limitMs }, 'shutdown step did not finish in time; going on');
+      onLate?.();
+    }
+  };
   const shutDown = async () => {
-    await started.app?.close();
-    await started.metricsServer?.close();
-    await Promise.all(started.subscriptions.map((s) => s.stop()));
-    await started.scheduler?.stop();
-    await started.relay?.stop();
-    await owned.bus?.close().catch((err: unknown) => log.warn({ err }, 'closing the bus failed'));
+    // In-flight requests get the grace period, then their connections are closed (a hung call must not keep us up).
+    const app = started.app;
+    await step('http', app?.close(), graceMs, () => app?.server.closeAllConnections());
+    await step('metrics', started.metricsServer?.close(), 1_000);
+    await step('consumers', Promise.all(started.subscriptions.map((s) => s.stop())), 3_000);
+    await step('scheduler', started.scheduler?.stop(), 3_000);
+    await step('relay', started.relay?.stop(), 3_000);
+    await step('bus', owned.bus?.close().catch((err: unknown) => log.warn({ err }, 'closing the bus failed')), 3_000);
     owned.mailer?.close();
-    await owned.database?.close().catch((err: unknown) => log.warn({ err }, 'closing the database failed'));
+    await step(
+      'database',
+      owned.database?.close().catch((err: unknown) => log.warn({ err }, 'closing the database failed')),
+      3_000,
+    );
   };
 
   try {

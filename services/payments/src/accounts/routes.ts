@@ -1,10 +1,5 @@
-import {
-  PAYMENT_MESSAGES,
-  ZConnectRequest,
-  type AccountStatusResponse,
-  type ConnectResponse,
-} from '@ques/contracts';
-import { AppError, metadataFrom, parseWith, requireUser, type HttpApp, type ServiceContext } from '@ques/kit';
+import { PAYMENT_MESSAGES, paymentsApi, type AccountStatusResponse } from '@ques/contracts';
+import { AppError, metadataFrom, requireUser, routeFor, type HttpApp, type ServiceContext } from '@ques/kit';
 import type { PaymentsDB } from '../db/schema.js';
 import { assertOwnUserId, userIdParam } from '../http.js';
 import { idempotencyKeys, type PaymentProvider } from '../providers/provider.js';
@@ -36,9 +31,9 @@ export async function registerAccountRoutes(app: HttpApp, deps: AccountRoutesDep
 
   // Creates the owner's connected account once (a deterministic idempotency key makes racing calls get the same
   // one), then hands out a fresh onboarding link each time.
-  app.post('/api/payments/connect', async (request): Promise<ConnectResponse> => {
+  routeFor(app, paymentsApi.connect, async (request) => {
     const claims = await requireUser(request);
-    const body = parseWith(ZConnectRequest, request.body);
+    const { body } = request;
     assertOwnUserId(body.userId, claims);
     const metadata = metadataFrom(request, claims.sub);
     try {
@@ -80,9 +75,9 @@ export async function registerAccountRoutes(app: HttpApp, deps: AccountRoutesDep
 
   // Owner only. An account not yet complete is re-read from the provider, so coming back from onboarding shows the
   // new status even before (or without) its webhook.
-  app.get('/api/payments/account-status', async (request): Promise<AccountStatusResponse> => {
+  routeFor(app, paymentsApi.accountStatus, async (request) => {
     const claims = await requireUser(request);
-    const given = (request.query as { userId?: unknown }).userId;
+    const given = request.query.userId;
     const userId = given === undefined || given === '' ? claims.sub : userIdParam(given);
     assertOwnUserId(userId, claims);
     let row = await accounts.byUser(userId);

@@ -55,6 +55,7 @@ export interface Harness {
     body?: unknown,
     token?: string,
     instance?: 'a' | 'b',
+    headers?: Record<string, string>,
   ): Promise<Response>;
   /** Publishes an event the way another service's relay would. */
   publish: PublishEvent;
@@ -112,12 +113,13 @@ export async function startHarness(
     url: string,
     body?: unknown,
     token?: string,
+    headers: Record<string, string> = {},
   ): Promise<Response> => {
     const res = await app.inject({
       method: method as never,
       url,
       payload: body as never,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
+      headers: token ? { ...headers, authorization: `Bearer ${token}` } : headers,
     });
     let json: unknown = null;
     try {
@@ -146,8 +148,8 @@ export async function startHarness(
     advance: bed.advance,
     now: clock,
     token,
-    api: (method, url, body, tok, instance = 'a') =>
-      inject((instance === 'a' ? a : b).app, method, url, body, tok),
+    api: (method, url, body, tok, instance = 'a', headers) =>
+      inject((instance === 'a' ? a : b).app, method, url, body, tok, headers),
     publish,
     async registerUser(over) {
       const userId = over.userId ?? randomUUID();

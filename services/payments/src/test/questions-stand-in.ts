@@ -19,7 +19,8 @@ interface TippedQuestion {
   askerUserId: string | null;
   tip: Tip;
   /** awaiting_payment until payments says the card is authorized. */
-  lifecycle: 'awaiting_payment' | 'pending' | 'answered' | 'withdrawn' | 'deleted';
+  /** `expired`: the checkout ended unpaid and questions let go of the question (`CheckoutExpired`). */
+  lifecycle: 'awaiting_payment' | 'pending' | 'answered' | 'withdrawn' | 'deleted' | 'expired';
   windowExpired: boolean;
   tipStatus: ShownTipStatus;
   /** Ids of the TipAuthorized events received (a question is asked once, however often the event is delivered). */
@@ -41,6 +42,8 @@ export class QuestionsStandIn implements QuestionsClient {
   private subscription: Subscription | null = null;
   /** Set to make the next hand-over fail as questions would refuse it (a 4xx in the spec's words). */
   refuseNext: AppError | null = null;
+  /** Set to make the next hand-over record the question, then fail as a lost response would (a 503). */
+  failAfterRecordingNext = false;
   readonly handedOver: { body: SubmitTippedQuestionRequest; correlationId: string }[] = [];
   /** Set to refuse the next screening as questions would (paused, at the cap, filtered, blocked: issue 16). */
   refuseScreen: AppError | null = null;
@@ -65,7 +68,12 @@ export class QuestionsStandIn implements QuestionsClient {
     this.subscription = await this.bus.subscribe({
       durable: 'test--questions-stand-in',
       context: 'payments',
-      subjects: ['ques.payments.TipAuthorized', 'ques.payments.TipCaptured', 'ques.payments.TipRefunded'],
+      subjects: [
+        'ques.payments.TipAuthorized',
+        'ques.payments.TipCaptured',
+        'ques.payments.TipRefunded',
+        'ques.payments.CheckoutExpired',
+      ],
       handler: async (envelope) => this.onPaymentsEvent(envelope),
       onPoison: async (poison) => {
         throw new Error(`the questions stand-in could not handle ${poison.subject}: ${poison.error}`);
@@ -90,13 +98,17 @@ export class QuestionsStandIn implements QuestionsClient {
       questionId: body.questionId,
       recipientUserId: String(toUserId),
       askerUserId: body.askerUserId,
-      tip: { amount: Number(body.tipAmount), currency: body.currency, paymentRef: body.paymentRef },
+      tip: { amount: Number(body.amountCents ?? body.tipAmount), currency: body.currency, paymentRef: body.paymentRef },
       lifecycle: 'awaiting_payment',
       windowExpired: false,
       tipStatus: 'awaiting_authorization',
       authorizations: new Set(),
       version: 1,
     });
+    if (this.failAfterRecordingNext) {
+      this.failAfterRecordingNext = false;
+      throw new AppError('UNAVAILABLE', 'Failed to create checkout session');
+    }
   }
 
   /** Whether payments handed this question over (the checkout started). */
@@ -112,7 +124,12 @@ export class QuestionsStandIn implements QuestionsClient {
   /** Whether the question is visible (asked): only once payments said the card is authorized. */
   isAsked(questionId: string): boolean {
     const q = this.questions.get(questionId);
-    return !!q && q.lifecycle !== 'awaiting_payment';
+    return !!q && q.lifecycle !== 'awaiting_payment' && q.lifecycle !== 'expired';
+  }
+
+  /** Whether questions let go of the question because its checkout ended unpaid (`CheckoutExpired`). */
+  isExpired(questionId: string): boolean {
+    return this.questions.get(questionId)?.lifecycle === 'expired';
   }
 
   /** How many distinct TipAuthorized events questions received for the question. */
@@ -224,6 +241,12 @@ export class QuestionsStandIn implements QuestionsClient {
         return;
       case 'TipRefunded':
         q.tipStatus = 'released';
+        return;
+      case 'CheckoutExpired':
+        if (q.lifecycle === 'awaiting_payment') {
+          q.lifecycle = 'expired';
+          q.tipStatus = 'released';
+        }
         return;
       default:
         return;

@@ -1,12 +1,5 @@
-import {
-  DEFAULT_TIP_OPTIONS,
-  PAYMENT_MESSAGES,
-  toTipOption,
-  ZSaveTipOptionsRequest,
-  type SaveTipOptionsResponse,
-  type TipOptionsResponse,
-} from '@ques/contracts';
-import { metadataFrom, parseWith, requireUser, type HttpApp, type ServiceContext } from '@ques/kit';
+import { DEFAULT_TIP_OPTIONS, PAYMENT_MESSAGES, paymentsApi, toTipOption } from '@ques/contracts';
+import { metadataFrom, requireUser, routeFor, type HttpApp, type ServiceContext } from '@ques/kit';
 import type { PaymentsDB } from '../db/schema.js';
 import type { PayoutAccountsReadModel } from '../accounts/read-models/payout-accounts.js';
 import { assertOwnUserId, userIdParam } from '../http.js';
@@ -30,8 +23,8 @@ export async function registerTipOptionsRoutes(
 
   // Public: the ask modal shows the selector only when tipping is on (spec §2). "On" here means the owner turned it
   // on *and* can still be paid (account completed, profile not an archive), so nobody is sent to a checkout that fails.
-  app.get('/api/payments/tipOptions', async (request): Promise<TipOptionsResponse> => {
-    const userId = userIdParam((request.query as { userId?: unknown }).userId);
+  routeFor(app, paymentsApi.getTipOptions, async (request) => {
+    const userId = userIdParam(request.query.userId);
     const [saved, account, user] = await Promise.all([
       tipOptions.byUser(userId),
       accounts.byUser(userId),
@@ -45,9 +38,9 @@ export async function registerTipOptionsRoutes(
     };
   });
 
-  app.put('/api/payments/tipOptions', async (request): Promise<SaveTipOptionsResponse> => {
+  routeFor(app, paymentsApi.saveTipOptions, async (request) => {
     const claims = await requireUser(request);
-    const body = parseWith(ZSaveTipOptionsRequest, request.body);
+    const { body } = request;
     assertOwnUserId(body.userId, claims);
     const account = await accounts.byUser(claims.sub);
     const { state } = await commands.handle(

@@ -63,6 +63,7 @@ async function scheduleFollowUp(trx: Kysely<PaymentsDB>, recorded: RecordedEvent
     case 'TipAuthorized':
     case 'TipCaptured':
     case 'TipRefunded':
+    case 'CheckoutExpired':
       return;
     default: {
       const unknown: never = event;

@@ -18,24 +18,27 @@ import type { HttpQuestionsClientOptions, QuestionsClient } from './questions-cl
 /** Screens the draft of a checkout; throws the refusal. Call it before the provider is asked for anything. */
 export async function screenCheckout(
   questions: QuestionsClient,
-  request: FastifyRequest,
   draft: AskDraft,
-  askerUserId: string | null,
-  questionId: string,
+  caller: { askerUserId: string | null; questionId: string; device: string | null; correlationId: string },
 ): Promise<void> {
-  const device = request.headers[DEVICE_HEADER];
   await questions.screenAsk(
     {
       toUserId: draft.toUserId,
       question: draft.question,
       detail: draft.detail,
-      askerUserId,
+      askerUserId: caller.askerUserId,
       askedEmail: draft.guest?.email ?? null,
-      device: typeof device === 'string' ? device : null,
-      questionId,
+      device: caller.device,
+      questionId: caller.questionId,
     },
-    request.correlationId,
+    caller.correlationId,
   );
+}
+
+/** The asker's device token (`X-Ques-Device`), as the checkout's screening wants it. */
+export function deviceOf(request: FastifyRequest): string | null {
+  const device = request.headers[DEVICE_HEADER];
+  return typeof device === 'string' ? device : null;
 }
 
 const CODE_BY_STATUS = new Map<number, ErrorCode>(

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { scheduleJob, type Clock, type JobHandler, type Scheduler } from '@ques/kit';
 import type { AccountSync } from '../accounts/account-sync.js';
 import type { PaymentsDB } from '../db/schema.js';
-import type { ProviderEvent } from '../providers/provider.js';
+import type { PaymentProvider, ProviderEvent } from '../providers/provider.js';
+import type { TipCommands } from '../tips/commands.js';
 import type { TipSettlement } from '../tips/settlement.js';
 import type { TipsReadModel } from '../tips/read-models/tips.js';
 
@@ -17,6 +18,10 @@ export interface WebhookInboxDeps {
   settlement: TipSettlement;
   accounts: AccountSync;
   tips: TipsReadModel;
+  /** Re-reads a checkout that has no tip (was it abandoned before its tip was recorded?). */
+  provider: PaymentProvider;
+  /** Records the expiry of such a checkout (`CheckoutExpired`, so questions lets go of its question). */
+  commands: TipCommands;
   /** Runs the processing jobs; `kick` asks it to run them now. */
   scheduler: Scheduler<PaymentsDB>;
 }
@@ -103,6 +108,35 @@ export class WebhookInbox {
     await this.kicking;
   }
 
+  /**
+   * A checkout whose start failed after the provider created it has no tip, and never will: its session is expired
+   * (by us, or at its own expiry) or its PaymentIntent cancelled. Its events finish as no-ops — a checkout expiry
+   * records `CheckoutExpired` so a question handed to questions for it goes too. Anything else (the session is open
+   * or paid) means its tip may still commit: the job retries.
+   */
+  private async abandonedUnrecorded(
+    trx: Kysely<PaymentsDB>,
+    type: string,
+    objectId: string,
+    questionId: string,
+    metadata: { correlationId: string; causationId: null; actor: null },
+  ): Promise<boolean> {
+    if (type === 'payment_intent.canceled') return true;
+    if (!CHECKOUT_EVENTS.has(type)) return false;
+    const snapshot = await this.deps.provider.retrieveCheckout(objectId, trx);
+    if (snapshot.status !== 'expired') return false;
+    await this.deps.commands.handle(
+      questionId,
+      {
+        type: 'RecordUnrecordedCheckoutExpiry',
+        data: { questionId, paymentRef: snapshot.sessionId, now: this.deps.clock() },
+      },
+      metadata,
+      { transaction: trx },
+    );
+    return true;
+  }
+
   job(): JobHandler<PaymentsDB> {
     return async (trx, job) => {
       const { eventId } = job.payload as { eventId: string };
@@ -122,9 +156,15 @@ export class WebhookInbox {
         if (questionId && (tip || (await this.deps.tips.byQuestion(questionId, trx)))) {
           await this.deps.settlement.sync(trx, questionId, metadata);
         } else if (questionId) {
-          // Ours (our metadata), but the checkout's own transaction has not committed yet: try again shortly.
-          throw new Error(
-            `webhook ${eventId} (${type}) is for question ${questionId}, which has no checkout yet`,
+          if (!(await this.abandonedUnrecorded(trx, type, row.object_id, questionId, metadata))) {
+            // Ours (our metadata), but the checkout's own transaction has not committed yet: try again shortly.
+            throw new Error(
+              `webhook ${eventId} (${type}) is for question ${questionId}, which has no checkout yet`,
+            );
+          }
+          this.deps.log.info(
+            { eventId, type, questionId },
+            'webhook for a checkout abandoned before its tip was recorded: nothing to settle',
           );
         } else {
           this.deps.log.info({ eventId, type }, 'webhook for an object that is not ours: ignored');

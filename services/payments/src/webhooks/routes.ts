@@ -1,9 +1,9 @@
-import { PAYMENT_MESSAGES } from '@ques/contracts';
-import { badRequest, type Clock, type HttpApp } from '@ques/kit';
+import { PAYMENT_MESSAGES, paymentsBrowserCalls } from '@ques/contracts';
+import { badRequest, routeFor, type Clock, type HttpApp } from '@ques/kit';
 import { WebhookSignatureError, type PaymentProvider } from '../providers/provider.js';
 import type { WebhookInbox } from './inbox.js';
 
-export const WEBHOOK_PATH = '/api/payments/webhook';
+export const WEBHOOK_PATH = paymentsBrowserCalls.webhook.path;
 
 /**
  * The provider's webhook. The signature covers the exact bytes sent, so this route reads the body raw (its own
@@ -19,7 +19,7 @@ export async function registerWebhookRoutes(
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1024 * 1024 }, (_request, body, done) =>
       done(null, body),
     );
-    scope.post(WEBHOOK_PATH, async (request) => {
+    routeFor(scope, paymentsBrowserCalls.webhook, async (request) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const signature = request.headers['stripe-signature'];
       let event;
@@ -37,7 +37,7 @@ export async function registerWebhookRoutes(
       const { duplicate } = await deps.inbox.accept(event);
       request.log.info({ eventId: event.id, type: event.type, duplicate }, 'webhook accepted');
       if (!duplicate) deps.inbox.kick();
-      return { received: true, duplicate };
+      return { received: true as const, duplicate };
     });
   });
 }

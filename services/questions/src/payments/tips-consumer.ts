@@ -6,7 +6,8 @@ import type { QuestionCommands } from '../questions/commands.js';
 /**
  * `questions--tips`: what payments says about a question's tip. `TipAuthorized` turns a question submitted through
  * checkout (`POST /internal/questions/tipped`) into a pending question with its 5-day deadline; `TipCaptured` and
- * `TipRefunded` move the tip status. Each runs in the consumer's idempotency transaction; an event for an unknown
+ * `TipRefunded` move the tip status; `CheckoutExpired` removes a question whose checkout ended unpaid (a no-op for a
+ * question never handed over, already asked, or already gone). Each runs in the consumer's idempotency transaction; an event for an unknown
  * question fails every delivery and ends in the dead-letter table.
  */
 export function tipsConsumer(commands: QuestionCommands): ConsumerDefinition<QuestionsDB> {
@@ -28,6 +29,10 @@ export function tipsConsumer(commands: QuestionCommands): ConsumerDefinition<Que
       TipRefunded: eventToCommand(Payments.TipRefunded.schema, commands, (d) => ({
         id: d.questionId,
         command: { type: 'ConfirmTipRelease', data: { paymentRef: d.paymentRef, now: new Date(d.refundedAt) } },
+      })),
+      CheckoutExpired: eventToCommand(Payments.CheckoutExpired.schema, commands, (d) => ({
+        id: d.questionId,
+        command: { type: 'ExpireTippedCheckout', data: { paymentRef: d.paymentRef, now: new Date(d.expiredAt) } },
       })),
     },
   };

@@ -113,6 +113,7 @@ async function sideEffects(
     case 'AnswerWindowExpired':
     case 'TipCaptureConfirmed':
     case 'TipReleaseConfirmed':
+    case 'TippedCheckoutExpired':
       return;
     default: {
       const unknown: never = event;

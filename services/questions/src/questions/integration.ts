@@ -50,6 +50,7 @@ export const questionsIntegration: IntegrationMapper = (recorded: RecordedEvent)
     case 'TippedQuestionSubmitted':
     case 'TipCaptureConfirmed':
     case 'TipReleaseConfirmed':
+    case 'TippedCheckoutExpired':
       return null;
     default: {
       const unknown: never = e;

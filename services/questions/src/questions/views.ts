@@ -13,6 +13,8 @@ const STATUS: Record<Lifecycle, QuestionStatus> = {
   pending: 'Pending',
   answered: 'Answered',
   withdrawn: 'Withdrawn',
+  // Never shown: such a question has no row (and nobody may see it).
+  checkout_expired: 'Awaiting payment',
 };
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

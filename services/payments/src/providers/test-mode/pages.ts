@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import type { HttpApp } from '@ques/kit';
+import { paymentsBrowserCalls as calls } from '@ques/contracts';
+import { routeFor, type HttpApp } from '@ques/kit';
 import { TEST_MODE_PAGES, type TestModeProvider } from './test-mode-provider.js';
 
 /**
@@ -69,8 +70,8 @@ export async function registerTestModePages(app: HttpApp, provider: TestModeProv
       (_request, _body, done) => done(null, {}),
     );
 
-    scope.get(`${TEST_MODE_PAGES}/checkout/:id`, async (request, reply) => {
-      const { id } = request.params as { id: string };
+    routeFor(scope, calls.testCheckoutPage, async (request, reply) => {
+      const { id } = request.params;
       const session = await provider.session(id);
       if (!session) return html(reply, 404, notFoundPage());
       const snapshot = await provider.retrieveCheckout(id);
@@ -115,24 +116,24 @@ export async function registerTestModePages(app: HttpApp, provider: TestModeProv
       );
     });
 
-    scope.post(`${TEST_MODE_PAGES}/checkout/:id/pay`, async (request, reply) => {
-      const { id } = request.params as { id: string };
+    routeFor(scope, calls.testCheckoutPay, async (request, reply) => {
+      const { id } = request.params;
       const result = await provider.pay(id);
       if (!result) return html(reply, 404, notFoundPage());
       request.log.info({ sessionId: id, status: result.status }, 'test-mode checkout paid');
       return reply.redirect(result.redirect, 303);
     });
 
-    scope.post(`${TEST_MODE_PAGES}/checkout/:id/cancel`, async (request, reply) => {
-      const { id } = request.params as { id: string };
+    routeFor(scope, calls.testCheckoutCancel, async (request, reply) => {
+      const { id } = request.params;
       const result = await provider.cancelCheckout(id);
       if (!result) return html(reply, 404, notFoundPage());
       request.log.info({ sessionId: id, status: result.status }, 'test-mode checkout cancelled');
       return reply.redirect(result.redirect, 303);
     });
 
-    scope.get(`${TEST_MODE_PAGES}/onboarding/:accountId`, async (request, reply) => {
-      const { accountId } = request.params as { accountId: string };
+    routeFor(scope, calls.testOnboardingPage, async (request, reply) => {
+      const { accountId } = request.params;
       const account = await provider.account(accountId);
       if (!account) return html(reply, 404, notFoundPage());
       const done = account.charges_enabled && account.payouts_enabled && account.details_submitted;
@@ -151,8 +152,8 @@ ${done ? '<p class="label"><strong>Onboarding is complete.</strong></p>' : ''}
       );
     });
 
-    scope.post(`${TEST_MODE_PAGES}/onboarding/:accountId/complete`, async (request, reply) => {
-      const { accountId } = request.params as { accountId: string };
+    routeFor(scope, calls.testOnboardingComplete, async (request, reply) => {
+      const { accountId } = request.params;
       const account = await provider.account(accountId);
       if (!account) return html(reply, 404, notFoundPage());
       const returnUrl = await provider.completeOnboarding(accountId);

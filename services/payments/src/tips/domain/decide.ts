@@ -36,7 +36,12 @@ export type TipCommand =
    * The provider holds nothing any more: the PaymentIntent was cancelled or the checkout expired unpaid. After a
    * release request the requested reason stands; otherwise (the provider acted on its own) `reason` applies.
    */
-  | { type: 'RecordRelease'; data: { reason: TipReleaseReason; now: Date } };
+  | { type: 'RecordRelease'; data: { reason: TipReleaseReason; now: Date } }
+  /**
+   * The provider says a checkout of ours expired, but no tip was ever recorded for it (the checkout's start failed
+   * after the provider created it): nothing is held; the question handed over for it, if any, must go.
+   */
+  | { type: 'RecordUnrecordedCheckoutExpiry'; data: { questionId: string; paymentRef: string; now: Date } };
 
 export const TIP_MESSAGES = {
   exists: 'A checkout already exists for this question.',
@@ -48,6 +53,17 @@ type Existing = { status: TipStage } & TipFacts;
 function existing(state: TipState): Existing {
   if (state.status === 'none') throw notFound(PAYMENT_MESSAGES.paymentNotFound);
   return state;
+}
+
+/** Released: `TipRefunded`, and `CheckoutExpired` when the card was never authorized (the checkout ended unpaid). */
+function released(s: Existing, reason: TipReleaseReason, now: Date): TipEvent[] {
+  const events = [refunded(s, reason, now)];
+  if (!s.paymentIntentId)
+    events.push({
+      type: 'CheckoutExpired',
+      data: { questionId: s.questionId, paymentRef: s.paymentRef, expiredAt: now.toISOString() },
+    });
+  return events;
 }
 
 const refunded = (s: Existing, reason: TipReleaseReason, now: Date): TipEvent => ({
@@ -186,17 +202,23 @@ export function decideTip(command: TipCommand, state: TipState): TipEvent[] {
         case 'captured':
           throw conflict(PAYMENT_MESSAGES.alreadyCaptured);
         case 'releasing':
-          return [refunded(s, s.releaseReason ?? command.data.reason, command.data.now)];
+          return released(s, s.releaseReason ?? command.data.reason, command.data.now);
         case 'started':
         case 'authorized':
         case 'capturing':
           // The provider let go on its own (checkout expired unpaid, authorization cancelled or lapsed).
-          return [refunded(s, command.data.reason, command.data.now)];
+          return released(s, command.data.reason, command.data.now);
         default: {
           const unknown: never = s.status;
           return unknown;
         }
       }
+    }
+    case 'RecordUnrecordedCheckoutExpiry': {
+      // A recorded tip goes the usual way (RecordRelease); this is only for a checkout that never became one.
+      if (state.status !== 'none') return [];
+      const { questionId, paymentRef, now } = command.data;
+      return [{ type: 'CheckoutExpired', data: { questionId, paymentRef, expiredAt: now.toISOString() } }];
     }
     default: {
       const unknown: never = command;

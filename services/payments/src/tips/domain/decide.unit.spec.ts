@@ -187,13 +187,37 @@ describe('tip decider', () => {
       at(stage)
         .when({ type: 'RecordRelease', data: { reason, now } })
         .then((events) => expect(events).toMatchObject([{ type: 'TipRefunded', data: expected }]));
-    observed('started', 'abandoned', { reason: 'abandoned', paymentIntentId: null });
+    // Never authorized: the checkout ended unpaid, and its question must go too.
+    at('started')
+      .when({ type: 'RecordRelease', data: { reason: 'abandoned', now } })
+      .then((events) =>
+        expect(events).toMatchObject([
+          { type: 'TipRefunded', data: { reason: 'abandoned', paymentIntentId: null } },
+          { type: 'CheckoutExpired', data: { questionId, paymentRef: 'cs_1', expiredAt: now.toISOString() } },
+        ]),
+      );
     observed('authorized', 'cancelled', { reason: 'cancelled', paymentIntentId: 'pi_1' });
     observed('capturing', 'cancelled', { reason: 'cancelled' });
     at('released').when({ type: 'RecordRelease', data: { reason: 'cancelled', now } }).thenNothingHappened();
     at('captured')
       .when({ type: 'RecordRelease', data: { reason: 'cancelled', now } })
       .thenThrows({ status: 409, message: PAYMENT_MESSAGES.alreadyCaptured });
+  });
+
+  it('records CheckoutExpired only for a tip never authorized, and alone for a checkout that never became a tip', () => {
+    at('authorized')
+      .when({ type: 'RecordRelease', data: { reason: 'cancelled', now } })
+      .then((events) => expect(events.map((e) => e.type)).toEqual(['TipRefunded']));
+    const unrecorded = { type: 'RecordUnrecordedCheckoutExpiry', data: { questionId, paymentRef: 'cs_9', now } } as const;
+    spec
+      .given([])
+      .when(unrecorded)
+      .then((events) =>
+        expect(events).toEqual([
+          { type: 'CheckoutExpired', data: { questionId, paymentRef: 'cs_9', expiredAt: now.toISOString() } },
+        ]),
+      );
+    at('started').when(unrecorded).thenNothingHappened();
   });
 
   it('never lets a tip be both captured and released, whatever order the commands come in', () => {

@@ -6,6 +6,10 @@
  *      │                          │                                   │
  *      └──────TipReleaseRequested─┴──► releasing ──TipRefunded──► released ◄──TipRefunded (provider cancelled)
  *
+ * A tip released before the card was ever authorized also records `CheckoutExpired` (with its `TipRefunded`): the
+ * checkout ended unpaid, so the question that waited for it goes. A checkout the provider reports expired before its
+ * tip was ever recorded (its start failed) records `CheckoutExpired` alone, on a stream that stays without a tip.
+ *
  * Capture and release are decided first (`…Requested`, one append wins under optimistic concurrency) and carried out
  * at the provider afterwards, so a tip can never be both captured and released, whatever races.
  */
@@ -91,7 +95,14 @@ export type TipEvent =
         reason: TipReleaseReason;
         refundedAt: string;
       };
-    };
+    }
+  | CheckoutExpiredEvent;
+
+/** The checkout ended unpaid: its question, which waited invisibly for the card, goes (questions consumes it). */
+export type CheckoutExpiredEvent = {
+  type: 'CheckoutExpired';
+  data: { questionId: string; paymentRef: string; expiredAt: string };
+};
 
 export type TipEventType = TipEvent['type'];
 
@@ -133,6 +144,8 @@ export function evolveTip(state: TipState, event: TipEvent): TipState {
       return { ...state, status: 'releasing', releaseReason: event.data.reason };
     case 'TipRefunded':
       return { ...state, status: 'released', releaseReason: event.data.reason };
+    case 'CheckoutExpired':
+      return state;
     default: {
       const unknown: never = event;
       return unknown;

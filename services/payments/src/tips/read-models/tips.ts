@@ -6,7 +6,8 @@ import type { TipEvent, TipStage } from '../domain/tip.js';
 
 export type { TipRow };
 
-const STATUS_AFTER: Record<Exclude<TipEvent['type'], 'CheckoutStarted'>, TipStage> = {
+/** `CheckoutExpired` moves nothing here: it comes with the `TipRefunded` that releases the tip (or with no tip). */
+const STATUS_AFTER: Record<Exclude<TipEvent['type'], 'CheckoutStarted' | 'CheckoutExpired'>, TipStage> = {
   TipAuthorized: 'authorized',
   TipCaptureRequested: 'capturing',
   TipCaptured: 'captured',
@@ -16,7 +17,7 @@ const STATUS_AFTER: Record<Exclude<TipEvent['type'], 'CheckoutStarted'>, TipStag
 
 const TIP_EVENT_TYPES = new Set<string>(['CheckoutStarted', ...Object.keys(STATUS_AFTER)]);
 
-function atOf(e: TipEvent): string {
+function atOf(e: Exclude<TipEvent, { type: 'CheckoutExpired' }>): string {
   switch (e.type) {
     case 'CheckoutStarted':
       return e.data.startedAt;
@@ -42,7 +43,7 @@ export const tipsProjection: Projection<PaymentsDB> = {
   tables: ['tips'],
   async apply(trx: Kysely<PaymentsDB>, recorded: RecordedEvent) {
     if (!TIP_EVENT_TYPES.has(recorded.type)) return;
-    const e = { type: recorded.type, data: recorded.data } as TipEvent;
+    const e = { type: recorded.type, data: recorded.data } as Exclude<TipEvent, { type: 'CheckoutExpired' }>;
     const version = recorded.streamVersion;
     const at = atOf(e);
     if (e.type === 'CheckoutStarted') {

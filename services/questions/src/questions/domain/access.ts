@@ -1,6 +1,6 @@
 import { refuseAccess } from '@ques/kit/domain';
 import { QUESTION_NOT_FOUND } from '@ques/contracts';
-import type { Asker, QuestionFacts, QuestionState, Recipient } from './question.js';
+import { isInvisible, type Asker, type QuestionFacts, type QuestionState, type Recipient } from './question.js';
 
 /*
  * Who may see a question and who may act on it: one rule for the read model's rows (what a GET answers) and for the
@@ -53,7 +53,7 @@ export type Viewer = 'recipient' | 'asker' | 'public';
  * all (null). A question still at checkout is seen by nobody.
  */
 export function viewerOf(q: Seen, actor: Actor | null): Viewer | null {
-  if (q.status === 'none' || q.status === 'awaiting_payment') return null;
+  if (isInvisible(q.status)) return null;
   if (actor && isRecipient(q, actor)) return 'recipient';
   if (actor && isAsker(q, actor)) return 'asker';
   if (isPublic(q)) return 'public';

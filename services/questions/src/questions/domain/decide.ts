@@ -4,6 +4,7 @@ import { accessMessages, isAsker, isRecipient, viewerOf, type Actor } from './ac
 import {
   evolveQuestion,
   initialQuestionState,
+  isInvisible,
   type Asker,
   type QuestionEvent,
   type QuestionFacts,
@@ -72,7 +73,9 @@ export type QuestionCommand =
   | { type: 'WithdrawQuestion'; data: { actor: Actor; now: Date } }
   | { type: 'ExpireAnswerWindow'; data: { now: Date } }
   | { type: 'ConfirmTipCapture'; data: { paymentRef: string; now: Date } }
-  | { type: 'ConfirmTipRelease'; data: { paymentRef: string; now: Date } };
+  | { type: 'ConfirmTipRelease'; data: { paymentRef: string; now: Date } }
+  /** Payments says the checkout ended unpaid (`CheckoutExpired`). */
+  | { type: 'ExpireTippedCheckout'; data: { paymentRef: string; now: Date } };
 
 export { QUESTION_NOT_FOUND };
 /** The sentences of the rules below (declared in contracts, so the /api documentation lists them). */
@@ -80,7 +83,7 @@ export const MESSAGES = QUESTION_MESSAGES;
 
 /** The question as its recipient acts on it: exists, visible to them (not mid-checkout), theirs. */
 function asRecipient(state: QuestionState, actor: Actor): QuestionFacts {
-  if (state.status === 'none' || state.status === 'awaiting_payment') throw notFound(QUESTION_NOT_FOUND);
+  if (state.status === 'none' || isInvisible(state.status)) throw notFound(QUESTION_NOT_FOUND);
   // A party who may see it (its asker, or anyone when it is public) gets a 403; a stranger the 404 of "no such question".
   requireAccess(isRecipient(state, actor), viewerOf(state, actor) !== null, accessMessages(MESSAGES.onlyRecipient));
   return state;
@@ -246,7 +249,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
     }
     case 'WithdrawQuestion': {
       const { actor, now } = command.data;
-      if (state.status === 'none' || state.status === 'awaiting_payment') throw notFound(QUESTION_NOT_FOUND);
+      if (state.status === 'none' || isInvisible(state.status)) throw notFound(QUESTION_NOT_FOUND);
       requireAccess(isAsker(state, actor), viewerOf(state, actor) !== null, accessMessages(MESSAGES.onlyAsker));
       if (state.status === 'withdrawn') throw conflict(MESSAGES.alreadyWithdrawn);
       if (state.status === 'answered') throw conflict(MESSAGES.answeredCannotWithdraw);
@@ -305,6 +308,21 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
         {
           type: 'TipReleaseConfirmed',
           data: { questionId: state.questionId, paymentRef, releasedAt: now.toISOString() },
+        },
+      ];
+    }
+    case 'ExpireTippedCheckout': {
+      // Only a question still waiting for this very checkout goes; for anything else (never handed over, already
+      // asked, expired before, another checkout) the expiry is stale or repeated: nothing to do.
+      if (state.status !== 'awaiting_payment' || state.tip?.paymentRef !== command.data.paymentRef) return [];
+      return [
+        {
+          type: 'TippedCheckoutExpired',
+          data: {
+            questionId: state.questionId,
+            paymentRef: command.data.paymentRef,
+            expiredAt: command.data.now.toISOString(),
+          },
         },
       ];
     }

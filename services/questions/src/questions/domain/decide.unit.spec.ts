@@ -591,4 +591,30 @@ describe('payment confirmations', () => {
     spec.given(capturing).when(confirmRelease('pi_x', t0)).thenThrows({ status: 422 });
     spec.given([]).when(confirmRelease('pi_123', t0)).thenThrows({ status: 404 });
   });
+
+  it('lets go of a question whose checkout ended unpaid, only while it waits for that checkout', () => {
+    const expire = (paymentRef = tip.paymentRef): QuestionCommand => ({
+      type: 'ExpireTippedCheckout',
+      data: { paymentRef, now: later(60_000) },
+    });
+    const expired = decided([submitted()], expire());
+    expect(expired).toEqual([
+      {
+        type: 'TippedCheckoutExpired',
+        data: { questionId, paymentRef: tip.paymentRef, expiredAt: later(60_000).toISOString() },
+      },
+    ]);
+    const gone = [submitted(), ...expired];
+    expect(stateOf(gone)).toMatchObject({ status: 'checkout_expired', tipStatus: 'released' });
+    // Repeated, another checkout, never handed over, already asked: nothing.
+    spec.given(gone).when(expire()).thenNothingHappened();
+    spec.given([submitted()]).when(expire('pi_other')).thenNothingHappened();
+    spec.given([]).when(expire()).thenNothingHappened();
+    spec.given([submitted(), tippedAsked()]).when(expire()).thenNothingHappened();
+    // Late payments events for it change nothing, and nobody can act on it.
+    spec.given(gone).when(authorize()).thenNothingHappened();
+    spec.given(gone).when(confirmRelease('pi_123', t0)).thenNothingHappened();
+    spec.given(gone).when(answer()).thenThrows({ status: 404 });
+    spec.given(gone).when({ type: 'WithdrawQuestion', data: { actor: bobUser, now: t0 } }).thenThrows({ status: 404 });
+  });
 });

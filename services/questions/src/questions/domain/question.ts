@@ -104,16 +104,23 @@ export type QuestionEvent =
     }
   /** Payments confirmed the capture / the release (private events: they only move the tip status). */
   | { type: 'TipCaptureConfirmed'; data: { questionId: string; paymentRef: string; capturedAt: string } }
-  | { type: 'TipReleaseConfirmed'; data: { questionId: string; paymentRef: string; releasedAt: string } };
+  | { type: 'TipReleaseConfirmed'; data: { questionId: string; paymentRef: string; releasedAt: string } }
+  /** Its checkout ended unpaid (payments' `CheckoutExpired`): the question that waited for it goes, nothing held. */
+  | { type: 'TippedCheckoutExpired'; data: { questionId: string; paymentRef: string; expiredAt: string } };
 
 export type QuestionEventType = QuestionEvent['type'];
 
 /**
  * Where a question is in its life. `awaiting_payment` is invisible to everyone (checkout not finished);
  * `pending` is asked and unanswered (also after the answer window expired: it stays answerable, for free);
- * `answered` includes curated Q&A; `withdrawn` is final.
+ * `answered` includes curated Q&A; `withdrawn` is final; `checkout_expired` is final too — its checkout ended unpaid
+ * and the question, never seen by anyone, is gone (no read-model row).
  */
-export type Lifecycle = 'awaiting_payment' | 'pending' | 'answered' | 'withdrawn';
+export type Lifecycle = 'awaiting_payment' | 'pending' | 'answered' | 'withdrawn' | 'checkout_expired';
+
+/** Seen by nobody: still at checkout, or gone because its checkout ended unpaid. */
+export const isInvisible = (status: Lifecycle | 'none') =>
+  status === 'none' || status === 'awaiting_payment' || status === 'checkout_expired';
 
 export interface QuestionFacts {
   status: Lifecycle;
@@ -238,6 +245,9 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
     case 'TipReleaseConfirmed':
       if (!s) return state;
       return { ...s, tipStatus: 'released' };
+    case 'TippedCheckoutExpired':
+      if (!s) return state;
+      return { ...s, status: 'checkout_expired', tipStatus: 'released' };
     default: {
       const unknown: never = event;
       return unknown;

@@ -183,6 +183,15 @@ export const questionsProjection: Projection<QuestionsDB> = {
       case 'TipReleaseConfirmed':
         await update(e.data.questionId, e.data.releasedAt, { tip_status: 'released' });
         return;
+      case 'TippedCheckoutExpired':
+        // Never seen by anyone: the row goes (the stream keeps the history).
+        await trx
+          .deleteFrom('questions')
+          .where('id', '=', e.data.questionId)
+          .where('lifecycle', '=', 'awaiting_payment')
+          .where('version', '<', version)
+          .execute();
+        return;
       default: {
         const unknown: never = e;
         return unknown;
