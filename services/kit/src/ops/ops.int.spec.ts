@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { EventEnvelope } from '@ques/contracts';
 import type { ConsumerDefinition } from '../events/consumer.js';
 import { recordDeadLetter } from '../events/consumer.js';
 import { infraGate, postgresServerUrl } from '../testing/infra.js';
 import { capturingLog } from '../testing/logs.js';
+import { runServiceCli } from '../cli.js';
 import {
   counterFixture,
+  counterService,
   counterMigrations,
   counterIntegration,
   counterProjection,
@@ -213,5 +215,41 @@ describe.runIf(run)('operator tools', () => {
     expect(status.outbox.backlog).toBe(3);
     expect(status.deadLetters).toEqual({});
     expect(status.streams).toEqual({ support: null });
+  });
+
+  it('the admin CLI: dead-letters retry ID applies a parked event once through the service’s own consumer, and says who did it', async () => {
+    const userId = randomUUID();
+    const sessionIds = [randomUUID(), randomUUID()].sort();
+    const revoked: EventEnvelope = {
+      ...envelope(0),
+      type: 'SessionsRevoked',
+      streamId: 'user-u1',
+      data: { userId, sessionIds, reason: 'logout', revokedAt: new Date().toISOString() },
+    };
+    await recordDeadLetter(fx.database, {
+      consumer: 'support--revocations',
+      subject: 'ques.identity.SessionsRevoked',
+      payload: JSON.stringify(revoked),
+      eventId: revoked.id,
+      error: 'boom',
+      attempts: 5,
+    });
+    const id = (await listDeadLetters(fx.database.db)).find((d) => d.eventId === revoked.id)!.id;
+    const out = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const env = { DATABASE_URL: fx.testDb.url, LOG_LEVEL: 'silent' };
+    try {
+      expect(await runServiceCli(counterService, ['dead-letters', 'retry', String(id), '--operator', 'bob'], env)).toBe(0);
+      expect(await runServiceCli(counterService, ['dead-letters', 'retry', String(id), '--operator', 'bob'], env)).toBe(1);
+      expect(await runServiceCli(counterService, ['status'], env)).toBe(0);
+      const status = JSON.parse(String(out.mock.calls.at(-1)![0])) as { service: string; deadLetters: Record<string, number> };
+      expect(status.service).toBe('support');
+    } finally {
+      out.mockRestore();
+    }
+    const sessions = await sql<{ session_id: string }>`SELECT session_id FROM revoked_sessions WHERE user_id = ${userId} ORDER BY session_id`.execute(fx.database.db);
+    expect(sessions.rows.map((r) => r.session_id)).toEqual(sessionIds);
+    const { rows } = await sql<{ operator: string; detail: { outcome: string } }>`
+      SELECT operator, detail FROM operator_log WHERE command = 'dead-letters retry' AND operator = 'bob' ORDER BY id`.execute(fx.database.db);
+    expect(rows.map((r) => r.detail.outcome)).toEqual(['applied', 'not found']);
   });
 });
