@@ -141,6 +141,24 @@ describe('the BFF balances replicas', () => {
     );
   });
 
+  it('never answers with metrics on the public port, whatever the route table (the real /api included)', async () => {
+    const metrics = createMetrics('bff', { defaultMetrics: false });
+    const bff = await buildBff({
+      log,
+      metrics,
+      upstreams: { identity: 'http://127.0.0.1:9', questions: 'http://127.0.0.1:9' },
+      jwt,
+      publicOrigin: 'http://localhost:3000',
+    });
+    opened.push(bff);
+    await bff.inject({ method: 'GET', url: '/health' });
+    for (const url of ['/metrics', '/api/metrics', '/api/questions/metrics', '/api/users/metrics']) {
+      const res = await bff.inject({ method: 'GET', url });
+      expect(res.body, url).not.toContain('ques_http_requests_total');
+      expect(res.body, url).not.toContain('# TYPE');
+    }
+  });
+
   it('resends a POST only when the connection was refused (it never reached the instance)', async () => {
     const b = await questionsInstance('b');
     opened.push(b.app);
