@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsumerStats, EventBus } from '../bus/bus.js';
 
 /**
@@ -22,7 +22,10 @@ export function createMetrics(service: string, opts: { defaultMetrics?: boolean 
   return { registry, service };
 }
 
-/** Request rate (`ques_http_requests_total`) and latency (`ques_http_request_duration_seconds`) per route. */
+/**
+ * Request rate (`ques_http_requests_total`) and latency (`ques_http_request_duration_seconds`) per route, for the
+ * routes registered after this call.
+ */
 export function instrumentHttp(app: FastifyInstance, metrics: Metrics): void {
   const requests = new Counter({
     name: 'ques_http_requests_total',
@@ -37,14 +40,19 @@ export function instrumentHttp(app: FastifyInstance, metrics: Metrics): void {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [metrics.registry],
   });
-  app.addHook('onResponse', (request, reply, done) => {
+  const observe = (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     // The route pattern, never the raw URL: ids in paths would make a series per question.
-    const route = request.routeOptions.url ?? 'unmatched';
-    if (route !== '/health' && route !== '/ready') {
-      requests.inc({ method: request.method, route, status: String(reply.statusCode) });
-      duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-    }
+    const route = request.routeOptions.url ?? request.url.split('?')[0]!;
+    requests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
     done();
+  };
+  // Added to each route registered from now on, never to the probes (`createHttpApp` registers them before): the hot
+  // `/health` and `/ready` pay nothing for metrics. Requests no route matched are not counted.
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/health' || route.url === '/ready') return;
+    const existing = route.onResponse;
+    route.onResponse = existing ? [...(Array.isArray(existing) ? existing : [existing]), observe] : [observe];
   });
 }
 
