@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineCall } from '@ques/contracts';
 import { createLogger, createMetrics, generateJwtKeys, type Metrics } from '@ques/kit';
 import { buildBff } from './app.js';
 import { loadBffConfig } from './config.js';
@@ -7,9 +9,29 @@ import { loadBffConfig } from './config.js';
 const log = createLogger('bff-test', 'silent');
 const keys = generateJwtKeys();
 const jwt = { publicKey: keys.publicKey, issuer: 'ques-identity', audience: 'ques' };
-const routes = [
-  { method: 'GET' as const, url: '/api/questions/:id', service: 'questions' as const },
-  { method: 'POST' as const, url: '/api/questions', service: 'questions' as const },
+// Two calls of a stand-in questions service (the BFF forwards declared calls: params and bodies validated at the edge).
+const calls = [
+  defineCall({
+    id: 'balancingGet',
+    method: 'GET',
+    path: '/api/questions/:id',
+    service: 'questions',
+    summary: 'A read',
+    auth: 'none',
+    schema: {
+      params: z.object({ id: z.string() }),
+      response: { 200: z.object({ id: z.string(), instance: z.string() }) },
+    },
+  }),
+  defineCall({
+    id: 'balancingPost',
+    method: 'POST',
+    path: '/api/questions',
+    service: 'questions',
+    summary: 'A write',
+    auth: 'none',
+    schema: { body: z.object({}), response: { 200: z.object({ instance: z.string() }) } },
+  }),
 ];
 
 /** A stand-in questions instance on a real port, answering with its name after a little work. */
@@ -45,7 +67,7 @@ async function bffFor(questions: string, metrics: Metrics = createMetrics('bff',
     upstreams: { identity: 'http://127.0.0.1:9', questions },
     jwt,
     publicOrigin: 'http://localhost:3000',
-    routes,
+    calls,
   });
   const url = await bff.listen({ port: 0, host: '127.0.0.1' });
   opened.push(bff);
@@ -120,7 +142,12 @@ describe('the BFF balances replicas', () => {
     const b = await questionsInstance('b', 5);
     opened.push(b.app);
     const { url } = await bffFor(`${a.url},${b.url}`);
-    const { statuses } = await traffic(url, 300, 8, 80, () => a.app.close());
+    // Fastify's close: in-flight requests finish, new ones on open connections get 503, new connections are refused.
+    const closing: Promise<unknown>[] = [];
+    const { statuses } = await traffic(url, 300, 8, 80, async () => void closing.push(a.app.close()));
+    // As runService does after its grace period: a keep-alive connection left open must not hold the close.
+    a.app.server.closeAllConnections();
+    await Promise.all(closing);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
   });
 
