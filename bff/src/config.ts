@@ -22,6 +22,9 @@ export const ZBffEnv = z.object({
   WEB_DIST: z.string().optional(),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   TRUST_PROXY: z.stringbool().default(false),
+  /** The services' NATS: rendered public pages are dropped when identity or questions publish a change (optional). */
+  NATS_URL: z.string().min(1).optional(),
+  BUS_NAMESPACE: z.string().regex(/^[a-z0-9_]*$/).default(''),
   /** Port of `GET /metrics` (Prometheus), never the public one; unset: not served. */
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** When set, scrapes must send `Authorization: Bearer <token>`. */

@@ -13,6 +13,7 @@ import { questionsIntegration } from './questions/integration.js';
 import { questionsVault } from './questions/personal-data.js';
 import { questionsProjection, QuestionsReadModel } from './questions/read-models/questions.js';
 import { registerQuestionRoutes } from './questions/routes.js';
+import { registerSitemapRoutes, SitemapReadModel } from './sitemap/sitemap.js';
 import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from './recipients/recipients.js';
 
 /** What questions builds once and its routes, consumers and jobs share. */
@@ -48,6 +49,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
   routes: async (app, parts, ctx) => {
     await registerQuestionRoutes(app, parts, ctx);
     await registerAskingRoutes(app, parts, ctx);
+    registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log, config }) => ({
