@@ -46,7 +46,7 @@ export interface BffOptions {
   /** Requests per minute per IP on credential routes. */
   authRateLimitPerMinute?: number;
   trustProxy?: boolean;
-  /** What to forward (default: the declared calls plus the transitional list, see routes.ts). */
+  /** What to forward (default: every declared call, see routes.ts). */
   calls?: readonly ApiCall[];
 }
 
