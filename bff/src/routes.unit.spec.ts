@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_CALLS, BROWSER_CALLS, defineCall, type ApiCall } from '@ques/contracts';
+import { API_CALLS, BROWSER_CALLS, defineCall } from '@ques/contracts';
 import { createLogger, generateJwtKeys } from '@ques/kit';
 import { routesWithoutSchemas } from '@ques/kit/testing';
 import { z } from 'zod';
