@@ -22,7 +22,7 @@ import {
 import type { Logger } from 'pino';
 import type { Context } from '@ques/contracts';
 import { isConnectionLoss } from '../db/connection-errors.js';
-import type { EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec, WatchSpec } from './bus.js';
+import type { ConsumerStats, EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec, WatchSpec } from './bus.js';
 import {
   appSubject,
   assertSubjectsInContext,
@@ -48,6 +48,8 @@ export interface NatsEventBusOptions {
   /** Isolates subjects and streams (tests running in parallel on one server). */
   namespace?: string;
   log: Logger;
+  /** Copies of each stream in a JetStream cluster (3 in production: R3); default 1. */
+  streamReplicas?: number;
 }
 
 // The outbox relay retries a failed batch, so failing fast beats holding its advisory lock on a dead server.
@@ -100,6 +102,7 @@ export class NatsEventBus implements EventBus {
     private readonly js: JetStreamClient,
     private readonly namespace: string | undefined,
     private readonly log: Logger,
+    private readonly streamReplicas = 1,
   ) {
     this.failures = new FailureLedger(js, failureLedgerBucket(namespace));
     void this.watchStatus();
@@ -122,7 +125,7 @@ export class NatsEventBus implements EventBus {
     try {
       const jsm = await nc.jetstreamManager();
       const log = opts.log.child({ bus: 'nats', ...(opts.namespace ? { namespace: opts.namespace } : {}) });
-      return new NatsEventBus(nc, jsm, nc.jetstream(), opts.namespace || undefined, log);
+      return new NatsEventBus(nc, jsm, nc.jetstream(), opts.namespace || undefined, log, opts.streamReplicas ?? 1);
     } catch (err) {
       await nc.close();
       throw err;
@@ -234,6 +237,29 @@ export class NatsEventBus implements EventBus {
     };
   }
 
+  async consumerStats(): Promise<ConsumerStats[]> {
+    const stats = await Promise.all([...this.subscriptions].map((s) => s.stats()));
+    return stats.filter((s): s is ConsumerStats => s !== null);
+  }
+
+  async durableStats(durables: readonly { context: Context; durable: string }[]): Promise<ConsumerStats[]> {
+    const stats = await Promise.all(
+      durables.map(async ({ context, durable }) => {
+        const stream = streamName(context, this.namespace);
+        const info = await this.jsm.consumers.info(stream, durable).catch(() => null);
+        return info ? { durable, stream, pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered } : null;
+      }),
+    );
+    return stats.filter((s): s is ConsumerStats => s !== null);
+  }
+
+  async streamSequences(contexts: readonly Context[]): Promise<Record<string, number | null>> {
+    const entries = await Promise.all(
+      contexts.map(async (context) => [context, (await this.streamInfo(streamName(context, this.namespace)))?.state.last_seq ?? null] as const),
+    );
+    return Object.fromEntries(entries);
+  }
+
   isHealthy(): boolean {
     return this.connected && !this.closing && !this.nc.isClosed();
   }
@@ -289,7 +315,14 @@ export class NatsEventBus implements EventBus {
     let info = await this.streamInfo(name);
     if (!info) {
       try {
-        await this.jsm.streams.add({ name, subjects, storage: StorageType.File, duplicate_window: duplicateWindow, max_age: maxAge });
+        await this.jsm.streams.add({
+          name,
+          subjects,
+          storage: StorageType.File,
+          duplicate_window: duplicateWindow,
+          max_age: maxAge,
+          num_replicas: this.streamReplicas,
+        });
         this.log.info({ stream: name, subjects }, 'stream created');
         return;
       } catch (err) {
@@ -307,11 +340,14 @@ export class NatsEventBus implements EventBus {
     const windowOk = config.duplicate_window >= duplicateWindow;
     // A shorter retention set by operators is kept; unlimited (0) or longer is brought down to the bound.
     const ageOk = config.max_age > 0 && config.max_age <= maxAge;
-    if (!sameSubjects || !windowOk || !ageOk) {
+    // More copies set by operators are kept; fewer are raised (a cluster moves a stream to R3 in place).
+    const replicasOk = (config.num_replicas ?? 1) >= this.streamReplicas;
+    if (!sameSubjects || !windowOk || !ageOk || !replicasOk) {
       await this.jsm.streams.update(name, {
         subjects,
         duplicate_window: windowOk ? config.duplicate_window : duplicateWindow,
         max_age: ageOk ? config.max_age : maxAge,
+        ...(replicasOk ? {} : { num_replicas: this.streamReplicas }),
       });
       this.log.info({ stream: name, subjects }, 'stream updated');
     }
@@ -417,6 +453,19 @@ class NatsSubscription {
       // early would drop messages already on the wire, which then wait out ack_wait before anyone else may take them.
     }
     await this.loop;
+  }
+
+  /** This durable's lag figures; null when the server cannot answer (disconnected, consumer gone). */
+  async stats(): Promise<ConsumerStats | null> {
+    const info = await this.consumerInfo().catch(() => null);
+    if (!info) return null;
+    return {
+      durable: this.o.spec.durable,
+      stream: this.o.stream,
+      pending: info.num_pending,
+      ackPending: info.num_ack_pending,
+      redelivered: info.num_redelivered,
+    };
   }
 
   /** Creates the durable consumer, or brings an existing one to this configuration, and returns a handle on it. */
