@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_CALLS, BROWSER_CALLS, type ApiCall } from '@ques/contracts';
+import { startEmbedded, type EmbeddedProduct } from './embedded.js';
+import { call, signup, verifyEmail } from './test/identity-journey.js';
+
+/**
+ * The access matrix (issue 12): user B, and a guest, against each of user A's resources on every route that names
+ * one — 100 % refused — and no private field in any public answer. The list of routes comes from the declarations:
+ * a new call with a path parameter fails the first test until it has a row here.
+ */
+
+type Who = 'bob' | 'guest';
+interface Row {
+  method: ApiCall['method'];
+  path: string;
+  /** The concrete URL naming one of Ada's resources. */
+  url: () => string;
+  body?: unknown;
+}
+
+/** Path-parameter routes that name no private resource of anyone (public by design), with the reason. */
+const PUBLIC_BY_DESIGN: Record<string, string> = {
+  'GET /api/users/public/:username': 'the public profile (checked below for private fields)',
+  'GET /api/asking/status/:username': "whether a page takes questions (public: it replaces the ask button)",
+  'GET /images/avatars/:userId/:file': 'public avatar images',
+  // The test-mode provider's hosted pages are keyed by unguessable session/account ids, as Stripe's are.
+  'GET /pay/test/checkout/:id': 'hosted checkout page (capability URL)',
+  'POST /pay/test/checkout/:id/pay': 'hosted checkout page (capability URL)',
+  'POST /pay/test/checkout/:id/cancel': 'hosted checkout page (capability URL)',
+  'GET /pay/test/onboarding/:accountId': 'hosted onboarding page (capability URL)',
+  'POST /pay/test/onboarding/:accountId/complete': 'hosted onboarding page (capability URL)',
+};
+
+/** Fields that never appear in a public answer, at any depth. */
+const PRIVATE_FIELDS = ['email', 'askedEmail', 'askerEmail', 'password', 'passwordHash', 'password_hash', 'askerUserId', 'fromUserId', 'device', 'refreshToken'];
+
+function privateFieldsIn(value: unknown, path = '$'): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => privateFieldsIn(item, `${path}[${i}]`));
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([key, inner]) => [
+      ...(PRIVATE_FIELDS.includes(key) ? [`${path}.${key}`] : []),
+      ...privateFieldsIn(inner, `${path}.${key}`),
+    ]);
+  }
+  return [];
+}
+
+const key = (method: string, path: string) => `${method} ${path}`;
+
+describe('access matrix: another user and a guest against every route that names a resource', () => {
+  let product: EmbeddedProduct;
+  let ada: Awaited<ReturnType<typeof signup>>;
+  let bob: Awaited<ReturnType<typeof signup>>;
+  let carol: Awaited<ReturnType<typeof signup>>;
+  /** A guest's pending question to Ada (private to her), one she answered and shows, one she asked Carol. */
+  let pendingToAda: string;
+  let answeredByAda: string;
+  let askedByAda: string;
+  let adaBlock: string;
+  let rows: Row[];
+
+  const ask = async (to: { id: string; username: string }, question: string, token?: string, detail = 'Private detail of the asker') => {
+    const res = await call(
+      product.url,
+      'POST',
+      '/api/questions',
+      {
+        question,
+        detail,
+        tip: 0,
+        isCurated: false,
+        toUsername: to.username,
+        toUserId: to.id,
+        ...(token ? {} : { askedName: 'Gus Guest', askedEmail: 'gus.guest@example.com' }),
+        agreedToTerms: true,
+      },
+      token,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.id as string;
+  };
+
+  beforeAll(async () => {
+    product = await startEmbedded({ port: 0, dataDir: null, logLevel: 'silent', authRateLimitPerMinute: 1_000_000 });
+    ada = await signup(product.url, 'Ada Matrix', 'ada.matrix@example.com');
+    bob = await signup(product.url, 'Bob Matrix', 'bob.matrix@example.com');
+    carol = await signup(product.url, 'Carol Matrix', 'carol.matrix@example.com');
+    await verifyEmail(product.url, product.mailDir, ada.email);
+    pendingToAda = await ask(ada, 'A pending question only Ada may see');
+    answeredByAda = await ask(ada, 'An answered public question', undefined, 'A detail fit to publish');
+    const answered = await call(product.url, 'PUT', `/api/questions/${answeredByAda}/answer`, { answer: 'The public answer.' }, ada.token);
+    expect(answered.status, JSON.stringify(answered.body)).toBe(200);
+    askedByAda = await ask(carol, 'A question Ada asked Carol', ada.token);
+    const blocked = await call(product.url, 'POST', `/api/questions/${pendingToAda}/block`, undefined, ada.token);
+    expect(blocked.status, JSON.stringify(blocked.body)).toBeLessThan(300);
+    adaBlock = blocked.body.id as string;
+    const settings = await call(product.url, 'PUT', '/api/asking/settings', { blockedWords: ['adasecretword'] }, ada.token);
+    expect(settings.status, JSON.stringify(settings.body)).toBe(200);
+
+    rows = [
+      { method: 'GET', path: '/api/questions/:id', url: () => `/api/questions/${pendingToAda}` },
+      { method: 'GET', path: '/api/questions/:id', url: () => `/api/questions/${askedByAda}` },
+      { method: 'PUT', path: '/api/questions/:id/answer', url: () => `/api/questions/${pendingToAda}/answer`, body: { answer: 'Not yours to answer.' } },
+      { method: 'PATCH', path: '/api/questions/:id', url: () => `/api/questions/${answeredByAda}`, body: { displayOnProfile: false } },
+      { method: 'PATCH', path: '/api/questions/:id', url: () => `/api/questions/${pendingToAda}`, body: { deletedByReceiver: true } },
+      { method: 'DELETE', path: '/api/questions/:id', url: () => `/api/questions/${pendingToAda}` },
+      { method: 'DELETE', path: '/api/questions/:id', url: () => `/api/questions/${askedByAda}` },
+      { method: 'DELETE', path: '/api/questions/:id', url: () => `/api/questions/${answeredByAda}` },
+      { method: 'POST', path: '/api/questions/:id/block', url: () => `/api/questions/${pendingToAda}/block` },
+      { method: 'DELETE', path: '/api/asking/blocks/:id', url: () => `/api/asking/blocks/${adaBlock}` },
+      { method: 'DELETE', path: '/api/users/profile/:id', url: () => `/api/users/profile/${ada.id}` },
+      { method: 'POST', path: '/api/payments/process/:id/finalize-payment', url: () => `/api/payments/process/${pendingToAda}/finalize-payment` },
+      { method: 'POST', path: '/api/payments/process/:id/cancel-payment', url: () => `/api/payments/process/${askedByAda}/cancel-payment` },
+    ];
+  }, 120_000);
+
+  afterAll(async () => {
+    await product?.stop();
+  });
+
+  it('has a row for every declared route that names a resource (or says why it is public)', () => {
+    const covered = new Set([...(rows ?? []).map((r) => key(r.method, r.path)), ...Object.keys(PUBLIC_BY_DESIGN)]);
+    const naming = [...API_CALLS, ...BROWSER_CALLS].filter((c) => c.path.includes(':')).map((c) => key(c.method, c.path));
+    expect(naming.filter((k) => !covered.has(k))).toEqual([]);
+  });
+
+  for (const who of ['bob', 'guest'] as const satisfies readonly Who[]) {
+    it(`refuses ${who === 'bob' ? 'another user' : 'a guest'} on every one of Ada's resources, and changes nothing`, async () => {
+      const before = await call(product.url, 'GET', '/api/questions?role=receiver', undefined, ada.token);
+      const outcomes = [];
+      for (const row of rows) {
+        const res = await call(product.url, row.method, row.url(), row.body, who === 'bob' ? bob.token : undefined);
+        outcomes.push({ route: `${row.method} ${row.url()}`, status: res.status });
+      }
+      // GET of the answered, shown question is public; every row here names a private resource or a change.
+      const allowed = new Set([401, 403, 404]);
+      expect(outcomes.filter((o) => !allowed.has(o.status))).toEqual([]);
+      expect(outcomes).toHaveLength(rows.length);
+      // Nothing changed: Ada's inbox, her block and her account are as they were.
+      const after = await call(product.url, 'GET', '/api/questions?role=receiver', undefined, ada.token);
+      expect(after.body).toEqual(before.body);
+      expect((await call(product.url, 'GET', '/api/asking/blocks', undefined, ada.token)).body.map((b: { id: string }) => b.id)).toEqual([adaBlock]);
+      expect((await call(product.url, 'GET', '/api/users/profile', undefined, ada.token)).status).toBe(200);
+    });
+  }
+
+  it("shows another user only their own lists and settings, never Ada's", async () => {
+    const own = await call(product.url, 'GET', '/api/questions', undefined, bob.token);
+    expect(own.status).toBe(200);
+    const ids = (own.body as { id: string }[]).map((q) => q.id);
+    for (const id of [pendingToAda, answeredByAda, askedByAda]) expect(ids).not.toContain(id);
+    expect((await call(product.url, 'GET', '/api/asking/blocks', undefined, bob.token)).body).toEqual([]);
+    expect((await call(product.url, 'GET', '/api/asking/settings', undefined, bob.token)).body.blockedWords).toEqual([]);
+    const earnings = await call(product.url, 'GET', '/api/payments/earnings', undefined, bob.token);
+    expect(JSON.stringify(earnings.body)).not.toContain(ada.id);
+    // Without a token, the caller's own lists and settings are refused outright.
+    for (const path of ['/api/questions?role=receiver', '/api/asking/blocks', '/api/asking/settings', '/api/payments/earnings', '/api/users/profile']) {
+      expect((await call(product.url, 'GET', path)).status, path).toBe(401);
+    }
+  });
+
+  it('keeps private fields out of every public answer', async () => {
+    const publicReads = [
+      `/api/users/public/${ada.username}`,
+      `/api/questions?username=${ada.username}&role=receiver`,
+      `/api/questions/${answeredByAda}`,
+      `/api/asking/status/${ada.username}`,
+      '/api/sitemap/profiles',
+      '/api/sitemap/answers',
+    ];
+    for (const path of publicReads) {
+      for (const token of [undefined, bob.token]) {
+        const res = await call(product.url, 'GET', path, undefined, token);
+        expect(res.status, path).toBe(200);
+        expect(privateFieldsIn(res.body), path).toEqual([]);
+        expect(res.text, path).not.toContain('gus.guest@example.com');
+        expect(res.text, path).not.toContain('Private detail of the asker');
+      }
+    }
+    // The public list holds the answered question only: the pending one is nobody's business.
+    const list = await call(product.url, 'GET', `/api/questions?username=${ada.username}&role=receiver`);
+    expect((list.body as { id: string }[]).map((q) => q.id)).toEqual([answeredByAda]);
+  });
+});
