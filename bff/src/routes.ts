@@ -45,6 +45,11 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'GET', url: '/api/asking/blocks', service: 'questions', auth: true },
   { method: 'DELETE', url: '/api/asking/blocks/:id', service: 'questions', auth: true },
   { method: 'POST', url: '/api/questions/:id/block', service: 'questions', auth: true },
+  // Asker trust (issue 14): the private status page by its token (no account), and the signed-in asker's link to it.
+  { method: 'GET', url: '/api/question-status/:token', service: 'questions', rateLimit: 'auth' },
+  { method: 'POST', url: '/api/question-status/:token/confirm', service: 'questions', rateLimit: 'auth' },
+  { method: 'POST', url: '/api/question-status/:token/withdraw', service: 'questions', rateLimit: 'auth' },
+  { method: 'POST', url: '/api/questions/:id/status-link', service: 'questions', auth: true },
   { method: 'GET', url: '/api/payments/tipOptions', service: 'payments' },
   { method: 'PUT', url: '/api/payments/tipOptions', service: 'payments', auth: true },
   { method: 'POST', url: '/api/payments/connect', service: 'payments', auth: true },

@@ -59,6 +59,8 @@ export interface AskDraft {
   /** Name and e-mail a guest typed; null for a signed-in asker (their identity comes from the token). */
   guest: { name: string; email: string } | null;
   toUserId: string;
+  /** The asker chose "Private — only I see the answer" (issue 14). */
+  isPrivate: boolean;
 }
 
 /**
@@ -89,7 +91,7 @@ export function checkAskDraft(body: unknown, opts: { signedIn: boolean }): Check
   }
 
   if (!isUuid(b.toUserId)) return fail(ASK_MESSAGES.recipientMissing);
-  return { ok: true, value: { question, detail: detail.value, guest, toUserId: b.toUserId.toLowerCase() } };
+  return { ok: true, value: { question, detail: detail.value, guest, toUserId: b.toUserId.toLowerCase(), isPrivate: b.isPrivate === true } };
 }
 
 /**
@@ -308,6 +310,8 @@ export const ZAskQuestionBody = z
       yourEmail: textField('Email'),
       /** A guest ticked the Terms of Use and Privacy Policy box. */
       agreedToTerms: z.boolean({ error: ASK_MESSAGES.mustAgree }).nullish(),
+      /** The asker's consent (issue 14): true is "Private — only I see the answer"; default: may be published. */
+      isPrivate: flagField('isPrivate'),
       // curated Q&A only
       answer: textField('Answer'),
       source: textField('Source'),
@@ -402,6 +406,8 @@ export const ZPublicQuestion = z.strictObject({
   status: ZQuestionStatus,
   isCurated: z.boolean(),
   displayOnProfile: z.boolean(),
+  /** The asker chose private (issue 14): never on a public page, whatever `displayOnProfile` says. */
+  isPrivate: z.boolean().optional(),
   deletedByReceiver: z.boolean(),
   toUsername: z.string(),
   recipientName: z.string(),

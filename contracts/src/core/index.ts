@@ -11,6 +11,7 @@
 
 export * from '../errors.js';
 export * from './identity.js';
+export * from './asker-trust.js';
 export * from './money.js';
 export * from './page-meta.js';
 export * from './payments.js';
@@ -29,6 +30,7 @@ export type {
   User,
 } from '../identity.js';
 export type { PublicQuestion, Question, QuestionStatus, TipStatus } from '../questions.js';
+export type { QuestionStatusPage, StatusLinkResponse } from '../question-status.js';
 export type {
   AccountStatusResponse,
   CheckoutSessionResponse,

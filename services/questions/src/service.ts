@@ -14,6 +14,9 @@ import { questionsVault } from './questions/personal-data.js';
 import { questionsProjection, QuestionsReadModel } from './questions/read-models/questions.js';
 import { registerQuestionRoutes } from './questions/routes.js';
 import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from './recipients/recipients.js';
+import { Parties } from './questions/parties.js';
+import { registerStatusRoutes } from './status/routes.js';
+import { StatusPages } from './status/status-pages.js';
 
 /** What questions builds once and its routes, consumers and jobs share. */
 export interface QuestionsParts {
@@ -24,6 +27,8 @@ export interface QuestionsParts {
   actions: QuestionActions;
   /** Owner control over asking: settings, blocks, screening (issue 16). */
   asking: Asking;
+  /** The asker's private status page (issue 14). */
+  statusPages: StatusPages;
 }
 
 export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, QuestionsParts> = {
@@ -43,11 +48,20 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     const recipients = new RecipientsReadModel(db);
     const asking = new Asking({ db, recipients, clock });
     const actions = new QuestionActions({ commands, questions, recipients, clock, asking });
-    return { commands, questions, recipients, actions, asking };
+    const statusPages = new StatusPages({
+      db,
+      commands,
+      questions,
+      parties: new Parties(recipients),
+      clock,
+      publicOrigin: config.PUBLIC_ORIGIN,
+    });
+    return { commands, questions, recipients, actions, asking, statusPages };
   },
   routes: async (app, parts, ctx) => {
     await registerQuestionRoutes(app, parts, ctx);
     await registerAskingRoutes(app, parts, ctx);
+    registerStatusRoutes(app, parts.statusPages);
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log, config }) => ({

@@ -113,6 +113,7 @@ export class QuestionActions {
         asker,
         question: draft.question,
         detail: draft.detail,
+        isPrivate: draft.isPrivate,
         now: this.deps.clock(),
       },
     };
@@ -281,6 +282,7 @@ export class QuestionActions {
           question: draft.question,
           detail: draft.detail,
           tip: { amount: amountCents, currency: body.currency, paymentRef: body.paymentRef },
+          isPrivate: draft.isPrivate,
           now: this.deps.clock(),
         },
       },

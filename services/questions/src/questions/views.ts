@@ -57,6 +57,7 @@ export function toQuestion(row: QuestionRow, viewer: 'recipient' | 'asker'): Que
     tipStatus: row.tip_status,
     answerDeadline: iso(row.answer_deadline),
     answerWindowExpired: row.answer_window_expired,
+    isPrivate: row.asker_private,
   };
   if (viewer === 'recipient') q.toUserEmail = row.to_user_email;
   return q;
@@ -68,6 +69,7 @@ export function partiesOf(row: QuestionRow): QuestionParties {
     status: row.lifecycle,
     displayOnProfile: row.display_on_profile,
     deletedByReceiver: row.deleted_by_receiver,
+    askerPrivate: row.asker_private,
     recipient: { userId: row.to_user_id },
     asker: row.is_curated ? null : { userId: row.asker_user_id, email: row.asked_email },
   };

@@ -22,6 +22,8 @@ export type QuestionCommand =
         asker: Asker;
         question: string;
         detail: string;
+        /** The asker's consent (issue 14). */
+        isPrivate?: boolean;
         now: Date;
       };
     }
@@ -34,6 +36,7 @@ export type QuestionCommand =
         question: string;
         detail: string;
         tip: Tip;
+        isPrivate?: boolean;
         now: Date;
       };
     }
@@ -70,7 +73,8 @@ export type QuestionCommand =
   | { type: 'EditAnswer'; data: { actor: Actor; answer: string; tags: string[] | null; now: Date } }
   | { type: 'ChangeVisibility'; data: { actor: Actor; displayOnProfile: boolean; now: Date } }
   | { type: 'DeleteByReceiver'; data: { actor: Actor; now: Date } }
-  | { type: 'WithdrawQuestion'; data: { actor: Actor; now: Date } }
+  /** By its asker's account, or (`actor` null, `viaStatusLink`) by whoever holds its status page's link (issue 14). */
+  | { type: 'WithdrawQuestion'; data: { actor: Actor | null; viaStatusLink?: boolean; now: Date } }
   | { type: 'ExpireAnswerWindow'; data: { now: Date } }
   | { type: 'ConfirmTipCapture'; data: { paymentRef: string; now: Date } }
   | { type: 'ConfirmTipRelease'; data: { paymentRef: string; now: Date } }
@@ -110,6 +114,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
             tip: null,
             askedAt: now.toISOString(),
             answerDeadline: null,
+            ...(command.data.isPrivate ? { askerPrivate: true } : {}),
           },
         },
       ];
@@ -127,7 +132,16 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       return [
         {
           type: 'TippedQuestionSubmitted',
-          data: { questionId, recipient, asker, question, detail, tip, submittedAt: now.toISOString() },
+          data: {
+            questionId,
+            recipient,
+            asker,
+            question,
+            detail,
+            tip,
+            submittedAt: now.toISOString(),
+            ...(command.data.isPrivate ? { askerPrivate: true } : {}),
+          },
         },
       ];
     }
@@ -151,6 +165,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
             tip,
             askedAt: now.toISOString(),
             answerDeadline: new Date(now.getTime() + ANSWER_WINDOW_MS).toISOString(),
+            ...(state.askerPrivate ? { askerPrivate: true } : {}),
           },
         },
       ];
@@ -248,9 +263,14 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       ];
     }
     case 'WithdrawQuestion': {
-      const { actor, now } = command.data;
+      const { actor, viaStatusLink, now } = command.data;
       if (state.status === 'none' || isInvisible(state.status)) throw notFound(QUESTION_NOT_FOUND);
-      requireAccess(isAsker(state, actor), viewerOf(state, actor) !== null, accessMessages(MESSAGES.onlyAsker));
+      if (!viaStatusLink)
+        requireAccess(
+          !!actor && isAsker(state, actor),
+          viewerOf(state, actor) !== null,
+          accessMessages(MESSAGES.onlyAsker),
+        );
       if (state.status === 'withdrawn') throw conflict(MESSAGES.alreadyWithdrawn);
       if (state.status === 'answered') throw conflict(MESSAGES.answeredCannotWithdraw);
       if (state.deletedByReceiver) throw conflict(MESSAGES.deletedCannotWithdraw);

@@ -40,6 +40,8 @@ export type QuestionEvent =
         detail: string;
         tip: Tip;
         submittedAt: string;
+        /** The asker's consent (issue 14): never public. Absent in events recorded before it: false. */
+        askerPrivate?: boolean;
       };
     }
   | {
@@ -55,6 +57,8 @@ export type QuestionEvent =
         askedAt: string;
         /** Tipped questions only: when the tip is released if still unanswered. */
         answerDeadline: string | null;
+        /** The asker's consent (issue 14): never public. Absent in events recorded before it: false. */
+        askerPrivate?: boolean;
       };
     }
   | {
@@ -134,6 +138,8 @@ export interface QuestionFacts {
   answer: string | null;
   tags: string[];
   displayOnProfile: boolean;
+  /** The asker chose "Private — only I see the answer" (issue 14). */
+  askerPrivate: boolean;
   deletedByReceiver: boolean;
   tip: Tip | null;
   tipStatus: TipStatus;
@@ -167,6 +173,7 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
         answer: null,
         tags: [],
         displayOnProfile: true,
+        askerPrivate: d.askerPrivate ?? false,
         deletedByReceiver: false,
         tip: d.tip,
         tipStatus: 'awaiting_authorization',
@@ -187,6 +194,7 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
         answer: null,
         tags: [],
         displayOnProfile: true,
+        askerPrivate: d.askerPrivate ?? false,
         deletedByReceiver: false,
         tip: d.tip,
         tipStatus: d.tip ? 'held' : 'none',
@@ -207,6 +215,7 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
         answer: d.answer,
         tags: d.tags,
         displayOnProfile: d.displayOnProfile,
+        askerPrivate: false,
         deletedByReceiver: false,
         tip: null,
         tipStatus: 'none',

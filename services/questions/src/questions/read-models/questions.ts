@@ -36,6 +36,7 @@ function askedRow(e: AskedEvent, version: number): Insertable<QuestionsTable> & 
     payment_ref: d.tip?.paymentRef ?? null,
     tip_status: e.type === 'TippedQuestionSubmitted' ? 'awaiting_authorization' : d.tip ? 'held' : 'none',
     answer_deadline: e.type === 'QuestionAsked' ? e.data.answerDeadline : null,
+    asker_private: d.askerPrivate ?? false,
     // A tipped question is listed from when it was asked (authorized), not when checkout began.
     created_at: at,
     updated_at: at,
@@ -278,7 +279,9 @@ export class QuestionsReadModel {
         .where('to_username', '=', username)
         .where('lifecycle', '=', 'answered')
         .where('display_on_profile', '=', true)
-        .where('deleted_by_receiver', '=', false),
+        .where('deleted_by_receiver', '=', false)
+        // The asker's consent (issue 14): a private question is never on the public page.
+        .where('asker_private', '=', false),
       limit,
       after,
     );

@@ -1,0 +1,16 @@
+import { questionsApi } from '@ques/contracts';
+import { metadataFrom, requireUser, routeFor, type HttpApp } from '@ques/kit';
+import type { StatusPages } from './status-pages.js';
+
+/** The private status page's calls (issue 14): by token, no account; and the signed-in asker's way in. */
+export function registerStatusRoutes(app: HttpApp, pages: StatusPages): void {
+  routeFor(app, questionsApi.statusPage, async (request) => pages.view(request.params.token));
+  routeFor(app, questionsApi.confirmStatusLink, async (request) => pages.confirm(request.params.token));
+  routeFor(app, questionsApi.withdrawByStatusLink, async (request) =>
+    pages.withdraw(request.params.token, metadataFrom(request, null)),
+  );
+  routeFor(app, questionsApi.statusLink, async (request) => {
+    const claims = await requireUser(request);
+    return pages.linkForAsker(claims, request.params.id);
+  });
+}

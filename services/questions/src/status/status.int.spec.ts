@@ -1,0 +1,312 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QUESTION_MESSAGES, STATUS_MESSAGES } from '@ques/contracts';
+import { readMailbox } from '@ques/kit';
+import { eventually, infraGate, natsTestUrl, postgresServerUrl } from '@ques/kit/testing';
+import { registerUser, startHarness, type Harness } from '../test/harness.js';
+
+const natsUrl = await natsTestUrl();
+const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and NATS JetStream');
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+
+describe.runIf(run)(
+  "asker trust: the private status page, confirmed guest e-mails, the asker's consent (issue 14)",
+  () => {
+    let h: Harness;
+    let ada: User;
+    let sam: User;
+
+    const api = async (
+      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+      url: string,
+      body?: unknown,
+      token?: string,
+    ) => {
+      const res = await h.a.app.inject({
+        method,
+        url,
+        payload: body as never,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+      return { status: res.statusCode, body: res.body ? res.json() : null };
+    };
+    const guestAsk = (question: string, email: string, over: Record<string, unknown> = {}) =>
+      api('POST', '/api/questions', {
+        question,
+        detail: `Secret detail of ${question}`,
+        tip: 0,
+        toUserId: ada.id,
+        toUsername: ada.username,
+        askedName: 'Mallory Typed-This',
+        askedEmail: email,
+        agreedToTerms: true,
+        ...over,
+      });
+    const mailsTo = (to: string) => readMailbox(h.mailer.dir).filter((m) => m.to === to);
+    /** The status token mailed to `email` (waits for the mail). */
+    const mailedToken = async (email: string): Promise<string> => {
+      await eventually(async () => mailsTo(email).some((m) => m.subject.startsWith('Your question to')));
+      const mail = mailsTo(email).find((m) => m.subject.startsWith('Your question to'))!;
+      const match = /https:\/\/ques\.test\/q\/([A-Za-z0-9_-]+)/.exec(mail.text);
+      expect(match).not.toBeNull();
+      return match![1]!;
+    };
+    const answer = (id: string, text: string, over: Record<string, unknown> = {}) =>
+      api('PUT', `/api/questions/${id}/answer`, { answer: text, tags: [], ...over }, ada.token);
+
+    beforeAll(async () => {
+      h = await startHarness(natsUrl!);
+      ada = await registerUser(h, { username: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' });
+      sam = await registerUser(h, {
+        username: 'sam',
+        name: 'Sam Signed',
+        email: 'sam@example.com',
+        emailVerified: true,
+      });
+    });
+    afterAll(async () => h?.close());
+
+    it('mails a guest an unguessable link (no text they typed), stored only as its SHA-256', async () => {
+      const asked = await guestAsk('Which loom is best?', 'link@example.com');
+      expect(asked.status).toBe(201);
+      const token = await mailedToken('link@example.com');
+      expect(token).toHaveLength(43); // 32 random bytes: 256 bits
+      const mail = mailsTo('link@example.com')[0]!;
+      expect(mail.text).toContain('Ada Lovelace');
+      expect(mail.text).toContain('Pending');
+      expect(mail.text).not.toContain('loom');
+      expect(mail.text).not.toContain('Secret detail');
+      expect(mail.text).not.toContain('Mallory');
+      expect(mail.subject).not.toContain('loom');
+
+      const links = await h.database.db
+        .selectFrom('status_links')
+        .selectAll()
+        .where('question_id', '=', asked.body._id)
+        .execute();
+      expect(links).toHaveLength(1);
+      expect(links[0]!.token_hash).toBe(createHash('sha256').update(token).digest('hex'));
+      // The clear token is nowhere in the database.
+      const dump = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM status_links WHERE token_hash = ${token}`.execute(h.database.db);
+      expect(dump.rows[0]!.n).toBe(0);
+
+      const page = await api('GET', `/api/question-status/${token}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toMatchObject({
+        questionId: asked.body._id,
+        question: 'Which loom is best?',
+        detail: 'Secret detail of Which loom is best?',
+        toName: 'Ada Lovelace',
+        status: 'Pending',
+        tip: null,
+        emailConfirmed: false,
+      });
+    });
+
+    it('answers 404 for an unknown, malformed or foreign token, and reaches only its own question', async () => {
+      const first = await guestAsk('First of two?', 'two@example.com');
+      const second = await guestAsk('Second of two?', 'other@example.com');
+      const tokenA = await mailedToken('two@example.com');
+      const tokenB = await mailedToken('other@example.com');
+      expect(tokenA).not.toBe(tokenB);
+      expect((await api('GET', `/api/question-status/${tokenA}`)).body.questionId).toBe(first.body._id);
+      expect((await api('GET', `/api/question-status/${tokenB}`)).body.questionId).toBe(second.body._id);
+
+      const unknown = randomBytes(32).toString('base64url');
+      for (const bad of [unknown, 'short', first.body._id, `${tokenA}x`, tokenA.slice(0, 42), '%00']) {
+        const res = await api('GET', `/api/question-status/${encodeURIComponent(bad)}`);
+        expect(res.status).toBe(404);
+        expect(res.body.message).toBe(STATUS_MESSAGES.notFound);
+        expect((await api('POST', `/api/question-status/${encodeURIComponent(bad)}/withdraw`)).status).toBe(
+          404,
+        );
+      }
+      // The stored hash is not a token either.
+      const [row] = await h.database.db
+        .selectFrom('status_links')
+        .select('token_hash')
+        .where('question_id', '=', first.body._id)
+        .execute();
+      expect((await api('GET', `/api/question-status/${row!.token_hash}`)).status).toBe(404);
+    });
+
+    it('mails the answer to a guest only once the link was opened', async () => {
+      const asked = await guestAsk('Will you mail my answer?', 'later@example.com');
+      const token = await mailedToken('later@example.com');
+      expect((await answer(asked.body._id, 'Only once you confirm.')).status).toBe(200);
+      // A later question's mail is out: the answer's would have been queued before it.
+      await guestAsk('Marker after the answer?', 'marker-later@example.com');
+      await mailedToken('marker-later@example.com');
+      await eventually(async () => {
+        const jobs = await h.database.db
+          .selectFrom('scheduled_jobs')
+          .select('id')
+          .where('kind', '=', 'send-mail')
+          .where('status', '=', 'pending')
+          .execute();
+        return jobs.length === 0;
+      });
+      expect(mailsTo('later@example.com').filter((m) => m.subject.includes('answered'))).toHaveLength(0);
+
+      const opened = await api('POST', `/api/question-status/${token}/confirm`);
+      expect(opened.status).toBe(200);
+      expect(opened.body).toMatchObject({
+        status: 'Answered',
+        answer: 'Only once you confirm.',
+        emailConfirmed: true,
+      });
+      await eventually(async () =>
+        mailsTo('later@example.com').some((m) => m.subject === 'Ada Lovelace answered your question'),
+      );
+      const answered = mailsTo('later@example.com').find((m) => m.subject.includes('answered'))!;
+      expect(answered.text).toContain('Only once you confirm.');
+      // Opening it again sends nothing more.
+      await api('POST', `/api/question-status/${token}/confirm`);
+      const confirmedFirst = await guestAsk('Confirmed before the answer?', 'early@example.com');
+      const early = await mailedToken('early@example.com');
+      await api('POST', `/api/question-status/${early}/confirm`);
+      await answer(confirmedFirst.body._id, 'Straight to you.');
+      await eventually(async () => mailsTo('early@example.com').some((m) => m.subject.includes('answered')));
+      expect(mailsTo('later@example.com').filter((m) => m.subject.includes('answered'))).toHaveLength(1);
+    });
+
+    it('withdraws from the page once; twice or after an answer is a clear 409 that changes nothing', async () => {
+      const asked = await guestAsk('Withdraw me?', 'withdraw@example.com');
+      const token = await mailedToken('withdraw@example.com');
+      const done = await api('POST', `/api/question-status/${token}/withdraw`);
+      expect(done.status).toBe(200);
+      expect(done.body.status).toBe('Withdrawn');
+      const twice = await api('POST', `/api/question-status/${token}/withdraw`);
+      expect(twice).toMatchObject({ status: 409, body: { message: QUESTION_MESSAGES.alreadyWithdrawn } });
+
+      const other = await guestAsk('Answered first?', 'answered-first@example.com');
+      const otherToken = await mailedToken('answered-first@example.com');
+      await answer(other.body._id, 'Too late to withdraw.');
+      const late = await api('POST', `/api/question-status/${otherToken}/withdraw`);
+      expect(late).toMatchObject({
+        status: 409,
+        body: { message: QUESTION_MESSAGES.answeredCannotWithdraw },
+      });
+      expect((await api('GET', `/api/question-status/${otherToken}`)).body.status).toBe('Answered');
+      expect(
+        await h.database.db
+          .selectFrom('events')
+          .select('event_id')
+          .where('stream_id', '=', `question-${asked.body._id}`)
+          .where('type', '=', 'QuestionWithdrawn')
+          .execute(),
+      ).toHaveLength(1);
+    });
+
+    it('shows a tip held with its release date, and released after a withdrawal', async () => {
+      const questionId = randomUUID();
+      const submitted = await h.a.app.inject({
+        method: 'POST',
+        url: '/internal/questions/tipped',
+        payload: {
+          questionId,
+          questionData: {
+            question: 'Tipped and tracked?',
+            toUserId: ada.id,
+            agreedToTerms: true,
+            askedName: 'Tia',
+            askedEmail: 'tip@example.com',
+          },
+          askerUserId: null,
+          tipAmount: 500,
+          currency: 'usd',
+          paymentRef: `pi_${questionId}`,
+        },
+      });
+      expect(submitted.statusCode).toBe(201);
+      await h.publish(
+        'payments',
+        'TipAuthorized',
+        {
+          questionId,
+          paymentRef: `pi_${questionId}`,
+          amount: 500,
+          currency: 'usd',
+          authorizedAt: h.now().toISOString(),
+        },
+        `checkout-${questionId}`,
+      );
+      const token = await mailedToken('tip@example.com');
+      expect(mailsTo('tip@example.com')[0]!.text).not.toContain('Tipped and tracked');
+      const page = await api('GET', `/api/question-status/${token}`);
+      expect(page.body.status).toBe('Pending');
+      expect(page.body.tip).toMatchObject({
+        amountCents: 500,
+        currency: 'usd',
+        state: 'held',
+        chargedAt: null,
+      });
+      expect(new Date(page.body.tip.releaseAt).getTime()).toBeGreaterThan(h.now().getTime() + 4 * 86_400_000);
+      const withdrawn = await api('POST', `/api/question-status/${token}/withdraw`);
+      expect(withdrawn.body).toMatchObject({ status: 'Withdrawn', tip: { state: 'released' } });
+    });
+
+    it("keeps a private question off every public surface whatever the owner toggles, and shows it on the asker's page", async () => {
+      const asked = await guestAsk('Private: only for me?', 'private@example.com', { isPrivate: true });
+      expect(asked.status).toBe(201);
+      expect(asked.body.isPrivate).toBe(true);
+      const token = await mailedToken('private@example.com');
+      expect((await answer(asked.body._id, 'A private answer.', { displayOnProfile: true })).status).toBe(
+        200,
+      );
+      await api('PATCH', `/api/questions/${asked.body._id}`, { displayOnProfile: true }, ada.token);
+
+      const list = await api('GET', '/api/questions?username=ada&role=receiver');
+      expect(list.body.map((q: { id: string }) => q.id)).not.toContain(asked.body._id);
+      expect((await api('GET', `/api/questions/${asked.body._id}`)).status).toBe(404);
+      expect((await api('GET', `/api/questions/${asked.body._id}`, undefined, sam.token)).status).toBe(404);
+      // The owner sees it, flagged private.
+      const owner = await api('GET', `/api/questions/${asked.body._id}`, undefined, ada.token);
+      expect(owner.body).toMatchObject({ isPrivate: true, displayOnProfile: true });
+      // A public twin is on the list (the filter is the consent, not something else).
+      const open = await guestAsk('Public: for everyone?', 'public@example.com');
+      await answer(open.body._id, 'A public answer.');
+      expect(
+        (await api('GET', '/api/questions?username=ada&role=receiver')).body.map((q: { id: string }) => q.id),
+      ).toContain(open.body._id);
+
+      const page = await api('GET', `/api/question-status/${token}`);
+      expect(page.body).toMatchObject({
+        status: 'Answered',
+        answer: 'A private answer.',
+        isPrivate: true,
+        isPublic: false,
+      });
+    });
+
+    it('gives a signed-in asker the same page from Questions Asked, and nobody else', async () => {
+      const asked = await api(
+        'POST',
+        '/api/questions',
+        { question: 'Signed-in status?', detail: '', tip: 0, toUserId: ada.id },
+        sam.token,
+      );
+      expect(asked.status).toBe(201);
+      const link = await api('POST', `/api/questions/${asked.body._id}/status-link`, undefined, sam.token);
+      expect(link.status).toBe(200);
+      expect(link.body.url).toBe(`/q/${link.body.token}`);
+      expect((await api('GET', `/api/question-status/${link.body.token}`)).body).toMatchObject({
+        questionId: asked.body._id,
+        emailConfirmed: true,
+      });
+      // The owner is a party but not the asker: 403; a stranger: 404.
+      expect(
+        (await api('POST', `/api/questions/${asked.body._id}/status-link`, undefined, ada.token)).status,
+      ).toBe(403);
+      const eve = await registerUser(h, { username: 'eve', name: 'Eve', email: 'eve@example.com' });
+      expect(
+        (await api('POST', `/api/questions/${asked.body._id}/status-link`, undefined, eve.token)).status,
+      ).toBe(404);
+      expect((await api('POST', `/api/questions/${asked.body._id}/status-link`)).status).toBe(401);
+    });
+  },
+);
