@@ -49,7 +49,17 @@ describe('ask rules (spec §5, in order)', () => {
   });
   it('does not ask signed-in users for terms, name or e-mail', () => {
     const r = checkAskDraft({ question: ' Why? ', detail: ' more ', toUserId }, { signedIn: true });
-    expect(r).toEqual({ ok: true, value: { question: 'Why?', detail: 'more', guest: null, toUserId } });
+    expect(r).toEqual({
+      ok: true,
+      value: { question: 'Why?', detail: 'more', guest: null, toUserId, isPrivate: false },
+    });
+  });
+  it("carries the asker's consent: only `isPrivate: true` is private (issue 14)", () => {
+    const ask = (isPrivate: unknown) =>
+      checkAskDraft({ question: 'Q', toUserId, isPrivate }, { signedIn: true });
+    expect([ask(true), ask(false), ask(undefined), ask('yes')].map((r) => r.ok && r.value.isPrivate)).toEqual(
+      [true, false, false, false],
+    );
   });
   it('takes yourName/yourEmail when askedName/askedEmail are absent, and lowercases the e-mail', () => {
     const r = checkAskDraft(
