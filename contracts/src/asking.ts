@@ -24,10 +24,7 @@ export const ZUpdateAskingSettingsBody = z.object({
     .string({ error: ASKING_MESSAGES.pausedUntilInvalid })
     .refine((v) => !Number.isNaN(Date.parse(v)), { error: ASKING_MESSAGES.pausedUntilInvalid })
     .nullish(),
-  pauseNote: z
-    .string({ error: ASKING_MESSAGES.noteTooLong })
-    .max(ASKING_LIMITS.note, { error: ASKING_MESSAGES.noteTooLong })
-    .nullish(),
+  pauseNote: z.string({ error: ASKING_MESSAGES.noteTooLong }).max(ASKING_LIMITS.note, { error: ASKING_MESSAGES.noteTooLong }).nullish(),
   pendingCap: z
     .number({ error: ASKING_MESSAGES.capInvalid })
     .int({ error: ASKING_MESSAGES.capInvalid })

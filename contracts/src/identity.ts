@@ -39,16 +39,8 @@ export const ZSignupRequest = z.object({
 export type SignupRequest = z.infer<typeof ZSignupRequest>;
 
 export const ZLoginRequest = z.object({
-  email: z
-    .string({ error: 'Email and password are required' })
-    .trim()
-    .toLowerCase()
-    .min(1, 'Email and password are required')
-    .max(LIMITS.email),
-  password: z
-    .string({ error: 'Email and password are required' })
-    .min(1, 'Email and password are required')
-    .max(LIMITS.passwordMax),
+  email: z.string({ error: 'Email and password are required' }).trim().toLowerCase().min(1, 'Email and password are required').max(LIMITS.email),
+  password: z.string({ error: 'Email and password are required' }).min(1, 'Email and password are required').max(LIMITS.passwordMax),
 });
 export type LoginRequest = z.infer<typeof ZLoginRequest>;
 
@@ -88,10 +80,7 @@ export type ResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
 /** `POST /api/users/reset-password-confirm`. */
 export const ZResetPasswordConfirmRequest = z.object({
   token: z.string({ error: 'Reset failed' }).min(1, 'Reset failed').max(200),
-  password: z
-    .string({ error: 'Please enter a new password.' })
-    .min(1, 'Please enter a new password.')
-    .pipe(ZPassword),
+  password: z.string({ error: 'Please enter a new password.' }).min(1, 'Please enter a new password.').pipe(ZPassword),
 });
 export type ResetPasswordConfirmRequest = z.infer<typeof ZResetPasswordConfirmRequest>;
 
@@ -176,23 +165,13 @@ export type UserSnapshot = z.input<typeof ZUserSnapshot>;
 export const IdentityEvents = {
   UserRegistered: { version: 1, schema: ZUserSnapshot },
   ProfileUpdated: { version: 1, schema: ZUserSnapshot },
-  PasswordChanged: {
-    version: 1,
-    schema: z.object({ userId: z.uuid(), changedAt: z.iso.datetime({ offset: true }) }),
-  },
+  PasswordChanged: { version: 1, schema: z.object({ userId: z.uuid(), changedAt: z.iso.datetime({ offset: true }) }) },
   AvatarChanged: {
     version: 1,
-    schema: z.object({
-      userId: z.uuid(),
-      avatarUrl: z.string(),
-      changedAt: z.iso.datetime({ offset: true }),
-    }),
+    schema: z.object({ userId: z.uuid(), avatarUrl: z.string(), changedAt: z.iso.datetime({ offset: true }) }),
   },
   /** The person is gone: consumers erase everything personal they hold about them (name, e-mail, bio, avatar). */
-  UserDeleted: {
-    version: 1,
-    schema: z.object({ userId: z.uuid(), deletedAt: z.iso.datetime({ offset: true }) }),
-  },
+  UserDeleted: { version: 1, schema: z.object({ userId: z.uuid(), deletedAt: z.iso.datetime({ offset: true }) }) },
   /**
    * Sessions ended (logout, password change or reset, refresh-token reuse, account deletion): every service refuses
    * their access tokens from now on (ADR 0017). Not a stored domain event: sessions are operational state, so the

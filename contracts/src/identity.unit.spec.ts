@@ -18,17 +18,10 @@ describe('identity request schemas', () => {
     expect(email.error?.issues[0]?.message).toBe('Please enter a valid email address');
   });
   it('normalises the e-mail', () => {
-    expect(
-      ZSignupRequest.parse({ name: 'A', email: ' Ada@Example.COM ', password: 'longenough' }).email,
-    ).toBe('ada@example.com');
+    expect(ZSignupRequest.parse({ name: 'A', email: ' Ada@Example.COM ', password: 'longenough' }).email).toBe('ada@example.com');
   });
   it('accepts the full stored profile, ignoring unknown fields, and checks colours', () => {
-    const parsed = ZUpdateProfileRequest.parse({
-      _id: 'x',
-      token: 't',
-      name: 'Ada',
-      brandColorMain: '#aabbcc',
-    });
+    const parsed = ZUpdateProfileRequest.parse({ _id: 'x', token: 't', name: 'Ada', brandColorMain: '#aabbcc' });
     expect(parsed).toEqual({ name: 'Ada', brandColorMain: '#aabbcc' });
     expect(ZUpdateProfileRequest.safeParse({ brandColorMain: 'red' }).success).toBe(false);
   });

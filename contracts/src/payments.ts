@@ -113,11 +113,7 @@ export function checkDonationAmount(amount: unknown, offered: readonly TipOption
 // Strict zod schemas (a field not declared here is a failed response, not a silently stripped one); their inferred
 // types are what the web app imports, type-only, from `@ques/contracts/core`. Amounts: the ledger's are cents.
 
-const ZTipOption = z.strictObject({
-  id: z.string(),
-  value: z.enum(TIP_OPTION_VALUES),
-  removable: z.boolean(),
-});
+const ZTipOption = z.strictObject({ id: z.string(), value: z.enum(TIP_OPTION_VALUES), removable: z.boolean() });
 
 export const ZTipOptionsResponse = z.strictObject({
   tipOptions: z.array(ZTipOption),
@@ -158,14 +154,7 @@ export const ZCheckoutSessionResponse = z.strictObject({
 });
 export type CheckoutSessionResponse = z.infer<typeof ZCheckoutSessionResponse>;
 
-const PAYMENT_STATUSES = [
-  'checkout',
-  'held',
-  'capturing',
-  'captured',
-  'releasing',
-  'released',
-] as const satisfies readonly PaymentStatus[];
+const PAYMENT_STATUSES = ['checkout', 'held', 'capturing', 'captured', 'releasing', 'released'] as const satisfies readonly PaymentStatus[];
 
 /** finalize-payment / cancel-payment. */
 export const ZPaymentActionResponse = z.strictObject({

@@ -290,9 +290,7 @@ export type ListQuestionsQuery = z.infer<typeof ZListQuestionsQuery>;
 const NOT_AN_OBJECT = 'The request body must be a JSON object.';
 const textField = (label: string) => z.string({ error: `${label} must be text` }).nullish();
 const flagField = (label: string) => z.boolean({ error: `${label} must be true or false` }).nullish();
-const ZTagsField = z
-  .array(z.string({ error: TAG_MESSAGES.notAList }), { error: TAG_MESSAGES.notAList })
-  .nullish();
+const ZTagsField = z.array(z.string({ error: TAG_MESSAGES.notAList }), { error: TAG_MESSAGES.notAList }).nullish();
 
 /** `:id` of a question route; the service answers a malformed id like an unknown one (404), or 400 on answer. */
 export const ZQuestionIdParams = z.object({ id: z.string().max(200) });
@@ -399,14 +397,7 @@ export type QuestionStatus = z.infer<typeof ZQuestionStatus>;
  * Where a tip stands: `held` on the card until the answer (`capturing` → `captured`), or `released` when the
  * question was withdrawn, deleted, or left unanswered past the 5-day window ("released, never charged").
  */
-export const ZTipStatus = z.enum([
-  'none',
-  'awaiting_authorization',
-  'held',
-  'capturing',
-  'captured',
-  'released',
-]);
+export const ZTipStatus = z.enum(['none', 'awaiting_authorization', 'held', 'capturing', 'captured', 'released']);
 export type TipStatus = z.infer<typeof ZTipStatus>;
 
 const ZTime = z.iso.datetime({ offset: true });

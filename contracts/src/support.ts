@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  DEFAULT_SUPPORT_CATEGORY,
-  SUPPORT_CATEGORIES,
-  SUPPORT_LIMITS,
-  SUPPORT_REQUIRED_FIELDS,
-} from './core/support.js';
+import { DEFAULT_SUPPORT_CATEGORY, SUPPORT_CATEGORIES, SUPPORT_LIMITS, SUPPORT_REQUIRED_FIELDS } from './core/support.js';
 
 // Categories, limits and the spec's message live in ./core/support.ts (zod-free: the browser imports them from there).
 export * from './core/support.js';

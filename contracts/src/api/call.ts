@@ -62,8 +62,6 @@ export function defineCall<const S extends CallSchema>(call: ApiCall<S>): ApiCal
 
 /** The response schemas of a call including its error statuses, as Fastify and OpenAPI want them. */
 export function responseSchemas(call: ApiCall): Record<number, z.ZodType> {
-  const errors = Object.fromEntries(
-    Object.keys(call.errors ?? {}).map((status) => [Number(status), ZErrorBody]),
-  );
+  const errors = Object.fromEntries(Object.keys(call.errors ?? {}).map((status) => [Number(status), ZErrorBody]));
   return { ...errors, ...call.schema.response };
 }

@@ -97,11 +97,7 @@ export const paymentsApi = {
     summary: 'Your earnings: one ledger entry per captured tip (cents), newest first, and the totals',
     description: `At most \`limit\` entries (default and max ${MAX_PAGE_SIZE}); the next page's cursor is in the \`x-next-cursor\` response header.`,
     auth: 'required',
-    errors: {
-      400: [`limit must be between 1 and ${MAX_PAGE_SIZE}`, 'Invalid cursor'],
-      ...AUTH,
-      403: [P.onlyOwner],
-    },
+    errors: { 400: [`limit must be between 1 and ${MAX_PAGE_SIZE}`, 'Invalid cursor'], ...AUTH, 403: [P.onlyOwner] },
     schema: { querystring: ZEarningsQuery, response: { 200: ZEarningsResponse } },
   }),
   finalizePayment: defineCall({
@@ -150,10 +146,9 @@ export const paymentsApi = {
     method: 'POST',
     path: '/api/checkout/create-checkout-session',
     service: 'payments',
-    summary:
-      'Ask a tipped question: validates it, then opens the hosted checkout (`url`) for `donationAmount` dollars',
+    summary: 'Ask a tipped question: validates it, then opens the hosted checkout (`url`) for `donationAmount` dollars',
     description:
-      'The question follows the ask rules; the tip must be one the owner offers. The question stays invisible until ' +
+      "The question follows the ask rules; the tip must be one the owner offers. The question stays invisible until " +
       'the card is authorized (held, not charged), and goes if the checkout ends unpaid. An `Idempotency-Key` makes a ' +
       'retry answer with the same session.',
     auth: 'optional',

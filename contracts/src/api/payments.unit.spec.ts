@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  checkDonationAmount,
-  PaymentsEvents,
-  ZCheckoutSessionResponse,
-  ZEarningsResponse,
-} from '../index.js';
+import { checkDonationAmount, PaymentsEvents, ZCheckoutSessionResponse, ZEarningsResponse } from '../index.js';
 import { PaymentsEventsForQuestions } from '../questions.js';
 import { API_CALLS, BROWSER_CALLS, paymentsApi, paymentsBrowserCalls, responseSchemas } from './index.js';
 
@@ -21,13 +16,7 @@ describe('the payments declarations', () => {
   });
 
   it('refuses a response with a field it does not declare (strict), and converts to JSON Schema for the docs', () => {
-    const session = {
-      sessionId: 'cs_1',
-      paymentIntentId: null,
-      url: 'https://x',
-      questionId: 'q',
-      message: 'ok',
-    };
+    const session = { sessionId: 'cs_1', paymentIntentId: null, url: 'https://x', questionId: 'q', message: 'ok' };
     expect(ZCheckoutSessionResponse.parse(session)).toEqual(session);
     expect(ZCheckoutSessionResponse.safeParse({ ...session, amount: 5 }).success).toBe(false);
     expect(
@@ -37,22 +26,13 @@ describe('the payments declarations', () => {
       }).success,
     ).toBe(true);
     for (const call of [...Object.values(paymentsApi), ...Object.values(paymentsBrowserCalls)])
-      for (const schema of Object.values(responseSchemas(call)))
-        expect(() => z.toJSONSchema(schema)).not.toThrow();
+      for (const schema of Object.values(responseSchemas(call))) expect(() => z.toJSONSchema(schema)).not.toThrow();
   });
 
   it('converts the /api dollars to cents once, and publishes CheckoutExpired in the shape questions reads', () => {
     expect(checkDonationAmount(5, ['$0', '$5'])).toEqual({ ok: true, value: 500 });
     expect(checkDonationAmount('$1000', ['Custom'])).toEqual({ ok: true, value: 100_000 });
-    const expired = {
-      questionId: '0b9f5c1e-6a59-4c3f-9a57-3c0a7d0f1a11',
-      paymentRef: 'cs_1',
-      expiredAt: '2026-11-22T10:00:00.000Z',
-    };
-    expect(
-      PaymentsEventsForQuestions.CheckoutExpired.schema.parse(
-        PaymentsEvents.CheckoutExpired.schema.parse(expired),
-      ),
-    ).toEqual(expired);
+    const expired = { questionId: '0b9f5c1e-6a59-4c3f-9a57-3c0a7d0f1a11', paymentRef: 'cs_1', expiredAt: '2026-11-22T10:00:00.000Z' };
+    expect(PaymentsEventsForQuestions.CheckoutExpired.schema.parse(PaymentsEvents.CheckoutExpired.schema.parse(expired))).toEqual(expired);
   });
 });

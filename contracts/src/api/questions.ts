@@ -213,8 +213,7 @@ export const questionsApi = {
     path: '/api/asking/status/:username',
     service: 'questions',
     summary: 'Whether a profile takes questions now (paused until a date, or at its cap of open questions)',
-    description:
-      'The public page shows this in place of the ask button. A pause whose date has passed is over.',
+    description: 'The public page shows this in place of the ask button. A pause whose date has passed is over.',
     auth: 'none',
     errors: { 404: ['User not found'] },
     schema: { params: ZUsernameParams, response: { 200: ZAskingStatus } },

@@ -21,8 +21,7 @@ export const supportApi = {
     path: '/api/support/send',
     service: 'support',
     summary: 'Send a support request (category, title, description, solved captcha)',
-    description:
-      "The sender is whoever the bearer token says, or a guest; the body's userId is never trusted.",
+    description: 'The sender is whoever the bearer token says, or a guest; the body\'s userId is never trusted.',
     auth: 'optional',
     idempotent: true,
     errors: {

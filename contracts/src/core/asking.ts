@@ -26,12 +26,7 @@ export const DEVICE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
 /** "Not taking questions until {date}": the date as the public page and the refusal write it. */
 export function formatPausedUntil(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-US', {
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  });
+  return new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 }
 
 export const ASKING_MESSAGES = {

@@ -11,9 +11,7 @@ export function formatDollars(dollars: number): string {
 /** "$4.50", "€12.00": an amount in cents of `currency` (an ISO code such as `usd`), always with cents. */
 export function formatCents(cents: number, currency = 'usd'): string {
   try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(
-      cents / 100,
-    );
+    return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
   } catch {
     return `$${(cents / 100).toFixed(2)}`;
   }

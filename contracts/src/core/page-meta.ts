@@ -84,20 +84,14 @@ function absoluteImage(origin: string, pathOrUrl: string): string {
 }
 
 /** The owner's avatar as a square preview, or the wide default image when they have none. */
-export function shareImage(
-  origin: string,
-  avatarUrl: string | undefined,
-): Pick<PageMeta, 'image' | 'twitterCard'> {
+export function shareImage(origin: string, avatarUrl: string | undefined): Pick<PageMeta, 'image' | 'twitterCard'> {
   return isDefaultAvatar(avatarUrl)
     ? { image: `${origin}${DEFAULT_SHARE_IMAGE_PATH}`, twitterCard: 'summary_large_image' }
     : { image: absoluteImage(origin, avatarUrl!), twitterCard: 'summary' };
 }
 
 /** Any other page: its own title, description and canonical path; the default share image; no structured data. */
-export function pageMeta(
-  origin: string,
-  page: { title: string; description: string; path: string },
-): PageMeta {
+export function pageMeta(origin: string, page: { title: string; description: string; path: string }): PageMeta {
   const base = trimOrigin(origin);
   return {
     title: page.title,
@@ -122,12 +116,7 @@ export const defaultMeta = (origin: string, path = '/') =>
 export function headTags(meta: PageMeta): HeadTag[] {
   const title = excerpt(meta.title, TITLE_CHARS);
   const name = (key: string, value: string): HeadTag => ({ kind: 'meta', attribute: 'name', key, value });
-  const property = (key: string, value: string): HeadTag => ({
-    kind: 'meta',
-    attribute: 'property',
-    key,
-    value,
-  });
+  const property = (key: string, value: string): HeadTag => ({ kind: 'meta', attribute: 'property', key, value });
   return [
     { kind: 'title', text: title },
     name('description', meta.description),

@@ -17,12 +17,7 @@ import { questionMeta } from './question-meta.js';
 import { questionSlug } from './questions.js';
 
 const ORIGIN = 'https://ques.test';
-const ada = {
-  username: 'ada',
-  name: 'Ada Lovelace',
-  bio: 'Mathematician.',
-  avatarUrl: '/images/avatars/a/1.webp',
-};
+const ada = { username: 'ada', name: 'Ada Lovelace', bio: 'Mathematician.', avatarUrl: '/images/avatars/a/1.webp' };
 const answer = (n: number) => ({
   _id: `q${n}`,
   question: `Question ${n}?`,
@@ -64,9 +59,9 @@ describe('page metadata (spec §1, §2)', () => {
       ogType: 'website',
       jsonLd: null,
     });
-    expect(
-      pageMeta('http://127.0.0.1:4000', { title: 'Log in', description: 'd', path: '/login' }).canonical,
-    ).toBe('http://127.0.0.1:4000/login');
+    expect(pageMeta('http://127.0.0.1:4000', { title: 'Log in', description: 'd', path: '/login' }).canonical).toBe(
+      'http://127.0.0.1:4000/login',
+    );
   });
 
   it('describes a profile: title, bio excerpt (or a sentence), canonical, avatar and FAQPage of the first 2 answers', () => {
@@ -89,22 +84,12 @@ describe('page metadata (spec §1, §2)', () => {
       })),
     });
     const bare = profileMeta(ORIGIN, { ...ada, bio: ' ', avatarUrl: '/images/user-image.png?v=1' }, []);
-    expect(bare.description).toBe(
-      'Ask Ada Lovelace a question on Ques and read the answers they have already given.',
-    );
-    expect(bare).toMatchObject({
-      image: `${ORIGIN}/images/og-default.png`,
-      twitterCard: 'summary_large_image',
-      jsonLd: null,
-    });
+    expect(bare.description).toBe('Ask Ada Lovelace a question on Ques and read the answers they have already given.');
+    expect(bare).toMatchObject({ image: `${ORIGIN}/images/og-default.png`, twitterCard: 'summary_large_image', jsonLd: null });
   });
 
   it('describes an answer page: slugged canonical, answer excerpt, QAPage with the answer’s date and author', () => {
-    const meta = questionMeta(ORIGIN, ada, {
-      ...answer(1),
-      question: 'Is it free?',
-      detail: 'Asked at a talk.',
-    });
+    const meta = questionMeta(ORIGIN, ada, { ...answer(1), question: 'Is it free?', detail: 'Asked at a talk.' });
     expect(meta.title).toBe('Is it free? — Ada Lovelace on Ques');
     expect(meta.canonical).toBe(`${ORIGIN}/ask/ada/question/q1/is-it-free`);
     expect(meta.jsonLd).toMatchObject({
@@ -125,9 +110,7 @@ describe('page metadata (spec §1, §2)', () => {
     expect(profileMeta(ORIGIN, { ...ada, avatarUrl: 'javascript:alert(1)' }, []).image).toBe(
       `${ORIGIN}/images/og-default.png`,
     );
-    expect(profileMeta(ORIGIN, { ...ada, avatarUrl: 'https://cdn.test/a.webp' }, []).image).toBe(
-      'https://cdn.test/a.webp',
-    );
+    expect(profileMeta(ORIGIN, { ...ada, avatarUrl: 'https://cdn.test/a.webp' }, []).image).toBe('https://cdn.test/a.webp');
   });
 
   it('lists the preview tags first and bounds the title in every title tag', () => {
@@ -143,12 +126,7 @@ describe('page metadata (spec §1, §2)', () => {
     const titles = tags.filter((t) => (t.kind === 'title' ? true : t.key.endsWith(':title')));
     expect(titles).toHaveLength(3);
     for (const t of titles) expect(t.kind === 'title' ? t.text : t.value).toHaveLength(TITLE_CHARS);
-    expect(tags).toContainEqual({
-      kind: 'meta',
-      attribute: 'property',
-      key: 'og:url',
-      value: long.canonical,
-    });
+    expect(tags).toContainEqual({ kind: 'meta', attribute: 'property', key: 'og:url', value: long.canonical });
   });
 
   it('keeps user text inside a JSON-LD script', () => {

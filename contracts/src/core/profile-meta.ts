@@ -1,23 +1,12 @@
 import type { PublicProfile } from '../identity.js';
 import type { PublicQuestion } from '../questions.js';
-import {
-  excerpt,
-  profilePath,
-  shareImage,
-  STRUCTURED_DATA_QUESTIONS,
-  trimOrigin,
-  type PageMeta,
-} from './page-meta.js';
+import { excerpt, profilePath, shareImage, STRUCTURED_DATA_QUESTIONS, trimOrigin, type PageMeta } from './page-meta.js';
 
 export type ProfileFields = Pick<PublicProfile, 'username' | 'name' | 'bio' | 'avatarUrl'>;
 export type AnswerFields = Pick<PublicQuestion, 'question' | 'answer'>;
 
 /** Spec §2 public profile: "{name} — Ask Me Anything", bio excerpt, canonical, avatar, FAQPage of the first 2 answers. */
-export function profileMeta(
-  origin: string,
-  profile: ProfileFields,
-  answers: readonly AnswerFields[],
-): PageMeta {
+export function profileMeta(origin: string, profile: ProfileFields, answers: readonly AnswerFields[]): PageMeta {
   const base = trimOrigin(origin);
   const first = answers.slice(0, STRUCTURED_DATA_QUESTIONS);
   return {

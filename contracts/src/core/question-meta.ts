@@ -6,10 +6,7 @@ import type { ProfileFields } from './profile-meta.js';
 export function questionMeta(
   origin: string,
   profile: ProfileFields,
-  question: Pick<
-    PublicQuestion,
-    '_id' | 'question' | 'detail' | 'answer' | 'createdAt' | 'updatedAt' | 'answeredAt'
-  >,
+  question: Pick<PublicQuestion, '_id' | 'question' | 'detail' | 'answer' | 'createdAt' | 'updatedAt' | 'answeredAt'>,
 ): PageMeta {
   const base = trimOrigin(origin);
   const canonical = `${base}${questionPath(profile.username, question._id, question.question)}`;
