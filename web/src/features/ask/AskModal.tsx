@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import {
+  dollarsToCents,
+  feeBreakdownText,
   GUEST_USERNAME,
   PAYMENT_MESSAGES,
   QUESTION_LIMITS,
@@ -71,6 +73,8 @@ function AskForm({
   const [email, setEmail] = useState('');
   const [agreed, setAgreed] = useState(false);
   const [tip, setTip] = useState<TipValue>({ preset: null, custom: '' });
+  // The asker's consent (issue 14): published by default, or private.
+  const [isPrivate, setIsPrivate] = useState(false);
   const [error, setError] = useState<{ message: string; field: AskField } | null>(null);
   const [busy, setBusy] = useState<'posting' | 'redirecting' | null>(null);
   const [sent, setSent] = useState(false);
@@ -133,6 +137,7 @@ function AskForm({
       yourEmail: askerEmail,
       toUserEmail: recipient.email,
       ...(isGuest ? { agreedToTerms: agreed } : {}),
+      ...(isPrivate ? { isPrivate: true } : {}),
     };
 
     if (amount > 0) {
@@ -172,7 +177,12 @@ function AskForm({
     return (
       <div className="ask-sent" role="status">
         <p className="ask-sent__title">Your question is on its way.</p>
-        <p>{recipient.name} will be notified. Answers appear on this page once published.</p>
+        <p>
+          {recipient.name} will be notified.{' '}
+          {isGuest
+            ? 'We e-mailed you a private link to follow your question (and to withdraw it).'
+            : 'Follow it under Questions Asked.'}
+        </p>
         <button type="button" className="button button--primary" onClick={requestClose}>
           Close
         </button>
@@ -243,8 +253,25 @@ function AskForm({
             A tip is held on your card, never charged unless {recipient.name} answers. It is released if there is
             no answer within 5 days.
           </p>
+          {amount > 0 ? (
+            <p className="field__hint ask-form__fees" data-testid="fee-breakdown">
+              {feeBreakdownText(recipient.name, dollarsToCents(amount) ?? 0)}
+            </p>
+          ) : null}
         </>
       ) : null}
+
+      <fieldset className="ask-form__consent">
+        <legend>Who may see the answer</legend>
+        <label>
+          <input type="radio" name="consent" checked={!isPrivate} onChange={() => setIsPrivate(false)} /> May be
+          published on {recipient.name}'s page
+        </label>
+        <label>
+          <input type="radio" name="consent" checked={isPrivate} onChange={() => setIsPrivate(true)} /> Private — only I
+          see the answer
+        </label>
+      </fieldset>
 
       {error ? (
         <p id={ids.error} className="banner banner--error" role="alert">

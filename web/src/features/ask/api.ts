@@ -39,6 +39,8 @@ export interface QuestionPayload {
   toUserEmail?: string | undefined;
   /** A guest ticked the terms box (the server checks it again; signed-in askers agreed when signing up). */
   agreedToTerms?: boolean;
+  /** The asker's consent (issue 14): "Private — only I see the answer". */
+  isPrivate?: boolean;
 }
 
 export const postQuestion = (payload: QuestionPayload) =>
