@@ -74,9 +74,21 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
             describedBy={error ? errorId : undefined}
           />
           <TagInput tags={tags} onChange={setTags} />
-          <Checkbox checked={displayOnProfile} onChange={setDisplayOnProfile}>
-            Show on profile
-          </Checkbox>
+          {question.isPrivate ? (
+            // The asker's consent (issue 14): a private question is never on the public page.
+            <p className="field__hint answer-modal__private">
+              <span className="display-value display-value--private">Private</span>
+              <label className="checkbox">
+                <input type="checkbox" checked={false} disabled aria-describedby={`${errorId}-private`} /> Show on
+                profile
+              </label>
+              <span id={`${errorId}-private`}>The asker chose “Private — only I see the answer”: it is never shown on your page.</span>
+            </p>
+          ) : (
+            <Checkbox checked={displayOnProfile} onChange={setDisplayOnProfile}>
+              Show on profile
+            </Checkbox>
+          )}
           <ErrorBanner id={errorId}>{error}</ErrorBanner>
           <FormFooter onCancel={requestClose} busy={busy} submit="Post Answer" submitting="Posting…" />
         </form>
