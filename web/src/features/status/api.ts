@@ -1,4 +1,4 @@
-import type { QuestionStatusPage, StatusLinkResponse } from '@ques/contracts/core';
+import type { QuestionStatusPage } from '@ques/contracts/core';
 import { api } from '../../lib/api';
 
 const base = (token: string) => `/api/question-status/${encodeURIComponent(token)}`;
@@ -10,8 +10,3 @@ export const openStatusPage = (token: string, signal?: AbortSignal) =>
 export const withdrawByStatusLink = (token: string) =>
   api.json<QuestionStatusPage>(`${base(token)}/withdraw`, { method: 'POST', anonymous: true });
 
-/** Questions Asked → the same page for a signed-in asker. */
-export const createStatusLink = (questionId: string) =>
-  api.json<StatusLinkResponse>(`/api/questions/${encodeURIComponent(questionId)}/status-link`, {
-    method: 'POST',
-  });
