@@ -50,6 +50,7 @@ export const API_ROUTES: ApiRoute[] = [
   { method: 'POST', url: '/api/question-status/:token/confirm', service: 'questions', rateLimit: 'auth' },
   { method: 'POST', url: '/api/question-status/:token/withdraw', service: 'questions', rateLimit: 'auth' },
   { method: 'POST', url: '/api/questions/:id/status-link', service: 'questions', auth: true },
+  { method: 'GET', url: '/api/asking/similar/:username', service: 'questions', rateLimit: 'auth' },
   { method: 'GET', url: '/api/payments/tipOptions', service: 'payments' },
   { method: 'PUT', url: '/api/payments/tipOptions', service: 'payments', auth: true },
   { method: 'POST', url: '/api/payments/connect', service: 'payments', auth: true },

@@ -44,6 +44,18 @@ export const ZQuestionStatusPage = z.strictObject({
 });
 export type QuestionStatusPage = z.infer<typeof ZQuestionStatusPage>;
 
+/** "Already answered?" (issue 14): up to 3 of an owner's public answers matching a title being typed. */
+export const ZSimilarAnswersQuery = z.object({ q: z.string().max(300).default('') });
+export const ZSimilarAnswer = z.strictObject({
+  id: z.string(),
+  question: z.string(),
+  answer: z.string(),
+  toUsername: z.string(),
+  answeredAt: ZTime.nullable(),
+});
+export const ZSimilarAnswers = z.array(ZSimilarAnswer).max(3);
+export type SimilarAnswer = z.infer<typeof ZSimilarAnswer>;
+
 /** `POST /api/questions/:id/status-link`: a signed-in asker's way to the same page. */
 export const ZStatusLinkResponse = z.strictObject({ token: z.string(), url: z.string() });
 export type StatusLinkResponse = z.infer<typeof ZStatusLinkResponse>;

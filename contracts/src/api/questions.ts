@@ -31,6 +31,8 @@ import {
 } from '../asking.js';
 import {
   STATUS_MESSAGES,
+  ZSimilarAnswers,
+  ZSimilarAnswersQuery,
   ZQuestionStatusPage,
   ZStatusLinkResponse,
   ZStatusTokenParams,
@@ -340,6 +342,20 @@ export const questionsApi = {
       body: z.object({}).nullish(),
       response: { 200: ZQuestionStatusPage },
     },
+  }),
+  similarAnswers: defineCall({
+    id: 'listSimilarAnswers',
+    method: 'GET',
+    path: '/api/asking/similar/:username',
+    service: 'questions',
+    summary: '"Already answered?": up to 3 of the owner\'s public answers matching `q` (title and answer text)',
+    description:
+      'Ranked full-text search (English stemming, word prefixes) over answered, shown, not deleted, not private ' +
+      'questions of that owner only; public fields only. Fewer than 3 characters of words: an empty list.',
+    auth: 'none',
+    rateLimit: 'auth',
+    errors: {},
+    schema: { params: ZUsernameParams, querystring: ZSimilarAnswersQuery, response: { 200: ZSimilarAnswers } },
   }),
   statusLink: defineCall({
     id: 'createQuestionStatusLink',

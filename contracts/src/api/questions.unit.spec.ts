@@ -65,6 +65,7 @@ describe('the questions calls', () => {
       'GET /api/question-status/:token',
       'POST /api/question-status/:token/confirm',
       'POST /api/question-status/:token/withdraw',
+      'GET /api/asking/similar/:username',
       'POST /api/questions/:id/status-link',
     ]);
     expect([questionsApi.ask.idempotent, questionsApi.answer.idempotent]).toEqual([true, true]);

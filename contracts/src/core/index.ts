@@ -30,7 +30,7 @@ export type {
   User,
 } from '../identity.js';
 export type { PublicQuestion, Question, QuestionStatus, TipStatus } from '../questions.js';
-export type { QuestionStatusPage, StatusLinkResponse } from '../question-status.js';
+export type { QuestionStatusPage, SimilarAnswer, StatusLinkResponse } from '../question-status.js';
 export type {
   AccountStatusResponse,
   CheckoutSessionResponse,

@@ -61,7 +61,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
   routes: async (app, parts, ctx) => {
     await registerQuestionRoutes(app, parts, ctx);
     await registerAskingRoutes(app, parts, ctx);
-    registerStatusRoutes(app, parts.statusPages);
+    registerStatusRoutes(app, parts.statusPages, parts.actions);
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log, config }) => ({

@@ -17,6 +17,7 @@ import {
   type PatchQuestionBody,
   type PublicQuestion,
   type Question,
+  type SimilarAnswer,
   type SubmitTippedQuestionRequest,
 } from '@ques/contracts';
 import {
@@ -170,6 +171,20 @@ export class QuestionActions {
     if (query.role && query.role !== 'receiver') throw badRequest(QUESTION_MESSAGES.publicListIsReceiver);
     const page = await this.deps.questions.publicList(query.username, query.limit, query.cursor);
     return listed(page, toPublicQuestion);
+  }
+
+  /** "Already answered?" (issue 14): up to 3 public answers of `username` matching the title being typed. */
+  async similarAnswers(username: string, title: string): Promise<SimilarAnswer[]> {
+    const words = (title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 2).slice(0, 12);
+    if (words.join('').length < 3) return [];
+    const rows = await this.deps.questions.similarAnswers(username.trim().toLowerCase(), words);
+    return rows.map((row) => ({
+      id: row.id,
+      question: row.question,
+      answer: row.answer ?? '',
+      toUsername: row.to_username,
+      answeredAt: row.answered_at === null ? null : new Date(row.answered_at).toISOString(),
+    }));
   }
 
   /** `GET /api/questions[?role=…]` with a token: the caller's inbox, asked, curated, or all three. */

@@ -1,9 +1,13 @@
 import { questionsApi } from '@ques/contracts';
 import { metadataFrom, requireUser, routeFor, type HttpApp } from '@ques/kit';
+import type { QuestionActions } from '../questions/actions.js';
 import type { StatusPages } from './status-pages.js';
 
 /** The private status page's calls (issue 14): by token, no account; and the signed-in asker's way in. */
-export function registerStatusRoutes(app: HttpApp, pages: StatusPages): void {
+export function registerStatusRoutes(app: HttpApp, pages: StatusPages, actions: QuestionActions): void {
+  routeFor(app, questionsApi.similarAnswers, async (request) =>
+    actions.similarAnswers(request.params.username, request.query.q),
+  );
   routeFor(app, questionsApi.statusPage, async (request) => pages.view(request.params.token));
   routeFor(app, questionsApi.confirmStatusLink, async (request) => pages.confirm(request.params.token));
   routeFor(app, questionsApi.withdrawByStatusLink, async (request) =>

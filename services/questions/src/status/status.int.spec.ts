@@ -283,6 +283,45 @@ describe.runIf(run)(
       });
     });
 
+    it('"already answered?": up to 3 public answers of this owner only, ranked, never private or pending ones', async () => {
+      const bob = await registerUser(h, { username: 'bobsim', name: 'Bob', email: 'bobsim@example.com' });
+      const curate = (owner: User, question: string, answerText: string, over: Record<string, unknown> = {}) =>
+        api('POST', '/api/questions', { isCurated: true, question, answer: answerText, ...over }, owner.token);
+      for (const [q, a] of [
+        ['How do I price a consulting workshop?', 'Per day, never per hour.'],
+        ['Pricing for a workshop series?', 'A discount from the third workshop.'],
+        ['Should workshops be recorded?', 'Only with consent.'],
+        ['What about workshop catering?', 'Keep it light.'],
+        ['Favourite loom?', 'The Jacquard loom.'],
+      ])
+        expect((await curate(ada, q!, a!)).status).toBe(201);
+      await curate(ada, 'Hidden workshop pricing?', 'Not shown.', { displayOnProfile: false });
+      await curate(bob, 'Workshop pricing at Bob?', 'Bob prices workshops differently.');
+      const pendingOne = await guestAsk('Workshop pricing pending?', 'pending-sim@example.com');
+      expect(pendingOne.status).toBe(201);
+      const privateOne = await guestAsk('Private workshop pricing?', 'private-sim@example.com', { isPrivate: true });
+      await answer(privateOne.body._id, 'Private workshop price.');
+
+      const similar = await api('GET', `/api/asking/similar/ada?q=${encodeURIComponent('workshop pric')}`);
+      expect(similar.status).toBe(200);
+      expect(similar.body).toHaveLength(3);
+      const titles = similar.body.map((a: { question: string }) => a.question);
+      expect(titles.slice(0, 2).sort()).toEqual([
+        'How do I price a consulting workshop?',
+        'Pricing for a workshop series?',
+      ]);
+      for (const t of titles) expect(t).not.toMatch(/Hidden|Bob|pending|Private/);
+      expect(Object.keys(similar.body[0]).sort()).toEqual(['answer', 'answeredAt', 'id', 'question', 'toUsername']);
+      // The answer text matches too.
+      const byAnswer = await api('GET', '/api/asking/similar/ada?q=jacquard');
+      expect(byAnswer.body.map((a: { question: string }) => a.question)).toEqual(['Favourite loom?']);
+      // Too little to search, or only operators: an empty list; too long: 400, never a 5xx.
+      expect((await api('GET', '/api/asking/similar/ada?q=a')).body).toEqual([]);
+      expect((await api('GET', '/api/asking/similar/ada?q=%27%26%7C%21%3A*')).body).toEqual([]);
+      expect((await api('GET', '/api/asking/similar/nobody-here?q=workshop')).body).toEqual([]);
+      expect((await api('GET', `/api/asking/similar/ada?q=${'x'.repeat(301)}`)).status).toBe(400);
+    });
+
     it('gives a signed-in asker the same page from Questions Asked, and nobody else', async () => {
       const asked = await api(
         'POST',

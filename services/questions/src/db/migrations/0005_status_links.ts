@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 
 /**
  * Issue 14, asker trust: the links to a question's private status page. Only the SHA-256 of each token is stored
@@ -22,9 +22,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('questions')
     .addColumn('asker_private', 'boolean', (c) => c.notNull().defaultTo(false))
     .execute();
+  // "Already answered?": ranked full-text search over an owner's answers (built in; PGlite has it too).
+  await sql`CREATE INDEX questions_answer_search ON questions USING gin (to_tsvector('english', question || ' ' || coalesce(answer, '')))`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`DROP INDEX IF EXISTS questions_answer_search`.execute(db);
   await db.schema.alterTable('questions').dropColumn('asker_private').execute();
   await db.schema.dropTable('status_links').execute();
 }

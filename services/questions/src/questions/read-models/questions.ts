@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, SelectQueryBuilder, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { QUESTION_MESSAGES } from '@ques/contracts';
 import { badRequest, type Projection, type RecordedEvent } from '@ques/kit';
 import type { QuestionRow, QuestionsDB, QuestionsTable } from '../../db/schema.js';
@@ -266,6 +266,28 @@ export class QuestionsReadModel {
 
   private base(): Query {
     return this.db.selectFrom('questions').selectAll();
+  }
+
+  /**
+   * "Already answered?" (issue 14): up to `limit` public answers of `username` matching the words being typed — each
+   * word as a prefix (the last one is often half typed), any of them, ranked by `ts_rank`. Public rows only.
+   */
+  async similarAnswers(username: string, words: string[], limit = 3): Promise<QuestionRow[]> {
+    if (words.length === 0) return [];
+    const query = words.map((w) => `${w}:*`).join(' | ');
+    const doc = sql`to_tsvector('english', question || ' ' || coalesce(answer, ''))`;
+    const tsq = sql`to_tsquery('english', ${query})`;
+    return this.base()
+      .where('to_username', '=', username)
+      .where('lifecycle', '=', 'answered')
+      .where('display_on_profile', '=', true)
+      .where('deleted_by_receiver', '=', false)
+      .where('asker_private', '=', false)
+      .where(sql<boolean>`${doc} @@ ${tsq}`)
+      .orderBy(sql`ts_rank(${doc}, ${tsq})`, 'desc')
+      .orderBy('answered_at', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   byId(id: string, executor: Kysely<QuestionsDB> = this.db): Promise<QuestionRow | undefined> {
