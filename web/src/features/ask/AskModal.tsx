@@ -6,6 +6,7 @@ import {
   PAYMENT_MESSAGES,
   QUESTION_LIMITS,
   type PublicProfile,
+  type SimilarAnswer,
   type TipOptionsResponse,
 } from '@ques/contracts/core';
 import { Checkbox, InputField, TermsLinks, TextAreaField } from '../../components/Field';
@@ -15,7 +16,7 @@ import { useAuth } from '../../lib/auth/auth-context';
 import { leaveTo } from '../../lib/browser';
 import { themeVars } from '../../lib/color';
 import { useApiData } from '../../lib/use-api-data';
-import { createCheckoutSession, fetchTipOptions, postQuestion, type QuestionPayload } from './api';
+import { createCheckoutSession, fetchSimilarAnswers, fetchTipOptions, postQuestion, type QuestionPayload } from './api';
 import { TipSelector, type TipValue } from './TipSelector';
 import { tipAmount, validateAsk, type AskField, type AskRecipient } from './validate';
 import './ask.css';
@@ -207,6 +208,7 @@ function AskForm({
         value={title}
         onChange={setTitle}
       />
+      <SimilarAnswers username={recipient.username} title={title} />
       <TextAreaField label="Description" marker="optional" rows={4} maxLength={QUESTION_LIMITS.detail} value={detail} onChange={setDetail} />
       {isGuest ? (
         <div className="field-row">
@@ -297,5 +299,51 @@ function AskForm({
         <p className="field__hint ask-form__pay-note">You will confirm the ${amount} tip on the secure payment page.</p>
       ) : null}
     </form>
+  );
+}
+
+/** How long typing must pause before "Already answered?" asks the server. */
+const SIMILAR_DEBOUNCE_MS = 350;
+
+/**
+ * "Already answered?" (issue 14): up to 3 of the owner's public answers matching the title, fetched when typing
+ * pauses; each opens in place. Asking anyway is just going on with the form.
+ */
+function SimilarAnswers({ username, title }: { username: string; title: string }) {
+  const [answers, setAnswers] = useState<SimilarAnswer[]>([]);
+  const [open, setOpen] = useState<string | null>(null);
+  useEffect(() => {
+    const q = title.trim();
+    if (q.length < 3) {
+      setAnswers([]);
+      return;
+    }
+    const controller = new AbortController();
+    const t = window.setTimeout(() => {
+      fetchSimilarAnswers(username, q, controller.signal)
+        .then(setAnswers)
+        .catch(() => undefined); // a hint only: nothing to show when it fails
+    }, SIMILAR_DEBOUNCE_MS);
+    return () => {
+      window.clearTimeout(t);
+      controller.abort();
+    };
+  }, [username, title]);
+  if (answers.length === 0) return null;
+  return (
+    <section className="ask-similar" aria-label="Already answered?" data-testid="similar-answers">
+      <p className="ask-similar__title">Already answered? {answers.length === 1 ? 'This answer' : 'These answers'} may help:</p>
+      <ul>
+        {answers.map((a) => (
+          <li key={a.id}>
+            <button type="button" className="text-link" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>
+              {a.question}
+            </button>
+            {open === a.id ? <p className="ask-similar__answer">{a.answer}</p> : null}
+          </li>
+        ))}
+      </ul>
+      <p className="field__hint">Not it? Go on and ask your question.</p>
+    </section>
   );
 }

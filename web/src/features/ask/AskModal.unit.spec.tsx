@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ASK_MESSAGES, DEFAULT_TIP_OPTIONS, type PublicProfile } from '@ques/contracts/core';
@@ -39,6 +39,8 @@ function setup(options: { tippingEnabled?: boolean; recipient?: PublicProfile & 
         avatarUrl: '/images/user-image.png',
       }),
     'POST /api/questions': (call) => json({ _id: 'q1', ...(call.body as object) }, { status: 201 }),
+    'GET /api/asking/similar/ada': () =>
+      json([{ id: 'a1', question: 'How do I price a workshop?', answer: 'Per day.', toUsername: 'ada', answeredAt: null }]),
     'POST /api/checkout/create-checkout-session': () =>
       json({ sessionId: 'cs_1', paymentIntentId: 'pi_1', url: 'https://checkout.example/cs_1' }),
   });
@@ -252,6 +254,19 @@ describe('ask modal — posting', () => {
     await waitFor(() => expect(leaveTo).toHaveBeenCalled());
     const checkout = mock.calls.find((c) => c.url === '/api/checkout/create-checkout-session');
     expect(checkout?.body).toMatchObject({ questionData: { isPrivate: true } });
+  });
+
+  it('shows the owner\'s matching public answers as the title is typed, each opening in place (issue 14)', async () => {
+    const { user, mock } = setup({ tippingEnabled: true });
+    await ready();
+    await user.type(screen.getByLabelText(/Question title/), 'workshop pricing');
+    const box = await screen.findByTestId('similar-answers', {}, { timeout: 3000 });
+    await user.click(within(box).getByRole('button', { name: 'How do I price a workshop?' }));
+    expect(within(box).getByText('Per day.')).toBeInTheDocument();
+    const calls = mock.calls.filter((c) => c.url.startsWith('/api/asking/similar/ada'));
+    // Debounced: not one request per keystroke.
+    expect(calls.length).toBeLessThan(4);
+    expect(calls.at(-1)?.url).toContain('q=workshop+pricing');
   });
 
   it('asks a signed-in user for neither name, e-mail nor agreement, and sends their identity', async () => {

@@ -2,6 +2,7 @@ import {
   DEFAULT_TIP_OPTIONS,
   type CheckoutSessionResponse,
   type Question,
+  type SimilarAnswer,
   type TipOptionsResponse,
 } from '@ques/contracts/core';
 import { api } from '../../lib/api';
@@ -51,4 +52,12 @@ export const createCheckoutSession = (donationAmount: number, userId: string, qu
     method: 'POST',
     body: { donationAmount, userId, questionData },
     headers: deviceHeaders(),
+  });
+
+/** "Already answered?" (issue 14): up to 3 of the owner's public answers matching the title being typed. */
+export const fetchSimilarAnswers = (username: string, q: string, signal?: AbortSignal) =>
+  api.json<SimilarAnswer[]>(`/api/asking/similar/${encodeURIComponent(username)}`, {
+    query: { q },
+    anonymous: true,
+    signal,
   });
