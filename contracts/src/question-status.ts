@@ -16,6 +16,9 @@ export const ZQuestionStatusPage = z.strictObject({
   questionId: z.string(),
   question: z.string(),
   detail: z.string(),
+  /** The public wording when the owner redacted it before publishing (issue 14); null otherwise. */
+  publicQuestion: z.string().nullable(),
+  publicDetail: z.string().nullable(),
   /** The owner it was asked to. */
   toName: z.string(),
   toUsername: z.string(),

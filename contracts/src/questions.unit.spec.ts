@@ -121,8 +121,14 @@ describe('curate and answer rules', () => {
     expect(messageOf(checkAnswerBody({ answer: '  ' }))).toBe(ANSWER_MESSAGES.answerRequired);
     expect(checkAnswerBody({ answer: ' ok ', skipNotify: true })).toEqual({
       ok: true,
-      value: { answer: 'ok', tags: null, displayOnProfile: null, replierName: null, skipNotify: true },
+      value: { answer: 'ok', tags: null, displayOnProfile: null, replierName: null, skipNotify: true, redaction: null },
     });
+  });
+  it('takes the public wording the owner chose (issue 14), trimmed; blank means as asked', () => {
+    const r = checkAnswerBody({ answer: 'ok', publicQuestion: ' Fair rent? ', publicDetail: ' no names ' });
+    expect(r.ok && r.value.redaction).toEqual({ question: 'Fair rent?', detail: 'no names' });
+    const blank = checkAnswerBody({ answer: 'ok', publicQuestion: '  ' });
+    expect(blank.ok && blank.value.redaction).toBeNull();
   });
 });
 

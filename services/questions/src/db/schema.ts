@@ -30,6 +30,9 @@ export interface QuestionsTable {
   display_on_profile: WithDefault<boolean>;
   /** The asker chose "Private — only I see the answer" (issue 14): never public. */
   asker_private: WithDefault<boolean>;
+  /** The public wording the owner chose (issue 14); null: as asked. The original stays in `question`/`detail`. */
+  public_question: ColumnType<string | null, string | null | undefined, string | null>;
+  public_detail: ColumnType<string | null, string | null | undefined, string | null>;
   deleted_by_receiver: WithDefault<boolean>;
   to_user_id: string;
   to_username: string;

@@ -180,7 +180,8 @@ export class QuestionActions {
     const rows = await this.deps.questions.similarAnswers(username.trim().toLowerCase(), words);
     return rows.map((row) => ({
       id: row.id,
-      question: row.question,
+      // The public wording when the owner redacted it (issue 14).
+      question: row.public_question ?? row.question,
       answer: row.answer ?? '',
       toUsername: row.to_username,
       answeredAt: row.answered_at === null ? null : new Date(row.answered_at).toISOString(),
@@ -223,7 +224,7 @@ export class QuestionActions {
     await this.deps.commands.handle(
       id,
       draft.skipNotify
-        ? { type: 'EditAnswer', data: { actor, answer: draft.answer, tags: draft.tags, now } }
+        ? { type: 'EditAnswer', data: { actor, answer: draft.answer, tags: draft.tags, redaction: draft.redaction, now } }
         : {
             type: 'PostAnswer',
             data: {
@@ -232,6 +233,7 @@ export class QuestionActions {
               tags: draft.tags ?? [],
               displayOnProfile: draft.displayOnProfile ?? true,
               replierName: draft.replierName,
+              redaction: draft.redaction,
               now,
             },
           },

@@ -119,7 +119,8 @@ async function sideEffects(
         recipient: state.recipient,
         askerName: state.asker.name,
         to,
-        question: state.question,
+        // The link's slug follows the public wording (issue 14): the original words stay out of URLs.
+        question: event.data.redaction?.question ?? state.question,
         answer: event.data.answer,
         isPublic: isPublic(state),
         statusUrl,

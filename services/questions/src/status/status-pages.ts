@@ -46,6 +46,8 @@ export function toStatusPage(row: QuestionRow, emailConfirmed: boolean): Questio
     questionId: row.id,
     question: row.question,
     detail: row.detail,
+    publicQuestion: row.public_question,
+    publicDetail: row.public_question !== null ? (row.public_detail ?? '') : null,
     toName: row.recipient_name,
     toUsername: row.to_username,
     status,

@@ -322,6 +322,34 @@ describe.runIf(run)(
       expect((await api('GET', `/api/asking/similar/ada?q=${'x'.repeat(301)}`)).status).toBe(400);
     });
 
+    it('publishes the redacted wording; the original stays with the asker and the owner', async () => {
+      const asked = await guestAsk('I am Jane Roe from 12 Elm St, what rent is fair?', 'redact@example.com');
+      const token = await mailedToken('redact@example.com');
+      const answered = await answer(asked.body._id, 'Compare three listings.', {
+        publicQuestion: 'What rent is fair?',
+        publicDetail: '',
+      });
+      expect(answered.status).toBe(200);
+      expect(answered.body).toMatchObject({
+        question: 'I am Jane Roe from 12 Elm St, what rent is fair?',
+        publicQuestion: 'What rent is fair?',
+        publicDetail: '',
+      });
+      const asGuest = await api('GET', `/api/questions/${asked.body._id}`);
+      expect(asGuest.body).toMatchObject({ question: 'What rent is fair?', detail: '' });
+      const list = await api('GET', '/api/questions?username=ada&role=receiver');
+      const listed = list.body.find((q: { id: string }) => q.id === asked.body._id);
+      expect(listed).toMatchObject({ question: 'What rent is fair?', detail: '' });
+      expect(JSON.stringify(list.body)).not.toContain('Elm St');
+      const similar = await api('GET', '/api/asking/similar/ada?q=elm%20roe');
+      expect(JSON.stringify(similar.body)).not.toContain('Elm');
+      const page = await api('GET', `/api/question-status/${token}`);
+      expect(page.body).toMatchObject({
+        question: 'I am Jane Roe from 12 Elm St, what rent is fair?',
+        publicQuestion: 'What rent is fair?',
+      });
+    });
+
     it('gives a signed-in asker the same page from Questions Asked, and nobody else', async () => {
       const asked = await api(
         'POST',

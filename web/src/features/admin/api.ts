@@ -22,6 +22,9 @@ export interface AnswerPayload {
   displayOnProfile: boolean;
   replierName: string;
   tags: string[];
+  /** Redaction (issue 14): the question's public wording, when the owner edited it. */
+  publicQuestion?: string;
+  publicDetail?: string;
 }
 
 /** Spec §7 `PUT /api/questions/{id}/answer`. */

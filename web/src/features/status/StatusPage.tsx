@@ -120,6 +120,13 @@ function StatusView({
         {page.detail ? <p className="status-page__detail">{page.detail}</p> : null}
         <p className="status-page__asked">Asked on {longDate(page.askedAt)}</p>
       </article>
+      {page.publicQuestion !== null ? (
+        <div className="status-page__question" data-testid="redacted">
+          <p className="status-page__note">{name} redacted the public wording to remove personal details. Published as:</p>
+          <h2>{page.publicQuestion}</h2>
+          {page.publicDetail ? <p className="status-page__detail">{page.publicDetail}</p> : null}
+        </div>
+      ) : null}
 
       {tip ? (
         <div className="status-page__tip" data-testid="tip">

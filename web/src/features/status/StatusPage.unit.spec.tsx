@@ -12,6 +12,8 @@ const held: QuestionStatusPage = {
   questionId: 'q1',
   question: 'Which loom?',
   detail: 'Jacquard or not',
+  publicQuestion: null,
+  publicDetail: null,
   toName: 'Ada Lovelace',
   toUsername: 'ada',
   status: 'Pending',
@@ -73,10 +75,15 @@ describe('the private status page (issue 14)', () => {
           answer: 'The Jacquard one.',
           answeredAt: '2026-01-02T10:00:00.000Z',
           isPrivate: true,
+          publicQuestion: 'Which loom, in general?',
+          publicDetail: '',
           tip: { ...held.tip!, state: 'charged', chargedAt: '2026-01-02T10:00:00.000Z' },
         }),
     });
     await screen.findByText('The Jacquard one.');
+    // Both wordings: the original and the redacted public one.
+    expect(screen.getByText('Which loom?')).toBeInTheDocument();
+    expect(screen.getByTestId('redacted').textContent).toContain('Which loom, in general?');
     expect(screen.getByText('Only you can see this answer.')).toBeInTheDocument();
     expect(screen.getByText('Private — only you see the answer')).toBeInTheDocument();
     expect(screen.getByTestId('tip').textContent).toBe('Charged $5.00 on January 2, 2026 at 10:00 AM UTC.');

@@ -21,13 +21,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .alterTable('questions')
     .addColumn('asker_private', 'boolean', (c) => c.notNull().defaultTo(false))
+    // Redaction: the public wording the owner chose when answering (null: as asked).
+    .addColumn('public_question', 'text')
+    .addColumn('public_detail', 'text')
     .execute();
   // "Already answered?": ranked full-text search over an owner's answers (built in; PGlite has it too).
-  await sql`CREATE INDEX questions_answer_search ON questions USING gin (to_tsvector('english', question || ' ' || coalesce(answer, '')))`.execute(db);
+  await sql`CREATE INDEX questions_answer_search ON questions USING gin (to_tsvector('english', coalesce(public_question, question) || ' ' || coalesce(answer, '')))`.execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await sql`DROP INDEX IF EXISTS questions_answer_search`.execute(db);
-  await db.schema.alterTable('questions').dropColumn('asker_private').execute();
+  await db.schema.alterTable('questions').dropColumn('asker_private').dropColumn('public_question').dropColumn('public_detail').execute();
   await db.schema.dropTable('status_links').execute();
 }

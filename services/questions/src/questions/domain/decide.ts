@@ -10,6 +10,7 @@ import {
   type QuestionFacts,
   type QuestionState,
   type Recipient,
+  type Redaction,
   type Tip,
 } from './question.js';
 
@@ -67,10 +68,15 @@ export type QuestionCommand =
         tags: string[];
         displayOnProfile: boolean;
         replierName: string | null;
+        /** The public wording (issue 14); null: as asked. */
+        redaction?: Redaction | null;
         now: Date;
       };
     }
-  | { type: 'EditAnswer'; data: { actor: Actor; answer: string; tags: string[] | null; now: Date } }
+  | {
+      type: 'EditAnswer';
+      data: { actor: Actor; answer: string; tags: string[] | null; redaction?: Redaction | null; now: Date };
+    }
   | { type: 'ChangeVisibility'; data: { actor: Actor; displayOnProfile: boolean; now: Date } }
   | { type: 'DeleteByReceiver'; data: { actor: Actor; now: Date } }
   /** By its asker's account, or (`actor` null, `viaStatusLink`) by whoever holds its status page's link (issue 14). */
@@ -215,6 +221,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
             answeredAt: now.toISOString(),
             // After the window expired the tip is already released: the answer is free.
             tipToCapture: heldTip(s),
+            ...(command.data.redaction ? { redaction: command.data.redaction } : {}),
           },
         },
       ];
@@ -226,11 +233,18 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       if (s.status !== 'answered') throw conflict(MESSAGES.notAnsweredYet);
       const { answer, now } = command.data;
       const tags = command.data.tags ?? s.tags;
-      if (answer === s.answer && sameTags(tags, s.tags)) return [];
+      const redaction = command.data.redaction ?? null;
+      if (answer === s.answer && sameTags(tags, s.tags) && !redaction) return [];
       return [
         {
           type: 'AnswerEdited',
-          data: { questionId: s.questionId, answer, tags, editedAt: now.toISOString() },
+          data: {
+            questionId: s.questionId,
+            answer,
+            tags,
+            editedAt: now.toISOString(),
+            ...(redaction ? { redaction } : {}),
+          },
         },
       ];
     }

@@ -26,6 +26,12 @@ export interface Tip {
   paymentRef: string;
 }
 
+/** The question's public wording, when the owner edited it before publishing (issue 14); the original stays private. */
+export interface Redaction {
+  question: string;
+  detail: string;
+}
+
 export type TipStatus = 'none' | 'awaiting_authorization' | 'held' | 'capturing' | 'captured' | 'released';
 
 export type QuestionEvent =
@@ -90,9 +96,13 @@ export type QuestionEvent =
         answeredAt: string;
         /** The held tip payments captures now; null for a free question or one whose tip was already released. */
         tipToCapture: Tip | null;
+        redaction?: Redaction;
       };
     }
-  | { type: 'AnswerEdited'; data: { questionId: string; answer: string; tags: string[]; editedAt: string } }
+  | {
+      type: 'AnswerEdited';
+      data: { questionId: string; answer: string; tags: string[]; editedAt: string; redaction?: Redaction };
+    }
   | {
       type: 'QuestionVisibilityChanged';
       data: { questionId: string; displayOnProfile: boolean; changedAt: string };

@@ -151,11 +151,18 @@ export const questionsProjection: Projection<QuestionsDB> = {
           replier_name: d.replierName,
           answered_at: d.answeredAt,
           ...(d.tipToCapture ? { tip_status: 'capturing' } : {}),
+          ...(d.redaction ? { public_question: d.redaction.question, public_detail: d.redaction.detail } : {}),
         });
         return;
       }
       case 'AnswerEdited':
-        await update(e.data.questionId, e.data.editedAt, { answer: e.data.answer, tags: json(e.data.tags) });
+        await update(e.data.questionId, e.data.editedAt, {
+          answer: e.data.answer,
+          tags: json(e.data.tags),
+          ...(e.data.redaction
+            ? { public_question: e.data.redaction.question, public_detail: e.data.redaction.detail }
+            : {}),
+        });
         return;
       case 'QuestionVisibilityChanged':
         await update(e.data.questionId, e.data.changedAt, { display_on_profile: e.data.displayOnProfile });
@@ -275,7 +282,7 @@ export class QuestionsReadModel {
   async similarAnswers(username: string, words: string[], limit = 3): Promise<QuestionRow[]> {
     if (words.length === 0) return [];
     const query = words.map((w) => `${w}:*`).join(' | ');
-    const doc = sql`to_tsvector('english', question || ' ' || coalesce(answer, ''))`;
+    const doc = sql`to_tsvector('english', coalesce(public_question, question) || ' ' || coalesce(answer, ''))`;
     const tsq = sql`to_tsquery('english', ${query})`;
     return this.base()
       .where('to_username', '=', username)
