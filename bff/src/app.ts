@@ -1,11 +1,17 @@
 import helmet from '@fastify/helmet';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import type { ZodType } from 'zod';
+import type { ApiCall } from '@ques/contracts';
 import { createHttpApp, registerJwt, requireUser } from '@ques/kit';
+import { refuseLargeJson, refuseMalformedMultipart, registerJsonBodyParser, JSON_BODY_LIMIT } from './body.js';
 import { registerCompression } from './compression.js';
-import { API_ROUTES, type ApiRoute } from './routes.js';
+import { registerSecurityHeaders } from './headers.js';
+import { documentedResponses, registerApiDocs } from './openapi.js';
+import { forwardedCalls } from './routes.js';
 import { SeoRenderer } from './seo/renderer.js';
 import { Upstreams, type ServiceName } from './upstreams.js';
 import { loadWebBuild } from './web/build.js';
@@ -22,8 +28,16 @@ export interface BffOptions {
   /** Requests per minute per IP on credential routes. */
   authRateLimitPerMinute?: number;
   trustProxy?: boolean;
-  routes?: ApiRoute[];
+  /** What to forward (default: the declared calls plus the transitional list, see routes.ts). */
+  calls?: readonly ApiCall[];
 }
+
+/** Answers that carry tokens: never cached, whatever the request carried. */
+const CREDENTIAL_PATHS = ['/api/users', '/api/users/login', '/api/users/refresh-token'];
+
+/** Multipart and raw bodies are forwarded unparsed: their body schema documents, params and query still validate. */
+const bodyUnparsed: FastifySchemaCompiler<unknown> = (route) =>
+  route.httpPart === 'body' ? (data) => ({ value: data }) : validatorCompiler({ ...route, schema: route.schema as ZodType });
 
 /** Builds the BFF (never listens: see main.ts / the launcher). */
 export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
@@ -32,7 +46,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
     name: 'bff',
     log: opts.log,
     trustProxy: opts.trustProxy ?? false,
-    bodyLimit: 64 * 1024,
+    bodyLimit: JSON_BODY_LIMIT,
     ready: async () => {
       for (const name of ['identity', 'questions', 'payments', 'support'] as const) {
         if (!upstreams.has(name)) continue;
@@ -61,27 +75,54 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       },
     },
     crossOriginEmbedderPolicy: false,
+    // Sent only over HTTPS (registerSecurityHeaders), never on plain HTTP.
+    strictTransportSecurity: false,
   });
+  registerSecurityHeaders(app, { noStorePaths: CREDENTIAL_PATHS });
   await app.register(cors, { origin: [opts.publicOrigin], credentials: false, exposedHeaders: ['Idempotent-Replayed'] });
   await app.register(rateLimit, { global: false });
   await registerJwt(app, opts.jwt);
   await registerCompression(app);
 
+  // JSON bodies: size and depth limits, no prototype keys, errors in words; the exact bytes are what is forwarded.
+  registerJsonBodyParser(app);
   // Uploads stream through to the service that owns them; the BFF never buffers or parses them.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 
+  const calls = opts.calls ?? forwardedCalls();
+  await registerApiDocs(app, { calls, publicOrigin: opts.publicOrigin });
+
   const authLimit = { max: opts.authRateLimitPerMinute ?? 30, timeWindow: '1 minute' };
-  for (const route of opts.routes ?? API_ROUTES) {
+  for (const call of calls) {
+    const kind = call.bodyKind ?? 'json';
     const options = {
-      method: route.method,
-      url: route.url,
-      config: route.rateLimit === 'auth' ? { rateLimit: authLimit } : {},
+      method: call.method,
+      url: call.path,
+      // The declaration's schemas: params, query and JSON bodies are validated here (a bad call stops at the edge
+      // with the contract's message); responses are the service's, relayed as they come, so they document.
+      schema: {
+        ...call.schema,
+        response: documentedResponses(call),
+        operationId: call.id,
+        summary: call.summary,
+        ...(call.description ? { description: call.description } : {}),
+        tags: [call.service],
+        ...(kind === 'multipart' ? { consumes: ['multipart/form-data'] } : {}),
+      },
+      ...(kind === 'json' ? {} : { validatorCompiler: bodyUnparsed }),
+      config: call.rateLimit === 'auth' ? { rateLimit: authLimit } : {},
       // Streamed uploads are never parsed here (no limit applies); raw bodies may be a little larger than JSON.
-      ...(route.upload ? {} : { bodyLimit: route.raw ? 1024 * 1024 : 64 * 1024 }),
-      preHandler: route.auth ? async (request: FastifyRequest) => void (await requireUser(request)) : undefined,
-      handler: (request: FastifyRequest, reply: FastifyReply) => upstreams.forward(route.service, request, reply),
+      ...(kind === 'multipart' ? {} : { bodyLimit: kind === 'raw' ? 1024 * 1024 : JSON_BODY_LIMIT }),
+      // Before the body is read: a JSON body announced over the limit is refused (raw bodies have their own limit),
+      // and a caller without a valid token gets 401, never a parse of what it sent.
+      onRequest: [
+        ...(kind === 'json' ? [async (request: FastifyRequest) => refuseLargeJson(request)] : []),
+        ...(call.auth === 'required' ? [async (request: FastifyRequest) => void (await requireUser(request))] : []),
+      ],
+      preValidation: kind === 'multipart' ? async (request: FastifyRequest) => refuseMalformedMultipart(request) : undefined,
+      handler: (request: FastifyRequest, reply: FastifyReply) => upstreams.forward(call.service, request, reply),
     };
-    if (!route.raw) {
+    if (kind !== 'raw') {
       app.route(options);
       continue;
     }

@@ -1,3 +1,5 @@
+import { API_CALLS, BROWSER_CALLS, type ApiCall } from '@ques/contracts';
+import { NOT_YET_DECLARED } from './not-yet-declared.js';
 import type { ServiceName } from './upstreams.js';
 
 export interface ApiRoute {
@@ -14,58 +16,34 @@ export interface ApiRoute {
   raw?: boolean;
 }
 
-/** The /api of spec §7, route by route: which service answers it. Services serve the same paths. */
-export const API_ROUTES: ApiRoute[] = [
-  { method: 'POST', url: '/api/users', service: 'identity', rateLimit: 'auth' },
-  { method: 'POST', url: '/api/users/login', service: 'identity', rateLimit: 'auth' },
-  { method: 'POST', url: '/api/users/refresh-token', service: 'identity', rateLimit: 'auth' },
-  { method: 'POST', url: '/api/users/logout', service: 'identity' },
-  { method: 'GET', url: '/api/users/profile', service: 'identity', auth: true },
-  { method: 'PUT', url: '/api/users/profile', service: 'identity', auth: true },
-  { method: 'GET', url: '/api/users/public/:username', service: 'identity' },
-  { method: 'POST', url: '/api/users/avatar', service: 'identity', auth: true, upload: true },
-  { method: 'DELETE', url: '/api/users/profile/:id', service: 'identity', auth: true },
-  { method: 'POST', url: '/api/users/reset-password', service: 'identity', rateLimit: 'auth' },
-  { method: 'POST', url: '/api/users/reset-password-confirm', service: 'identity', rateLimit: 'auth' },
-  { method: 'GET', url: '/images/avatars/:userId/:file', service: 'identity' },
-  { method: 'GET', url: '/api/support/captcha', service: 'support' },
-  { method: 'POST', url: '/api/support/send', service: 'support' },
-  // Public list (?username=X&role=receiver) or, with a token, the caller's own lists: the service decides.
-  { method: 'GET', url: '/api/questions', service: 'questions' },
-  // Guests ask without an account: limited per client like the credential routes.
-  { method: 'POST', url: '/api/questions', service: 'questions', rateLimit: 'auth' },
-  { method: 'GET', url: '/api/questions/:id', service: 'questions' },
-  { method: 'PUT', url: '/api/questions/:id/answer', service: 'questions', auth: true },
-  { method: 'PATCH', url: '/api/questions/:id', service: 'questions', auth: true },
-  { method: 'DELETE', url: '/api/questions/:id', service: 'questions', auth: true },
-  // Owner control over asking (issue 16).
-  { method: 'GET', url: '/api/asking/status/:username', service: 'questions' },
-  { method: 'GET', url: '/api/asking/settings', service: 'questions', auth: true },
-  { method: 'PUT', url: '/api/asking/settings', service: 'questions', auth: true },
-  { method: 'GET', url: '/api/asking/blocks', service: 'questions', auth: true },
-  { method: 'DELETE', url: '/api/asking/blocks/:id', service: 'questions', auth: true },
-  { method: 'POST', url: '/api/questions/:id/block', service: 'questions', auth: true },
-  // Asker trust (issue 14): the private status page by its token (no account), and the signed-in asker's link to it.
-  { method: 'GET', url: '/api/question-status/:token', service: 'questions', rateLimit: 'auth' },
-  { method: 'POST', url: '/api/question-status/:token/confirm', service: 'questions', rateLimit: 'auth' },
-  { method: 'POST', url: '/api/question-status/:token/withdraw', service: 'questions', rateLimit: 'auth' },
-  { method: 'POST', url: '/api/questions/:id/status-link', service: 'questions', auth: true },
-  { method: 'GET', url: '/api/asking/similar/:username', service: 'questions', rateLimit: 'auth' },
-  { method: 'GET', url: '/api/payments/tipOptions', service: 'payments' },
-  { method: 'PUT', url: '/api/payments/tipOptions', service: 'payments', auth: true },
-  { method: 'POST', url: '/api/payments/connect', service: 'payments', auth: true },
-  { method: 'GET', url: '/api/payments/account-status', service: 'payments', auth: true },
-  { method: 'GET', url: '/api/payments/earnings', service: 'payments', auth: true },
-  { method: 'POST', url: '/api/payments/process/:id/finalize-payment', service: 'payments', auth: true },
-  { method: 'POST', url: '/api/payments/process/:id/cancel-payment', service: 'payments', auth: true },
-  // Guests check out without a token: limited like the credential routes.
-  { method: 'POST', url: '/api/checkout/create-checkout-session', service: 'payments', rateLimit: 'auth' },
-  // Stripe's signature covers the exact bytes.
-  { method: 'POST', url: '/api/payments/webhook', service: 'payments', raw: true },
-  // Test-mode hosted pages, served by payments (plain HTML forms posting to the same origin).
-  { method: 'GET', url: '/pay/test/checkout/:id', service: 'payments' },
-  { method: 'POST', url: '/pay/test/checkout/:id/pay', service: 'payments', raw: true },
-  { method: 'POST', url: '/pay/test/checkout/:id/cancel', service: 'payments', raw: true },
-  { method: 'GET', url: '/pay/test/onboarding/:accountId', service: 'payments' },
-  { method: 'POST', url: '/pay/test/onboarding/:accountId/complete', service: 'payments', raw: true },
-];
+/** `POST /api/questions/:id` and `POST /api/questions/:questionId` are one route. */
+export const routeKey = (call: Pick<ApiCall, 'method' | 'path'>): string =>
+  `${call.method} ${call.path.replace(/:\w+/g, ':')}`;
+
+/**
+ * Everything the BFF forwards, one entry per route: the declared calls (`API_CALLS`, `BROWSER_CALLS`) and, for
+ * routes not declared yet, the transitional list. A route present in both is taken from its declaration.
+ */
+export function forwardedCalls(
+  declared: readonly ApiCall[] = [...API_CALLS, ...BROWSER_CALLS],
+  transitional: readonly ApiCall[] = NOT_YET_DECLARED,
+): ApiCall[] {
+  const byRoute = new Map<string, ApiCall>();
+  for (const call of transitional) byRoute.set(routeKey(call), call);
+  for (const call of declared) byRoute.set(routeKey(call), call);
+  return [...byRoute.values()];
+}
+
+/** A call as the route table entry it was before the declarations (what fuzzers and benchmarks iterate). */
+export const toApiRoute = (call: ApiCall): ApiRoute => ({
+  method: call.method,
+  url: call.path,
+  service: call.service,
+  ...(call.auth === 'required' ? { auth: true } : {}),
+  ...(call.rateLimit ? { rateLimit: call.rateLimit } : {}),
+  ...(call.bodyKind === 'multipart' ? { upload: true } : {}),
+  ...(call.bodyKind === 'raw' ? { raw: true } : {}),
+});
+
+/** The BFF's route table (spec §7's /api plus the browser routes), built from the declarations. */
+export const API_ROUTES: ApiRoute[] = forwardedCalls().map(toApiRoute);

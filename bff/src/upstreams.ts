@@ -1,7 +1,9 @@
 import type {} from '@fastify/compress';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pipeline } from 'node:stream';
 import { Pool } from 'undici';
-import { AppError } from '@ques/kit/errors';
+import { AppError, badRequest } from '@ques/kit/errors';
+import { BODY_MESSAGES, boundaryOf, multipartTailGuard, TruncatedUploadError } from './body.js';
 import { varyOnAcceptEncoding, worthCompressing } from './compression.js';
 
 export type ServiceName = 'identity' | 'questions' | 'payments' | 'support';
@@ -44,13 +46,15 @@ export class Upstreams {
     }
     let body: string | Buffer | NodeJS.ReadableStream | undefined;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      if (Buffer.isBuffer(request.body) || typeof request.body === 'string') body = request.body;
-      else if (request.body !== undefined) {
-        body = JSON.stringify(request.body);
-        headers['content-type'] = 'application/json';
-      } else {
+      // A JSON body goes on as the exact bytes the client sent (body.ts kept them): never re-serialised.
+      if (request.rawJson) body = request.rawJson;
+      else if (Buffer.isBuffer(request.body) || typeof request.body === 'string') body = request.body;
+      else {
         // Unparsed (a streamed upload): pass it on as it comes, with its declared length.
-        body = request.raw;
+        const boundary = boundaryOf(request.headers['content-type']);
+        // pipeline, not pipe: a client that goes away mid-upload must end the guarded stream too, or the upstream
+        // call would wait for the rest of a body that never comes.
+        body = boundary ? pipeline(request.raw, multipartTailGuard(boundary), () => undefined) : request.raw;
         const length = request.headers['content-length'];
         if (typeof length === 'string') headers['content-length'] = length;
       }
@@ -73,6 +77,8 @@ export class Upstreams {
       });
     } catch (err) {
       if (err instanceof AppError) throw err;
+      if (err instanceof TruncatedUploadError || (err as { cause?: unknown }).cause instanceof TruncatedUploadError)
+        throw badRequest(BODY_MESSAGES.truncatedMultipart);
       request.log.warn({ err, service }, 'upstream unreachable');
       throw new AppError('UNAVAILABLE', 'Ques is having trouble right now. Please try again in a moment.');
     }

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SeoRenderer } from '../seo/renderer.js';
 import type { WebBuild, WebFile } from './build.js';
 import { cachedNegotiator } from './encoding.js';
+import { WEB_ROUTE_SCHEMA } from './schema.js';
 
 export interface WebRoutesOptions {
   build: WebBuild;
@@ -51,7 +52,7 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoute
   };
 
   // Same-origin only: the app's files and pages need no CORS headers (and skip that work).
-  app.get('/*', { config: { cors: false } }, async (request, reply) => {
+  app.get('/*', { config: { cors: false }, schema: WEB_ROUTE_SCHEMA }, async (request, reply) => {
     const path = pathOf(request.url);
     const file = path === null ? undefined : build.files.get(path);
     if (file) return sendFile(request, reply, file);

@@ -29,11 +29,11 @@ export interface AnswerPayload {
 
 /** Spec §7 `PUT /api/questions/{id}/answer`. */
 export const postAnswer = (id: string, payload: AnswerPayload) =>
-  api.json<Partial<Question>>(`${path(id)}/answer`, { method: 'PUT', body: payload });
+  api.json<Partial<Question>>(`${path(id)}/answer`, { method: 'PUT', body: payload, idempotent: true });
 
 /** Editing an existing answer: no e-mail goes out again (`skipNotify`). */
 export const editAnswer = (id: string, answer: string, tags: string[]) =>
-  api.json<Partial<Question>>(`${path(id)}/answer`, { method: 'PUT', body: { answer, tags, skipNotify: true } });
+  api.json<Partial<Question>>(`${path(id)}/answer`, { method: 'PUT', body: { answer, tags, skipNotify: true }, idempotent: true });
 
 export const setDisplayOnProfile = (id: string, displayOnProfile: boolean) =>
   api.json<unknown>(path(id), { method: 'PATCH', body: { displayOnProfile } });
@@ -70,7 +70,7 @@ export interface CuratePayload {
 }
 
 export const createCurated = (payload: CuratePayload) =>
-  api.json<Question>('/api/questions', { method: 'POST', body: payload });
+  api.json<Question>('/api/questions', { method: 'POST', body: payload, idempotent: true });
 
 /** Issue 16: block whoever asked this question (account, e-mail, device); lifted in Account Settings. */
 export const blockAsker = (id: string) => api.json<{ id: string; label: string }>(`${path(id)}/block`, { method: 'POST' });

@@ -45,13 +45,14 @@ export interface QuestionPayload {
 }
 
 export const postQuestion = (payload: QuestionPayload) =>
-  api.json<Question>('/api/questions', { method: 'POST', body: payload, headers: deviceHeaders() });
+  api.json<Question>('/api/questions', { method: 'POST', body: payload, headers: deviceHeaders(), idempotent: true });
 
 export const createCheckoutSession = (donationAmount: number, userId: string, questionData: QuestionPayload) =>
   api.json<Partial<CheckoutSessionResponse>>('/api/checkout/create-checkout-session', {
     method: 'POST',
     body: { donationAmount, userId, questionData },
     headers: deviceHeaders(),
+    idempotent: true,
   });
 
 /** "Already answered?" (issue 14): up to 3 of the owner's public answers matching the title being typed. */

@@ -7,4 +7,4 @@ export const fetchCaptchaChallenge = (signal?: AbortSignal) =>
 
 /** Spec §7 `POST /api/support/send`; `{ success: false }` is a failure too. */
 export const sendSupportRequest = (request: SupportSendRequest) =>
-  api.json<SupportSendResponse | { success: false }>('/api/support/send', { method: 'POST', body: request });
+  api.json<SupportSendResponse | { success: false }>('/api/support/send', { method: 'POST', body: request, idempotent: true });

@@ -8,6 +8,9 @@
  * - If the refresh is refused, both tokens are removed and the user is sent to /login.
  * - Concurrent 401s share one refresh: a rotated refresh token may only be spent once, or the server revokes
  *   the whole family. Across tabs the Web Locks API serialises refreshes when available.
+ * - A submit that must not happen twice (`idempotent`: ask, checkout, answer, support) carries one
+ *   `Idempotency-Key`, a UUID made when the user submits, and is retried once with the same key after a network
+ *   error or a 5xx: the server answers the retry with the first attempt's result instead of a duplicate.
  */
 import { STORAGE_KEYS } from './storage';
 
@@ -42,6 +45,13 @@ export interface RequestOptions {
   onSessionExpired?: 'redirect' | 'stay';
   /** Extra request headers (the device token on ask and checkout). */
   headers?: Record<string, string>;
+  /**
+   * One submit that must not happen twice: sends an `Idempotency-Key` (a new UUID per call unless
+   * `idempotencyKey` is given) on every attempt, and retries once on a network error or a 5xx.
+   */
+  idempotent?: boolean;
+  /** The key to send with an idempotent call (default: a new one for this call). */
+  idempotencyKey?: string;
 }
 
 export interface ApiClientDeps {
@@ -61,6 +71,17 @@ export interface ApiClient {
 }
 
 const REFRESH_PATH = '/api/users/refresh-token';
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+/**
+ * A random v4 UUID (`crypto.randomUUID`, in secure contexts: HTTPS and localhost); elsewhere (plain HTTP on a LAN
+ * address) 128 random bits in hex, which the server accepts as well (1–255 visible ASCII characters).
+ */
+export const newIdempotencyKey = (): string =>
+  crypto.randomUUID?.() ?? Array.from(crypto.getRandomValues(new Uint32Array(4)), (n) => n.toString(16)).join('-');
+
+/** A failed fetch worth one retry: the network, not the caller, gave up (an abort is the caller's wish). */
+const isNetworkError = (err: unknown) => !(err instanceof DOMException && err.name === 'AbortError');
 
 function buildUrl(path: string, query: RequestOptions['query']): string {
   if (!query) return path;
@@ -90,8 +111,9 @@ export async function readErrorMessage(res: Response): Promise<{ message: string
 export function createApiClient(deps: ApiClientDeps): ApiClient {
   let inFlightRefresh: Promise<string | null> | null = null;
 
-  const send = (url: string, options: RequestOptions, token: string | null): Promise<Response> => {
+  const sendOnce = (url: string, options: RequestOptions, token: string | null, key: string | null): Promise<Response> => {
     const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    if (key) headers[IDEMPOTENCY_HEADER] = key;
     let body: BodyInit | undefined;
     const raw: unknown = typeof options.body === 'function' ? (options.body as () => unknown)() : options.body;
     if (raw instanceof FormData) {
@@ -108,6 +130,21 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       signal: options.signal,
       credentials: 'same-origin',
     });
+  };
+
+  /** One attempt, and for an idempotent call one more with the same key after a network error or a 5xx. */
+  const send = async (url: string, options: RequestOptions, token: string | null, key: string | null): Promise<Response> => {
+    if (!key) return sendOnce(url, options, token, null);
+    let first: Response;
+    try {
+      first = await sendOnce(url, options, token, key);
+    } catch (err) {
+      if (!isNetworkError(err)) throw err;
+      return sendOnce(url, options, token, key);
+    }
+    if (first.status < 500) return first;
+    await first.body?.cancel().catch(() => undefined);
+    return sendOnce(url, options, token, key);
   };
 
   /**
@@ -148,7 +185,9 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
   const request = async (path: string, options: RequestOptions = {}): Promise<Response> => {
     const url = buildUrl(path, options.query);
     const token = options.anonymous ? null : deps.storage.getItem(STORAGE_KEYS.accessToken);
-    const res = await send(url, options, token);
+    // Made once per submit: the retries below (after a 5xx, a network error or a refreshed token) reuse it.
+    const key = options.idempotent ? (options.idempotencyKey ?? newIdempotencyKey()) : null;
+    const res = await send(url, options, token, key);
     if (res.status !== 401 || options.anonymous) return res;
 
     // A visitor without any session gets the 401 as it is; there is nothing to refresh.
@@ -162,7 +201,7 @@ export function createApiClient(deps: ApiClientDeps): ApiClient {
       throw new ApiError(401, SESSION_EXPIRED_MESSAGE);
     }
     // Retried exactly once: a second 401 is returned to the caller as is.
-    return send(url, options, fresh);
+    return send(url, options, fresh, key);
   };
 
   const json = async <T>(path: string, options: RequestOptions = {}): Promise<T> => {

@@ -123,3 +123,77 @@ describe('api client (spec §4 401 handling)', () => {
     expect(response.headers.get('x-next-cursor')).toBe('abc');
   });
 });
+
+describe('api client: one Idempotency-Key per submit, one retry (issue 12)', () => {
+  const keyOf = (init: RequestInit) => (init.headers as Record<string, string>)['Idempotency-Key'];
+
+  function recording(answers: Array<Response | Error>) {
+    const seen: Array<{ url: string; key: string | undefined; body: unknown }> = [];
+    const deps: ApiClientDeps = {
+      fetch: vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+        seen.push({ url: input as string, key: keyOf(init), body: init.body });
+        const next = answers.shift() ?? res(200, {});
+        if (next instanceof Error) throw next;
+        return next;
+      }),
+      storage: memoryStorage({ accessToken: 'A1' }),
+      redirectToLogin: vi.fn(),
+      onTokenRefreshed: vi.fn(),
+    };
+    return { client: createApiClient(deps), seen };
+  }
+
+  it('sends a UUID key with an idempotent submit and retries once with the same key after a 5xx', async () => {
+    const { client, seen } = recording([res(503, { message: 'down' }), res(201, { _id: 'q1' })]);
+    await expect(client.json('/api/questions', { method: 'POST', body: { question: 'Hi?' }, idempotent: true })).resolves.toEqual({ _id: 'q1' });
+    expect(seen).toHaveLength(2);
+    expect(seen[0]!.key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(seen[1]!.key).toBe(seen[0]!.key);
+    expect(seen[1]!.body).toBe(seen[0]!.body);
+  });
+
+  it('retries once with the same key after a network error', async () => {
+    const { client, seen } = recording([new TypeError('Failed to fetch'), res(200, { success: true })]);
+    await expect(client.json('/api/support/send', { method: 'POST', body: {}, idempotent: true })).resolves.toEqual({ success: true });
+    expect(seen.map((s) => s.key)).toEqual([seen[0]!.key, seen[0]!.key]);
+    expect(seen[0]!.key).toEqual(expect.any(String));
+  });
+
+  it('retries only once: a second 5xx goes back to the caller', async () => {
+    const { client, seen } = recording([res(500, { message: 'a' }), res(502, { message: 'Still broken' }), res(200, {})]);
+    await expect(client.json('/api/questions', { method: 'POST', body: {}, idempotent: true })).rejects.toMatchObject({ status: 502, serverMessage: 'Still broken' });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('never retries a 4xx, and makes a new key for the next submit', async () => {
+    const { client, seen } = recording([res(400, { message: 'Question title is required' }), res(201, {})]);
+    await expect(client.json('/api/questions', { method: 'POST', body: {}, idempotent: true })).rejects.toMatchObject({ status: 400 });
+    await client.json('/api/questions', { method: 'POST', body: {}, idempotent: true });
+    expect(seen).toHaveLength(2);
+    expect(seen[1]!.key).not.toBe(seen[0]!.key);
+  });
+
+  it('sends no key and never retries a call that is not idempotent', async () => {
+    const { client, seen } = recording([res(503, { message: 'down' })]);
+    await expect(client.json('/api/questions/q1', { method: 'PATCH', body: {} })).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.key).toBeUndefined();
+  });
+
+  it('keeps the key across a token refresh', async () => {
+    const storage = memoryStorage({ accessToken: 'A1', refreshToken: 'R1' });
+    const keys: Array<string | undefined> = [];
+    const client = createApiClient({
+      fetch: vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+        if ((input as string) === '/api/users/refresh-token') return res(200, { accessToken: 'A2', refreshToken: 'R2' });
+        keys.push(keyOf(init));
+        return (init.headers as Record<string, string>).Authorization === 'Bearer A2' ? res(200, {}) : res(401);
+      }),
+      storage,
+      redirectToLogin: vi.fn(),
+      onTokenRefreshed: vi.fn(),
+    });
+    await client.json('/api/questions/q1/answer', { method: 'PUT', body: { answer: 'Yes' }, idempotent: true, idempotencyKey: 'submit-1' });
+    expect(keys).toEqual(['submit-1', 'submit-1']);
+  });
+});
