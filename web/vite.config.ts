@@ -5,6 +5,8 @@ import react from '@vitejs/plugin-react';
 
 const API_TARGET = 'http://127.0.0.1:3000';
 const publicDir = fileURLToPath(new URL('./public', import.meta.url));
+const indexHtml = fileURLToPath(new URL('./index.html', import.meta.url));
+const publicEntry = fileURLToPath(new URL('./src/public-entry.ts', import.meta.url));
 
 /**
  * Absolute origin of the static default metadata in index.html (canonical, og:url, og:image): QUES_SITE_ORIGIN, else
@@ -60,7 +62,7 @@ const SHARED = [
 ];
 const isShared = (id: string) => id === '\0vite/preload-helper.js' || SHARED.some((pattern) => pattern.test(id));
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), siteOrigin(), treeShakeReactRouter()],
   server: {
     proxy: {
@@ -82,16 +84,24 @@ export default defineConfig({
       '/api': { target: API_TARGET, changeOrigin: false },
     },
   },
-  build: {
-    target: 'es2022',
-    sourcemap: true,
-    // Every browser that runs es2022 modules supports <link rel=modulepreload>; the polyfill is dead weight.
-    modulePreload: { polyfill: false },
-    rolldownOptions: {
-      output: { codeSplitting: { groups: [{ name: 'shared', test: isShared, includeDependenciesRecursively: false }] } },
-    },
-    // dist/.vite/manifest.json: which chunks each route loads, read by the JavaScript budget check
-    // (scripts/check-budgets.mjs). The BFF does not serve dot-folders.
-    manifest: true,
-  },
-});
+  // `vite build --ssr src/entry-server.tsx --outDir dist-server`: the server render the BFF imports (docs/adr/0024).
+  build: isSsrBuild
+    ? { target: 'node20', sourcemap: true, emptyOutDir: true, copyPublicDir: false }
+    : {
+        target: 'es2022',
+        sourcemap: true,
+        // Every browser that runs es2022 modules supports <link rel=modulepreload>; the polyfill is dead weight.
+        modulePreload: { polyfill: false },
+        rolldownOptions: {
+          // The app (index.html → main.tsx), and the small script server-rendered pages load instead
+          // (src/public-entry.ts: the app on the visitor's first intent).
+          input: { index: indexHtml, public: publicEntry },
+          output: {
+            codeSplitting: { groups: [{ name: 'shared', test: isShared, includeDependenciesRecursively: false }] },
+          },
+        },
+        // dist/.vite/manifest.json: which chunks each route loads, read by the JavaScript budget check
+        // (scripts/check-budgets.mjs) and by the BFF for server-rendered pages. The BFF does not serve dot-folders.
+        manifest: true,
+      },
+}));

@@ -6,11 +6,14 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ZodType } from 'zod';
 import type { ApiCall } from '@ques/contracts';
-import { createHttpApp, registerJwt, requireUser } from '@ques/kit';
+import { createHttpApp, registerJwt, requireUser, type EventBus } from '@ques/kit';
 import { refuseLargeJson, refuseMalformedMultipart, registerJsonBodyParser, JSON_BODY_LIMIT } from './body.js';
 import { registerCompression } from './compression.js';
 import { registerSecurityHeaders } from './headers.js';
 import { documentedResponses, registerApiDocs } from './openapi.js';
+import { evictOnOwnWrites, watchPublicChanges } from './pages/events.js';
+import { registerSitemap } from './pages/sitemap.js';
+import { loadPageRendering } from './pages/ssr.js';
 import { forwardedCalls } from './routes.js';
 import { SeoRenderer } from './seo/renderer.js';
 import { Upstreams, type ServiceName } from './upstreams.js';
@@ -25,6 +28,18 @@ export interface BffOptions {
   publicOrigin: string;
   /** Built web app to serve at `/` (read into memory at start); skipped when missing. */
   webDist?: string;
+  /**
+   * The web app's server render (`web/dist-server`, docs/adr/0024); default: `dist-server` next to `webDist`. Public
+   * pages are server-rendered when it is there; `false` turns that off (share tags only, as before).
+   */
+  webServerDist?: string | false;
+  /**
+   * The event bus (NATS in the distributed topology, the in-process bus in the embedded one): the BFF watches
+   * identity's and questions' events to drop rendered pages as soon as what they show changes (pages/events.ts).
+   */
+  events?: EventBus;
+  /** How long a rendered public page is reused (default 10 s; 0: rendered per request, as the bench measures). */
+  pageCacheTtlMs?: number;
   /** Requests per minute per IP on credential routes. */
   authRateLimitPerMinute?: number;
   trustProxy?: boolean;
@@ -141,9 +156,25 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
         { count: web.uncompressed.length, examples: web.uncompressed.slice(0, 3) },
         'web build without brotli/gzip copies: these files go out uncompressed (build with npm run build -w @ques/web)',
       );
-    const seo = new SeoRenderer({ upstreams, indexHtml: web.shellHtml, publicOrigin: opts.publicOrigin, log: app.log });
+    const pages =
+      opts.webServerDist === false ? null : await loadPageRendering(opts.webDist!, web.shellHtml, opts.webServerDist);
+    if (!pages && opts.webServerDist !== false)
+      app.log.warn('web build without its server render (web/dist-server): public pages carry share tags only');
+    const seo = new SeoRenderer({
+      upstreams,
+      indexHtml: web.shellHtml,
+      publicOrigin: opts.publicOrigin,
+      log: app.log,
+      pages,
+      staleWhileRevalidate: Boolean(opts.events),
+      ...(opts.pageCacheTtlMs === undefined ? {} : { cacheTtlMs: opts.pageCacheTtlMs }),
+    });
     registerWebRoutes(app, { build: web, seo });
+    evictOnOwnWrites(app, seo);
+    if (opts.events) await watchPublicChanges(app, opts.events, seo);
   }
+
+  if (upstreams.has('questions')) registerSitemap(app, { upstreams, publicOrigin: opts.publicOrigin });
 
   app.addHook('onClose', async () => upstreams.close());
   return app;

@@ -16,6 +16,9 @@ const ZBffEnv = z.object({
   WEB_DIST: z.string().optional(),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   TRUST_PROXY: z.stringbool().default(false),
+  /** The services' NATS: rendered public pages are dropped when identity or questions publish a change (optional). */
+  NATS_URL: z.string().min(1).optional(),
+  BUS_NAMESPACE: z.string().regex(/^[a-z0-9_]*$/).default(''),
 });
 
 export const loadBffConfig = (env = process.env) => {

@@ -1,10 +1,14 @@
 import { fileURLToPath } from 'node:url';
-import { createLogger, onShutdownSignal } from '@ques/kit';
+import { createLogger, NatsEventBus, onShutdownSignal } from '@ques/kit';
 import { buildBff } from './app.js';
 import { loadBffConfig } from './config.js';
 
 const config = loadBffConfig();
 const log = createLogger('bff', config.LOG_LEVEL);
+// An ephemeral watch only (pages/events.ts): the BFF consumes nothing and owns no stream.
+const events = config.NATS_URL
+  ? await NatsEventBus.connect({ servers: config.NATS_URL, name: 'bff', namespace: config.BUS_NAMESPACE || undefined, log })
+  : undefined;
 const app = await buildBff({
   log,
   upstreams: { identity: config.IDENTITY_URL, questions: config.QUESTIONS_URL, payments: config.PAYMENTS_URL, support: config.SUPPORT_URL },
@@ -13,6 +17,8 @@ const app = await buildBff({
   webDist: config.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url)),
   authRateLimitPerMinute: config.AUTH_RATE_LIMIT_PER_MINUTE,
   trustProxy: config.TRUST_PROXY,
+  events,
 });
+if (events) app.addHook('onClose', () => events.close());
 await app.listen({ port: config.PORT, host: config.HOST });
 onShutdownSignal(log, () => app.close());

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIMITS } from './core/identity.js';
+import { IDENTITY_MESSAGES, LIMITS } from './core/identity.js';
 
 // The zod-free constants and the username rule live in ./core/identity.ts (the browser imports them from there).
 export * from './core/identity.js';
@@ -38,10 +38,21 @@ export const ZSignupRequest = z.object({
 });
 export type SignupRequest = z.infer<typeof ZSignupRequest>;
 
-export const ZLoginRequest = z.object({
-  email: z.string({ error: 'Email and password are required' }).trim().toLowerCase().min(1, 'Email and password are required').max(LIMITS.email),
-  password: z.string({ error: 'Email and password are required' }).min(1, 'Email and password are required').max(LIMITS.passwordMax),
-});
+export const ZLoginRequest = z.object(
+  {
+    email: z
+      .string({ error: 'Email and password are required' })
+      .trim()
+      .toLowerCase()
+      .min(1, 'Email and password are required')
+      .max(LIMITS.email),
+    password: z
+      .string({ error: 'Email and password are required' })
+      .min(1, 'Email and password are required')
+      .max(LIMITS.passwordMax),
+  },
+  { error: 'The request body must be a JSON object.' },
+);
 export type LoginRequest = z.infer<typeof ZLoginRequest>;
 
 export const ZRefreshTokenRequest = z.object({
@@ -52,15 +63,24 @@ export type RefreshTokenRequest = z.infer<typeof ZRefreshTokenRequest>;
 export const ZLogoutRequest = z.object({ refreshToken: z.string().max(512).optional() }).default({});
 export type LogoutRequest = z.infer<typeof ZLogoutRequest>;
 
-/** `PUT /api/users/profile` with `{ newPassword }` changes the password. */
+const ZCurrentPassword = z
+  .string({ error: IDENTITY_MESSAGES.currentPasswordRequired })
+  .max(LIMITS.passwordMax, IDENTITY_MESSAGES.currentPasswordWrong);
+
+/**
+ * `PUT /api/users/profile` with `{ newPassword, currentPassword }` changes the password (the current one is checked:
+ * a stolen session alone cannot take the account over).
+ */
 export const ZChangePasswordRequest = z.object({
-  newPassword: z.string().min(1, 'Please enter a new password.').pipe(ZPassword),
+  newPassword: z.string().min(1, IDENTITY_MESSAGES.newPasswordRequired).pipe(ZPassword),
+  currentPassword: ZCurrentPassword.optional(),
 });
 export type ChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
 
 /**
  * `PUT /api/users/profile` with the full profile. The web app sends the whole stored user (minus token),
- * so unknown fields (_id, avatarUrl, stripeAccountId…) are accepted and ignored.
+ * so unknown fields (_id, avatarUrl, stripeAccountId…) are accepted and ignored. A new `email` needs
+ * `currentPassword` too.
  */
 export const ZUpdateProfileRequest = z.object({
   name: trimmed(LIMITS.name).min(1, 'Name is required').optional(),
@@ -68,8 +88,19 @@ export const ZUpdateProfileRequest = z.object({
   bio: trimmed(LIMITS.bio).optional(),
   brandColorMain: ZHexColor.optional(),
   brandColorLight: ZHexColor.optional(),
+  currentPassword: ZCurrentPassword.optional(),
 });
 export type UpdateProfileRequest = z.infer<typeof ZUpdateProfileRequest>;
+
+/**
+ * The body of `PUT /api/users/profile` as the route validates it: a JSON object (anything else is a 400 with a clear
+ * message), either shape's fields checked with their own messages, unknown fields kept for the handler to ignore.
+ */
+export const ZProfilePutBody = z.looseObject(
+  { ...ZUpdateProfileRequest.shape, newPassword: ZChangePasswordRequest.shape.newPassword.optional() },
+  { error: IDENTITY_MESSAGES.profileBodyNotObject },
+);
+export type ProfilePutBody = z.infer<typeof ZProfilePutBody>;
 
 /** `POST /api/users/reset-password`: the answer never says whether the address has an account. */
 export const ZResetPasswordRequest = z.object({
@@ -80,18 +111,36 @@ export type ResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
 /** `POST /api/users/reset-password-confirm`. */
 export const ZResetPasswordConfirmRequest = z.object({
   token: z.string({ error: 'Reset failed' }).min(1, 'Reset failed').max(200),
-  password: z.string({ error: 'Please enter a new password.' }).min(1, 'Please enter a new password.').pipe(ZPassword),
+  password: z
+    .string({ error: IDENTITY_MESSAGES.newPasswordRequired })
+    .min(1, IDENTITY_MESSAGES.newPasswordRequired)
+    .pipe(ZPassword),
 });
 export type ResetPasswordConfirmRequest = z.infer<typeof ZResetPasswordConfirmRequest>;
 
-// ---- responses ----
+/** `POST /api/users/verify-email`: the token from the link mailed to the address. */
+export const ZVerifyEmailRequest = z.object({
+  token: z
+    .string({ error: IDENTITY_MESSAGES.verifyFailed })
+    .min(1, IDENTITY_MESSAGES.verifyFailed)
+    .max(200, IDENTITY_MESSAGES.verifyFailed),
+});
+export type VerifyEmailRequest = z.infer<typeof ZVerifyEmailRequest>;
 
-export const ZUser = z.object({
+export const ZPublicProfileParams = z.object({ username: z.string() });
+export const ZUserIdParams = z.object({ id: z.string() });
+export const ZAvatarFileParams = z.object({ userId: z.string(), file: z.string() });
+
+// ---- responses (strict: a field the handler adds without declaring it here is a test failure) ----
+
+export const ZUser = z.strictObject({
   _id: z.string(),
   id: z.string(),
   username: z.string(),
   name: z.string(),
   email: z.string(),
+  /** Whether the person opened the link mailed to `email` (false again after every change of address). */
+  emailVerified: z.boolean(),
   bio: z.string(),
   avatarUrl: z.string(),
   brandColorMain: z.string(),
@@ -115,28 +164,33 @@ export const ZPublicProfile = ZUser.pick({
 });
 export type PublicProfile = z.infer<typeof ZPublicProfile>;
 
-export interface SignupResponse {
-  message: string;
-  user: User;
+export const ZSignupResponse = z.strictObject({
+  message: z.string(),
+  user: ZUser,
   /** The access token, under the spec's name. */
-  token: string;
-  accessToken: string;
-  refreshToken: string;
-}
-export interface LoginResponse {
-  message: string;
-  user: User;
-  accessToken: string;
-  refreshToken: string;
-}
-export interface RefreshTokenResponse {
-  accessToken: string;
+  token: z.string(),
+  accessToken: z.string(),
+  refreshToken: z.string(),
+});
+export type SignupResponse = z.infer<typeof ZSignupResponse>;
+
+export const ZLoginResponse = z.strictObject({
+  message: z.string(),
+  user: ZUser,
+  accessToken: z.string(),
+  refreshToken: z.string(),
+});
+export type LoginResponse = z.infer<typeof ZLoginResponse>;
+
+export const ZRefreshTokenResponse = z.strictObject({
+  accessToken: z.string(),
   /** Refresh tokens rotate: the presented one is spent, use this one next time. */
-  refreshToken: string;
-}
-export interface MessageResponse {
-  message: string;
-}
+  refreshToken: z.string(),
+});
+export type RefreshTokenResponse = z.infer<typeof ZRefreshTokenResponse>;
+
+export const ZMessageResponse = z.strictObject({ message: z.string() });
+export type MessageResponse = z.infer<typeof ZMessageResponse>;
 
 // ---- integration events (ques.identity.*) ----
 
@@ -165,13 +219,23 @@ export type UserSnapshot = z.input<typeof ZUserSnapshot>;
 export const IdentityEvents = {
   UserRegistered: { version: 1, schema: ZUserSnapshot },
   ProfileUpdated: { version: 1, schema: ZUserSnapshot },
-  PasswordChanged: { version: 1, schema: z.object({ userId: z.uuid(), changedAt: z.iso.datetime({ offset: true }) }) },
+  PasswordChanged: {
+    version: 1,
+    schema: z.object({ userId: z.uuid(), changedAt: z.iso.datetime({ offset: true }) }),
+  },
   AvatarChanged: {
     version: 1,
-    schema: z.object({ userId: z.uuid(), avatarUrl: z.string(), changedAt: z.iso.datetime({ offset: true }) }),
+    schema: z.object({
+      userId: z.uuid(),
+      avatarUrl: z.string(),
+      changedAt: z.iso.datetime({ offset: true }),
+    }),
   },
   /** The person is gone: consumers erase everything personal they hold about them (name, e-mail, bio, avatar). */
-  UserDeleted: { version: 1, schema: z.object({ userId: z.uuid(), deletedAt: z.iso.datetime({ offset: true }) }) },
+  UserDeleted: {
+    version: 1,
+    schema: z.object({ userId: z.uuid(), deletedAt: z.iso.datetime({ offset: true }) }),
+  },
   /**
    * Sessions ended (logout, password change or reset, refresh-token reuse, account deletion): every service refuses
    * their access tokens from now on (ADR 0017). Not a stored domain event: sessions are operational state, so the

@@ -26,3 +26,34 @@ describe('identity request schemas', () => {
     expect(ZUpdateProfileRequest.safeParse({ brandColorMain: 'red' }).success).toBe(false);
   });
 });
+
+describe('identity calls (contracts/src/api/identity.ts)', async () => {
+  const { API_CALLS, BROWSER_CALLS, identityApi, identityBrowserCalls } = await import('./api/index.js');
+  const { ZProfilePutBody, ZUser } = await import('./identity.js');
+
+  it('lists every /api/users call in API_CALLS and the avatar images in BROWSER_CALLS only', () => {
+    for (const call of Object.values(identityApi)) {
+      expect(API_CALLS).toContain(call);
+      expect(call.path.startsWith('/api/users')).toBe(true);
+    }
+    expect(BROWSER_CALLS).toContain(identityBrowserCalls.avatarImage);
+    expect(API_CALLS).not.toContain(identityBrowserCalls.avatarImage);
+    expect(identityApi.uploadAvatar.bodyKind).toBe('multipart');
+  });
+
+  it('answers with strict shapes: an undeclared field is an error, not a silent extra', () => {
+    const user = {
+      _id: 'u', id: 'u', username: 'ada', name: 'Ada', email: 'a@b.co', emailVerified: false, bio: '', avatarUrl: '',
+      brandColorMain: '#000000', brandColorLight: '#FFFFFF', archiveProfile: false, createdAt: '2026-01-01T00:00:00.000Z',
+    };
+    expect(ZUser.safeParse(user).success).toBe(true);
+    expect(ZUser.safeParse({ ...user, passwordHash: 'x' }).success).toBe(false);
+  });
+
+  it('refuses a profile body that is not an object with a clear message', () => {
+    for (const body of [[1], 'text', 3, null, undefined]) {
+      expect(ZProfilePutBody.safeParse(body).error?.issues[0]?.message).toBe('The profile must be sent as a JSON object.');
+    }
+    expect(ZProfilePutBody.safeParse({ ...{ _id: 'x', token: 't' }, newPassword: '' }).error?.issues[0]?.message).toBe('Please enter a new password.');
+  });
+});

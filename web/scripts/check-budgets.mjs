@@ -11,14 +11,29 @@ import { fileURLToPath } from 'node:url';
 
 const dist = process.argv[2] ?? fileURLToPath(new URL('../dist', import.meta.url));
 const ENTRY = 'index.html';
-/** Each route: the screen module App.tsx imports lazily for it, and its budget in bytes (kB = 1,000 bytes). */
+/**
+ * Each route: the entry it starts from, the screen module App.tsx imports lazily for it (none: only the entry), and its
+ * budget in bytes (kB = 1,000 bytes), or null for a figure printed but not enforced.
+ *
+ * The public profile is server-rendered (docs/adr/0024): its HTML is complete, and before the visitor shows intent
+ * (pointer, touch, key, focus) it loads only src/public-entry.ts. That is what a visitor downloads before interacting,
+ * and what the 60 kB budget holds. The app it then imports (React, the shell, the profile's chunk) is printed as well:
+ * what the first interaction costs.
+ */
 const ROUTES = [
   {
-    name: 'public profile /ask/:username',
-    screen: 'src/features/public-profile/ProfilePage.tsx',
+    name: 'public profile /ask/:username, before interaction (server-rendered)',
+    entry: 'src/public-entry.ts',
+    screen: null,
     budget: 60_000,
   },
-  { name: 'admin /admin (initial)', screen: 'src/app/AdminApp.tsx', budget: 120_000 },
+  {
+    name: 'public profile /ask/:username, on first interaction (the app, loaded then)',
+    entry: ENTRY,
+    screen: 'src/features/public-profile/ProfilePage.tsx',
+    budget: null,
+  },
+  { name: 'admin /admin (initial)', entry: ENTRY, screen: 'src/app/AdminApp.tsx', budget: 120_000 },
 ];
 
 const manifestPath = join(dist, '.vite', 'manifest.json');
@@ -51,15 +66,17 @@ function transferred(file) {
 const kB = (n) => `${(n / 1000).toFixed(1)} kB`;
 let over = false;
 for (const route of ROUTES) {
-  const keys = closure(route.screen, closure(ENTRY));
+  const keys = route.screen ? closure(route.screen, closure(route.entry)) : closure(route.entry);
   const files = [...keys].map((key) => manifest[key].file).filter((file) => file.endsWith('.js'));
   const sizes = files.map((file) => ({ file, ...transferred(file) }));
   const sum = (key) => sizes.reduce((total, s) => total + s[key], 0);
   const total = sum('br');
-  const ok = total <= route.budget;
+  const ok = route.budget === null || total <= route.budget;
   over ||= !ok;
+  const verdict = route.budget === null ? 'INFO' : ok ? 'PASS' : 'MISS';
+  const budget = route.budget === null ? 'not a budget' : `budget ${kB(route.budget)}`;
   console.log(
-    `${ok ? 'PASS' : 'MISS'}  ${route.name}: ${kB(total)} brotli (budget ${kB(route.budget)}), ${kB(sum('gz'))} gzip, ` +
+    `${verdict}  ${route.name}: ${kB(total)} brotli (${budget}), ${kB(sum('gz'))} gzip, ` +
       `${kB(sum('raw'))} raw, ${files.length} chunks`,
   );
   for (const s of sizes.sort((a, b) => b.br - a.br))

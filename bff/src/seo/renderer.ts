@@ -1,11 +1,23 @@
 import { stat, readFile } from 'node:fs/promises';
 import { isUuid, type PublicProfile, type PublicQuestion } from '@ques/contracts';
-import { profileMeta, questionMeta, STRUCTURED_DATA_QUESTIONS } from '@ques/contracts/core';
+import {
+  defaultMeta,
+  NEXT_CURSOR_HEADER,
+  profileMeta,
+  questionMeta,
+  STRUCTURED_DATA_QUESTIONS,
+  type PageMeta,
+} from '@ques/contracts/core';
+import type { PageRendering } from '../pages/ssr.js';
+import { composePage, type Screen } from '../pages/template.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceName, Upstreams } from '../upstreams.js';
 import { renderMetaBlock, splitIndexHtml, withMetaBlock, type IndexParts } from './meta.js';
 
 /** The public pages whose HTML carries their own metadata (spec §2). */
+/** The web app's first page of public answers (web/src/features/public-profile/api.ts QUESTIONS_PAGE_SIZE). */
+export const PUBLIC_PAGE_SIZE = 24;
+
 export type SeoRoute =
   { kind: 'profile'; username: string } | { kind: 'question'; username: string; id: string };
 
@@ -36,8 +48,39 @@ export interface SeoPage {
   html: string;
 }
 
-type Rendered =
-  { status: 200; block: string; complete: boolean } | { status: 404 } | { status: 'unavailable' };
+/** The pages without data of their own that the server renders too (when it renders pages, docs/adr/0024). */
+const STATIC_PAGES: Record<string, Screen> = {
+  '/': 'home',
+  '/index.html': 'home',
+  '/terms-of-use': 'terms',
+  '/privacy-policy': 'privacy',
+};
+/** Query parameters a rendered page may depend on and still be cached (the profile's tag filter). */
+const CACHED_QUERY = new Set(['tag']);
+
+/** What the spec's pages say when their data is missing (web/src/features: ProfilePage, QuestionPage). */
+const ANSWER_NOT_AVAILABLE = 'This answer is not available.';
+
+interface Loaded {
+  status: 200 | 404 | 'unavailable';
+  /** The metadata computed from the data (the crawler tags without a server render). */
+  meta: PageMeta | null;
+  /** The page data the web app renders and hydrates from (web/src/lib/ssr.tsx `values`). */
+  values: Record<string, { data: unknown } | { error: string }>;
+  /** Everything the page shows was loaded (worth caching; the app need not fetch anything). */
+  complete: boolean;
+  /** The owner's user id (evicted by id when identity or questions publish a change). */
+  ownerId?: string;
+  /** The questions the page shows. */
+  questionIds?: string[];
+}
+
+interface CachedPage extends SeoPage {
+  /** Keep for the full time to live, the not-found time, or not at all. */
+  keep: 'ttl' | 'short' | 'none';
+  /** What the page shows (lower case): owner id and username, question ids. `evict` drops pages by these. */
+  tags: string[];
+}
 
 export interface SeoRendererOptions {
   upstreams: Upstreams;
@@ -48,6 +91,16 @@ export interface SeoRendererOptions {
   /** Absolute URLs (canonical, og:url, og:image) use the configured origin, never the request's Host header. */
   publicOrigin: string;
   log: FastifyBaseLogger;
+  /**
+   * The web app's server render and its document (pages/ssr.ts): public pages then go out fully rendered, with the
+   * data they were rendered with (docs/adr/0024). Without it, only the metadata block of index.html is rendered.
+   */
+  pages?: PageRendering | null;
+  /**
+   * Serve a page past its time to live while it is re-rendered (set when changes evict pages as they happen:
+   * pages/events.ts). Off: a visitor after the time to live waits for the new render.
+   */
+  staleWhileRevalidate?: boolean;
   /** How long a rendered page is reused. Short: an owner's edit shows in share previews within seconds. */
   cacheTtlMs?: number;
   /** Unknown usernames and questions are remembered for less time. */
@@ -61,12 +114,17 @@ export interface SeoRendererOptions {
 class UpstreamError extends Error {}
 
 /**
- * Renders the metadata block of the public pages from the services' data, with a small in-memory cache (one
- * in-flight render per page, however many visitors ask at once). Any failure gives the default block: the page
- * itself is the client-rendered app either way.
+ * Renders the public pages from the services' data, with a small in-memory cache (one in-flight render per page,
+ * however many visitors ask at once), evicted when what a page shows changes (`evict`, fed by the bus and the BFF's own writes: pages/events.ts).
+ * With the web app's server render (`pages`), the whole page: profile, answer page, home and legal pages; without
+ * it, the metadata block of index.html for crawlers. Any failure gives a usable page: the spec's loading texts
+ * (and the app, loaded at once, fetches), or the default block.
  */
 export class SeoRenderer {
-  private readonly cache = new Map<string, { expires: number; value: Promise<Rendered> }>();
+  private readonly cache = new Map<
+    string,
+    { expires: number; value: Promise<CachedPage>; settled: boolean; stale?: Promise<CachedPage> }
+  >();
   private template: { parts: IndexParts | null; html: string; mtimeMs: number; checkedAt: number } | null =
     null;
   private readonly origin: string;
@@ -85,53 +143,192 @@ export class SeoRenderer {
     this.now = opts.now ?? Date.now;
   }
 
-  /** The page for `pathname`, or null when it is not one of the public pages (the caller serves index.html). */
-  async render(pathname: string, correlationId?: string): Promise<SeoPage | null> {
-    const route = matchSeoRoute(pathname);
-    if (!route) return null;
+  /** Whether pages are server-rendered (not only their metadata). */
+  get rendersPages(): boolean {
+    return Boolean(this.opts.pages);
+  }
+
+  /**
+   * The page for `pathname` (and `search`, the query string with its `?`), or null when it is not one of the public
+   * pages (the caller serves index.html).
+   */
+  async render(pathname: string, correlationId?: string, search = ''): Promise<SeoPage | null> {
+    const pages = this.opts.pages;
+    const screen = pages ? STATIC_PAGES[pathname] : undefined;
+    const route = screen ? null : matchSeoRoute(pathname);
+    if (!screen && !route) return null;
     const template = await this.loadTemplate().catch(() => null);
     if (!template?.parts) return null;
     if (route === 'not-found') return { status: 404, html: template.html };
-    const rendered = await this.cached(route, correlationId);
-    switch (rendered.status) {
-      case 200:
-        return { status: 200, html: withMetaBlock(template.parts, rendered.block) };
-      case 404:
-        return { status: 404, html: template.html };
-      case 'unavailable':
-        return { status: 200, html: template.html };
-      default: {
-        const never: never = rendered;
-        return never;
+
+    // Only the tag filter's variants of a page are cached; any other query (a checkout's return) is rendered once.
+    const params = new URLSearchParams(search);
+    const cacheable = pages ? [...params.keys()].every((key) => CACHED_QUERY.has(key)) : true;
+    const variant = pages && params.has('tag') ? `?tag=${params.get('tag')}` : '';
+    const key = screen
+      ? `s:${screen}`
+      : route!.kind === 'profile'
+        ? `p:${route!.username}${variant}`
+        : `q:${route!.username}:${route!.id}`;
+    // A page with such a query has work for the app at once (a checkout's return tidies its address): no waiting for intent.
+    const build = () =>
+      this.page(
+        pathname,
+        screen ? { kind: 'static', screen } : route!,
+        pages ? pathname + (cacheable ? variant : search) : '',
+        template.parts!,
+        template.html,
+        correlationId,
+        !cacheable,
+      );
+    if (!cacheable) return build();
+    return this.cached(key, build);
+  }
+
+  /**
+   * Drops every cached page that shows one of `tags` — an owner's user id or username, a question id — and keeps
+   * a render under way that started before this from being cached (a profile edit, an answer published, hidden or
+   * deleted, a deleted account; pages/events.ts). `profiles` drops every profile page too (a question became
+   * visible: no cached page shows it yet).
+   */
+  evict(tags: readonly string[], { profiles = false }: { profiles?: boolean } = {}): void {
+    const wanted = new Set(tags.filter(Boolean).map((t) => t.toLowerCase()));
+    const now = this.now();
+    for (const tag of wanted) {
+      this.evictedAt.set(tag, now);
+      if (this.evictedAt.size > 10_000) this.evictedAt.delete(this.evictedAt.keys().next().value!);
+    }
+    if (profiles) this.profilesEvictedAt = now;
+    // Pages still rendering have no tags yet: they are checked against `evictedAt` when they settle.
+    for (const key of [...this.cache.keys()]) {
+      if ((profiles && key.startsWith('p:')) || this.tagsByKey.get(key)?.some((t) => wanted.has(t))) {
+        this.cache.delete(key);
+        this.tagsByKey.delete(key);
       }
     }
   }
 
-  private cached(route: SeoRoute, correlationId: string | undefined): Promise<Rendered> {
-    const key = route.kind === 'profile' ? `p:${route.username}` : `q:${route.username}:${route.id}`;
-    const now = this.now();
-    const hit = this.cache.get(key);
-    if (hit && hit.expires > now) return hit.value;
-    if (hit) this.cache.delete(key);
-
-    const value = this.build(route, correlationId).catch((err: unknown): Rendered => {
-      this.opts.log.warn({ err, page: key }, 'page metadata unavailable, serving the default');
-      return { status: 'unavailable' };
-    });
-    // Cached while in flight, so concurrent visitors share one render; kept only if it is worth keeping.
-    const entry = { expires: now + this.ttl, value };
-    this.cache.set(key, entry);
-    while (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value!);
-    void value.then((result) => {
-      if (this.cache.get(key) !== entry) return;
-      if (result.status === 'unavailable' || (result.status === 200 && !result.complete))
-        this.cache.delete(key);
-      else if (result.status === 404) entry.expires = this.now() + this.notFoundTtl;
-    });
-    return value;
+  /** Drops everything. */
+  clear(): void {
+    this.cache.clear();
+    this.tagsByKey.clear();
   }
 
-  private async build(route: SeoRoute, correlationId: string | undefined): Promise<Rendered> {
+  private readonly evictedAt = new Map<string, number>();
+  private profilesEvictedAt = -Infinity;
+  private readonly tagsByKey = new Map<string, string[]>();
+
+  private cached(key: string, build: () => Promise<CachedPage>): Promise<CachedPage> {
+    const now = this.now();
+    const hit = this.cache.get(key);
+    if (hit && !hit.settled) return hit.stale ?? hit.value;
+    if (hit && hit.expires > now) return hit.value;
+    if (hit) this.cache.delete(key);
+    // Past its time to live a page is re-rendered in the background and the old one served meanwhile — when changes
+    // evict pages as they happen (the bus), the time to live is only a safety net and nobody needs to wait for it.
+    const stale = hit && this.opts.staleWhileRevalidate && this.ttl > 0 ? hit.value : undefined;
+
+    const startedAt = now;
+    const value = build();
+    // Cached while in flight, so concurrent visitors share one render; kept only if it is worth keeping.
+    const entry: { expires: number; value: Promise<CachedPage>; settled: boolean; stale?: Promise<CachedPage> } = {
+      expires: now + this.ttl,
+      value,
+      settled: false,
+      ...(stale ? { stale } : {}),
+    };
+    this.cache.set(key, entry);
+    // The stale page's tags stay until the new render settles: an eviction meanwhile drops both.
+    if (!stale) this.tagsByKey.delete(key);
+    while (this.cache.size > this.maxEntries) {
+      const oldest = this.cache.keys().next().value!;
+      this.cache.delete(oldest);
+      this.tagsByKey.delete(oldest);
+    }
+    void value.then(
+      (result) => {
+        entry.settled = true;
+        delete entry.stale;
+        if (this.cache.get(key) !== entry) return;
+        const outdated =
+          result.tags.some((t) => (this.evictedAt.get(t) ?? -1) >= startedAt) ||
+          (key.startsWith('p:') && this.profilesEvictedAt >= startedAt);
+        if (result.keep === 'none' || outdated) {
+          this.cache.delete(key);
+          this.tagsByKey.delete(key);
+          return;
+        }
+        this.tagsByKey.set(key, result.tags);
+        if (result.keep === 'short') entry.expires = this.now() + this.notFoundTtl;
+      },
+      () => {
+        entry.settled = true;
+        delete entry.stale;
+        if (this.cache.get(key) === entry) this.cache.delete(key);
+      },
+    );
+    return stale ?? value;
+  }
+
+  /** Loads, renders and composes one page; never rejects. */
+  private async page(
+    pathname: string,
+    route: SeoRoute | { kind: 'static'; screen: Screen },
+    url: string,
+    parts: IndexParts,
+    shellHtml: string,
+    correlationId: string | undefined,
+    hydrateNow = false,
+  ): Promise<CachedPage> {
+    const pageKey = route.kind === 'profile' ? `p:${route.username}` : route.kind === 'question' ? `q:${route.id}` : route.screen;
+    let loaded: Loaded;
+    try {
+      loaded = route.kind === 'static' ? { status: 200, meta: null, values: {}, complete: true } : await this.load(route, correlationId);
+    } catch (err) {
+      this.opts.log.warn({ err, page: pageKey }, 'page data unavailable, serving the page without it');
+      loaded = { status: 'unavailable', meta: null, values: {}, complete: false };
+    }
+    const names = {
+      tags: [
+        ...(route.kind === 'static' ? [] : [route.username]),
+        ...(route.kind === 'question' ? [route.id] : []),
+        ...(loaded.ownerId ? [loaded.ownerId] : []),
+        ...(loaded.questionIds ?? []),
+      ].map((t) => t.toLowerCase()),
+    };
+    const keep = !loaded.complete || loaded.status === 'unavailable' ? 'none' : loaded.status === 404 ? 'short' : 'ttl';
+    const status = loaded.status === 404 ? 404 : 200;
+
+    const pages = this.opts.pages;
+    if (pages) {
+      const screen: Screen = route.kind === 'static' ? route.screen : route.kind;
+      try {
+        const rendered = await pages.render.renderPage(
+          url,
+          { path: pathname, values: loaded.values },
+          { origin: this.origin, timeoutMs: this.timeoutMs },
+        );
+        const meta = rendered.meta ?? loaded.meta ?? defaultMeta(this.origin, pathname);
+        const html = composePage(pages.template, {
+          screen,
+          metaBlock: renderMetaBlock(meta),
+          rootHtml: rendered.html,
+          data: { path: pathname, values: loaded.values },
+          hydrateNow: hydrateNow || !loaded.complete,
+        });
+        return { status, html, keep, ...names };
+      } catch (err) {
+        this.opts.log.error({ err, page: pageKey }, 'server render failed, serving the app shell');
+        return { status, html: shellHtml, keep: 'none', ...names };
+      }
+    }
+
+    if (loaded.status === 200 && loaded.meta)
+      return { status, html: withMetaBlock(parts, renderMetaBlock(loaded.meta)), keep, ...names };
+    return { status, html: shellHtml, keep, ...names };
+  }
+
+  private async load(route: SeoRoute, correlationId: string | undefined): Promise<Loaded> {
     const profileCall = () =>
       this.getJson<PublicProfile>(
         'identity',
@@ -139,18 +336,35 @@ export class SeoRenderer {
         correlationId,
       );
     if (route.kind === 'profile') {
-      const [profile, answers] = await Promise.all([
+      const [profile, answers, asking] = await Promise.all([
         profileCall(),
         this.firstAnswers(route.username, correlationId),
+        this.opts.pages ? this.askingStatus(route.username, correlationId) : null,
       ]);
-      if (!profile) return { status: 404 };
+      const profileKey = `profile:${route.username}`;
+      const questionsKey = `questions:${route.username}`;
+      if (!profile.body)
+        return {
+          status: 404,
+          meta: null,
+          values: { [profileKey]: { error: profile.message || 'User not found' } },
+          complete: true,
+        };
       // Without the answers the preview is still right; only the FAQ data is missing (and the page not cached).
-      const meta = profileMeta(
-        this.origin,
-        profile,
-        answers.filter((q) => belongsTo(q, profile)),
-      );
-      return { status: 200, block: renderMetaBlock(meta), complete: answers.complete };
+      const mine = answers.items.filter((q) => belongsTo(q, profile.body!));
+      const meta = profileMeta(this.origin, profile.body, mine);
+      const values: Loaded['values'] = { [profileKey]: { data: profile.body } };
+      if (answers.complete) values[questionsKey] = { data: { items: answers.page, nextCursor: answers.nextCursor } };
+      // Paused or at the owner's cap (issue 16): the page says so in place of the ask button.
+      if (asking) values[`asking:${route.username}`] = { data: asking };
+      return {
+        status: 200,
+        meta,
+        values,
+        complete: answers.complete,
+        ownerId: profile.body._id,
+        questionIds: answers.page.map((q) => q._id),
+      };
     }
     if (!this.opts.upstreams.has('questions')) throw new UpstreamError('questions service not configured');
     const [profile, question] = await Promise.all([
@@ -161,47 +375,62 @@ export class SeoRenderer {
         correlationId,
       ),
     ]);
-    if (!profile || !question || !belongsTo(question, profile) || !isPublished(question))
-      return { status: 404 };
+    const answerKey = `answer:${route.id}`;
+    if (!profile.body || !question.body || !belongsTo(question.body, profile.body) || !isPublished(question.body))
+      return {
+        status: 404,
+        meta: null,
+        values: { [answerKey]: { error: ANSWER_NOT_AVAILABLE } },
+        complete: true,
+        ...(profile.body ? { ownerId: profile.body._id } : {}),
+      };
     return {
       status: 200,
-      block: renderMetaBlock(questionMeta(this.origin, profile, question)),
+      meta: questionMeta(this.origin, profile.body, question.body),
+      values: { [answerKey]: { data: { question: question.body, profile: profile.body } } },
       complete: true,
+      ownerId: profile.body._id,
     };
   }
 
-  /** The first answers of the public list (spec §7 `GET /api/questions?username=X&role=receiver`), newest first. */
-  private async firstAnswers(
-    username: string,
-    correlationId: string | undefined,
-  ): Promise<PublicQuestion[] & { complete: boolean }> {
-    const none = Object.assign([] as PublicQuestion[], { complete: false });
+  /**
+   * The first page of the public list (spec §7 `GET /api/questions?username=X&role=receiver`), newest first: as
+   * many as the web app's first page when the page is rendered, the structured data's few otherwise.
+   */
+  private async firstAnswers(username: string, correlationId: string | undefined) {
+    const none = { items: [] as PublicQuestion[], page: [] as PublicQuestion[], nextCursor: null as string | null, complete: false };
     if (!this.opts.upstreams.has('questions')) return none;
     try {
-      const query = new URLSearchParams({
-        username,
-        role: 'receiver',
-        limit: String(STRUCTURED_DATA_QUESTIONS),
-      });
-      const list = await this.getJson<PublicQuestion[]>(
-        'questions',
-        `/api/questions?${query}`,
-        correlationId,
-      );
-      const items = Array.isArray(list) ? list.filter(isPublished).slice(0, STRUCTURED_DATA_QUESTIONS) : [];
-      return Object.assign(items, { complete: true });
+      const limit = this.opts.pages ? PUBLIC_PAGE_SIZE : STRUCTURED_DATA_QUESTIONS;
+      const query = new URLSearchParams({ username, role: 'receiver', limit: String(limit) });
+      const list = await this.getJson<PublicQuestion[]>('questions', `/api/questions?${query}`, correlationId);
+      const page = Array.isArray(list.body) ? list.body : [];
+      const items = page.filter(isPublished);
+      return { items: this.opts.pages ? items : items.slice(0, STRUCTURED_DATA_QUESTIONS), page, nextCursor: list.nextCursor, complete: true };
     } catch (err) {
-      this.opts.log.warn({ err, username }, 'public answers unavailable for the page metadata');
+      this.opts.log.warn({ err, username }, 'public answers unavailable for the page');
       return none;
     }
   }
 
-  /** GET a service's JSON: the body on 200, null on 404, an error on anything else (or after the timeout). */
+  /** Whether the owner takes questions now (`GET /api/asking/status/:username`); null when unknown (the app asks). */
+  private async askingStatus(username: string, correlationId: string | undefined): Promise<unknown> {
+    if (!this.opts.upstreams.has('questions')) return null;
+    try {
+      const status = await this.getJson<unknown>('questions', `/api/asking/status/${encodeURIComponent(username)}`, correlationId);
+      return status.body;
+    } catch (err) {
+      this.opts.log.warn({ err, username }, 'asking status unavailable for the page');
+      return null;
+    }
+  }
+
+  /** GET a service's JSON: the body on 200, no body (and its message) on 404, an error otherwise or past the timeout. */
   private async getJson<T>(
     service: ServiceName,
     path: string,
     correlationId: string | undefined,
-  ): Promise<T | null> {
+  ): Promise<{ body: T | null; message?: string; nextCursor: string | null }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (correlationId) headers['x-correlation-id'] = correlationId;
     const res = await this.opts.upstreams.pool(service).request({
@@ -213,14 +442,15 @@ export class SeoRenderer {
       signal: AbortSignal.timeout(this.timeoutMs),
     });
     if (res.statusCode === 404) {
-      await res.body.dump();
-      return null;
+      const error = (await res.body.json().catch(() => null)) as { message?: unknown } | null;
+      return { body: null, message: typeof error?.message === 'string' ? error.message : undefined, nextCursor: null };
     }
     if (res.statusCode !== 200) {
       await res.body.dump();
       throw new UpstreamError(`${service} answered ${res.statusCode} for ${path.split('?')[0]}`);
     }
-    return (await res.body.json()) as T;
+    const cursor = res.headers[NEXT_CURSOR_HEADER];
+    return { body: (await res.body.json()) as T, nextCursor: typeof cursor === 'string' && cursor ? cursor : null };
   }
 
   private async loadTemplate() {

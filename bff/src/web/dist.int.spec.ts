@@ -78,14 +78,15 @@ describe('the built web app through the BFF', () => {
     expect(compressed).toBeGreaterThan(files.length);
   });
 
+  // The app shell is what client routes get (`/` itself is server-rendered since docs/adr/0024).
   it('sends the shell compressed, with the configured origin in its canonical link', async () => {
-    const plain = await bff.inject({ method: 'GET', url: '/' });
+    const plain = await bff.inject({ method: 'GET', url: '/login' });
     expect(plain.body).toContain(`<link rel="canonical" href="${ORIGIN}/" />`);
     for (const [coding, decode] of [
       ['br', brotliDecompressSync],
       ['gzip', gunzipSync],
     ] as const) {
-      const res = await bff.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': coding } });
+      const res = await bff.inject({ method: 'GET', url: '/login', headers: { 'accept-encoding': coding } });
       expect(res.headers['content-encoding']).toBe(coding);
       expect(res.headers.vary).toBe('Accept-Encoding');
       expect(decode(res.rawPayload).toString()).toBe(plain.body);

@@ -1,6 +1,8 @@
 import type {} from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SeoRenderer } from '../seo/renderer.js';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { SeoPage, SeoRenderer } from '../seo/renderer.js';
 import type { WebBuild, WebFile } from './build.js';
 import { cachedNegotiator } from './encoding.js';
 import { WEB_ROUTE_SCHEMA } from './schema.js';
@@ -21,6 +23,28 @@ function pathOf(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/**
+ * A rendered page's bytes per encoding, each made once per cached page when first asked for (the renderer hands out
+ * the same object until it re-renders): brotli at quality 9 (a few ms for a long profile, paid once per render, not
+ * per visitor), gzip level 6.
+ */
+type PageCoding = 'br' | 'gzip' | 'identity';
+const encodedPages = new WeakMap<SeoPage, Partial<Record<PageCoding, Promise<Buffer>>>>();
+function encodedPage(page: SeoPage, coding: PageCoding): Promise<Buffer> {
+  let copies = encodedPages.get(page);
+  if (!copies) encodedPages.set(page, (copies = {}));
+  const identity = () => (copies.identity ??= Promise.resolve(Buffer.from(page.html)));
+  if (coding === 'identity') return identity();
+  if (coding === 'br')
+    return (copies.br ??= identity().then((body) =>
+      brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    ));
+  return (copies.gzip ??= identity().then((body) => gzipped(body, { level: 6 })));
 }
 
 /** Whether `If-None-Match` names this ETag (a list, `*`, or a weak form of it). */
@@ -54,7 +78,9 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoute
   // Same-origin only: the app's files and pages need no CORS headers (and skip that work).
   app.get('/*', { config: { cors: false }, schema: WEB_ROUTE_SCHEMA }, async (request, reply) => {
     const path = pathOf(request.url);
-    const file = path === null ? undefined : build.files.get(path);
+    // Home is a rendered page too when the server renders pages (docs/adr/0024), not the shell file.
+    const rendered = seo?.rendersPages && (path === '/' || path === '/index.html');
+    const file = path === null || rendered ? undefined : build.files.get(path);
     if (file) return sendFile(request, reply, file);
     if (path === null || path.startsWith('/api/'))
       return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
@@ -62,16 +88,20 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoute
     // browser would try to run as a script.
     if (path.startsWith('/assets/'))
       return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
-    // Public profiles and answer pages carry their own title and share tags, for crawlers that run no JavaScript.
-    const page = seo ? await seo.render(path, request.correlationId) : null;
+    // Public pages: server-rendered (or, without the server render, the shell with their own title and share tags).
+    const q = request.url.indexOf('?');
+    const page = seo ? await seo.render(path, request.correlationId, q === -1 ? '' : request.url.slice(q)) : null;
     if (page) {
+      const accepts = accepted(request.headers['accept-encoding']);
+      const coding: PageCoding = accepts === 'br' || accepts === 'gzip' ? accepts : 'identity';
+      const body = await encodedPage(page, coding);
       void reply
         .status(page.status)
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
-        .header('vary', 'accept-encoding');
-      reply.compress(page.html);
-      return reply;
+        .header('vary', 'Accept-Encoding');
+      if (coding !== 'identity') void reply.header('content-encoding', coding);
+      return reply.send(body);
     }
     // Client-side routes get the app shell.
     return sendFile(request, reply, build.shell);

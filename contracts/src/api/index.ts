@@ -1,12 +1,16 @@
 import type { ApiCall } from './call.js';
+import { identityApi, identityBrowserCalls } from './identity.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
+import { sitemapApi } from './sitemap.js';
 import { supportApi } from './support.js';
 
 export * from './call.js';
+export { identityApi, identityBrowserCalls } from './identity.js';
 export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
+export * from './sitemap.js';
 
 /**
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
@@ -16,6 +20,8 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(questionsApi),
   ...Object.values(supportApi),
   ...Object.values(paymentsApi),
+  ...Object.values(sitemapApi),
+  ...Object.values(identityApi),
 ];
 
 /**
@@ -23,4 +29,7 @@ export const API_CALLS: readonly ApiCall[] = [
  * their form posts, images. The BFF forwards these as they come (`bodyKind`); each service registers its own. (Until a
  * service declares its own, the BFF routes them from its transitional list, bff/src/not-yet-declared.ts.)
  */
-export const BROWSER_CALLS: readonly ApiCall[] = [...Object.values(paymentsBrowserCalls)];
+export const BROWSER_CALLS: readonly ApiCall[] = [
+  ...Object.values(paymentsBrowserCalls),
+  ...Object.values(identityBrowserCalls),
+];

@@ -37,3 +37,41 @@ export function isDefaultAvatar(url: string | null | undefined): boolean {
   if (!url) return true;
   return (url.split('?')[0] ?? '').endsWith(DEFAULT_AVATAR_URL);
 }
+
+/** What identity answers, in the words the web app shows (spec §8 style). */
+export const IDENTITY_MESSAGES = {
+  emailTaken: 'An account with this email already exists.',
+  usernameTaken: 'This username is taken.',
+  badCredentials: 'Invalid email or password',
+  tooManyLogins: 'Too many login attempts. Please try again later.',
+  badRefresh: 'Invalid or expired refresh token',
+  sessionEnded: 'Session has ended, please log in again',
+  userNotFound: 'User not found',
+  imageNotFound: 'Image not found',
+  deleteOwnOnly: 'You can only delete your own account.',
+  newPasswordRequired: 'Please enter a new password.',
+  currentPasswordRequired: 'Please enter your current password.',
+  currentPasswordWrong: 'Your current password is incorrect.',
+  profileBodyNotObject: 'The profile must be sent as a JSON object.',
+  chooseImage: 'Please choose an image to upload.',
+  avatarTooLarge: 'Image too large. Please pick one under 2 MB.',
+  notAnImage: 'Please upload a JPEG, PNG, WebP, GIF or AVIF image.',
+  tooManyPixels: 'This image is too large to process. Please pick a smaller one.',
+  unreadableImage: 'This image could not be read. Please try another one.',
+  badUpload: 'The upload could not be read. Please choose the image again.',
+  resetSent: 'Reset instructions sent',
+  resetFailed: 'Reset failed. The link may have expired or been used already.',
+  resetDone: 'Your password has been reset. You can log in now.',
+  verifyFailed: 'This verification link is invalid, expired or already used. Sign in and send a new one from Account Settings.',
+  verified: 'Your email address is verified.',
+  verificationSent: 'Verification email sent. Please check your inbox.',
+  alreadyVerified: 'Your email address is already verified.',
+  tooManyVerifications: 'Too many verification emails. Please try again later.',
+} as const;
+
+/** How long a mailed e-mail verification link works. */
+export const EMAIL_VERIFICATION_TTL_HOURS = 24;
+/** Password-reset mails per address per hour; more requests answer the same and send nothing. */
+export const RESET_MAILS_PER_HOUR = 5;
+/** Verification mails (signup and change included) per account per hour. */
+export const VERIFICATION_MAILS_PER_HOUR = 5;

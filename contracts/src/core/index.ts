@@ -24,10 +24,12 @@ export * from './support.js';
 export type {
   LoginResponse,
   MessageResponse,
+  ProfilePutBody,
   PublicProfile,
   RefreshTokenResponse,
   SignupResponse,
   User,
+  VerifyEmailRequest,
 } from '../identity.js';
 export type { PublicQuestion, Question, QuestionStatus, TipStatus } from '../questions.js';
 export type { QuestionStatusPage, SimilarAnswer, StatusLinkResponse } from '../question-status.js';

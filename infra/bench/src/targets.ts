@@ -83,13 +83,27 @@ const bff = await buildBff({
   jwt,
   publicOrigin: 'http://localhost:3000',
   webDist: fileURLToPath(new URL('../../../web/dist', import.meta.url)),
+  // As in production, the services' changes reach the BFF, so a page past its time to live is served while it
+  // re-renders (docs/adr/0024).
+  events: bus,
 });
 const bffUrl = await bff.listen({ port: 0, host: '127.0.0.1' });
+// The same BFF rendering every public page afresh (no page cache): the uncached server render's latency.
+const uncached = await buildBff({
+  log,
+  upstreams: { identity: identityUrl, questions: questionsUrl },
+  jwt,
+  publicOrigin: 'http://localhost:3000',
+  webDist: fileURLToPath(new URL('../../../web/dist', import.meta.url)),
+  pageCacheTtlMs: 0,
+});
+const uncachedBffUrl = await uncached.listen({ port: 0, host: '127.0.0.1' });
 
-process.stdout.write(`${JSON.stringify({ bareHttp, identityUrl, questionsUrl, bareFastify, bffUrl, owner: OWNER, page: PAGE })}\n`);
+process.stdout.write(`${JSON.stringify({ bareHttp, identityUrl, questionsUrl, bareFastify, bffUrl, uncachedBffUrl, owner: OWNER, page: PAGE })}\n`);
 
 const shutdown = async () => {
   await bff.close();
+  await uncached.close();
   await bare.close();
   await questions.stop();
   await identity.stop();

@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailbox } from '@ques/kit';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
-import { call, signup as signupThroughBff } from './test/identity-journey.js';
+import { eventually } from '@ques/kit/testing';
+import { call, signup as signupThroughBff, verificationMails, verificationToken } from './test/identity-journey.js';
 
 const TWO_MB = 2 * 1024 * 1024;
 
@@ -205,6 +206,101 @@ describe('account: avatars, password reset, deletion — through the BFF on the 
     }
   });
 
+  it('does the same work for known and unknown reset addresses (one queued job each, the address not kept), and mails an address at most 5 times an hour', async () => {
+    await signup('Capped Person', 'capped.person@example.com');
+    const { db } = product.services.identity.ctx;
+    const jobs = async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM scheduled_jobs WHERE kind = 'password-reset-mail'`.execute(db)).rows[0]!.n;
+    const before = await jobs();
+    const answers: string[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      for (const email of ['capped.person@example.com', 'nobody.capped@example.com']) {
+        const res = await call(base, 'POST', '/api/users/reset-password', { email });
+        answers.push(`${res.status} ${res.text}`);
+      }
+    }
+    expect(new Set(answers)).toEqual(new Set(['200 {"message":"Reset instructions sent"}']));
+    // Every request, whoever the address belongs to, queued exactly one job.
+    expect((await jobs()) - before).toBe(14);
+    await eventually(async () => {
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM scheduled_jobs WHERE kind = 'password-reset-mail' AND status = 'pending'`.execute(db);
+      return rows[0]!.n === 0;
+    }, 20_000);
+    const mails = readMailbox(product.mailDir).filter((m) => m.to.includes('capped.person@example.com') && /reset/i.test(m.subject));
+    expect(mails).toHaveLength(5);
+    // Handled jobs do not keep the address typed (perhaps a stranger's).
+    const dump = JSON.stringify((await sql`SELECT payload FROM scheduled_jobs WHERE kind = 'password-reset-mail' AND status = 'done'`.execute(db)).rows);
+    expect(dump).not.toContain('nobody.capped@example.com');
+    expect(dump).not.toContain('capped.person@example.com');
+  });
+
+  it("verifies an e-mail by a single-use, hashed link mailed at signup and on change; a guest's questions follow only a verified address", async () => {
+    const owner = await signup('Vera Owner', 'vera.owner@example.com');
+    const guestEmail = 'gil.guest@example.com';
+    const asked = await eventually(async () => {
+      const res = await call(base, 'POST', '/api/questions', {
+        question: 'A private question from a guest?', detail: '', tip: 0, toUsername: owner.username, toUserId: owner.id,
+        askedName: 'Gil Guest', askedEmail: guestEmail, agreedToTerms: true,
+      });
+      return res.status === 201 ? (res.body._id as string) : null;
+    });
+
+    // Someone registers the guest's address: the account works, but nothing of the guest's attaches to it.
+    const claimant = await signup('Gil Claimant', guestEmail);
+    const profile = await call(base, 'GET', '/api/users/profile', undefined, claimant.token);
+    expect(profile.body).toMatchObject({ email: guestEmail, emailVerified: false });
+    const token = await verificationToken(product.mailDir, guestEmail);
+    // Give questions every chance to have the new account, then check it still sees nothing of the guest's.
+    await eventually(async () => (await call(base, 'GET', '/api/questions?role=asker', undefined, claimant.token)).status === 200);
+    expect((await call(base, 'GET', '/api/questions?role=asker', undefined, claimant.token)).body).toEqual([]);
+    expect((await call(base, 'GET', `/api/questions/${asked}`, undefined, claimant.token)).status).toBe(404);
+    expect((await call(base, 'DELETE', `/api/questions/${asked}`, undefined, claimant.token)).status).toBe(404);
+
+    // Only the hash of the mailed token is stored.
+    const { db } = product.services.identity.ctx;
+    expect(JSON.stringify((await sql`SELECT * FROM email_verifications`.execute(db)).rows)).not.toContain(token);
+
+    // (Identity mails inside the transaction that stores the hash: wait for it to commit, as no person could be faster.)
+    await eventually(async () => !(await db.selectFrom('scheduled_jobs').select('id').where('status', '=', 'pending').executeTakeFirst()));
+    const wrong = await call(base, 'POST', '/api/users/verify-email', { token: `${token}x` });
+    expect([wrong.status, wrong.body.message]).toEqual([400, 'This verification link is invalid, expired or already used. Sign in and send a new one from Account Settings.']);
+    const ok = await call(base, 'POST', '/api/users/verify-email', { token });
+    expect([ok.status, ok.body.message]).toEqual([200, 'Your email address is verified.']);
+    expect((await call(base, 'POST', '/api/users/verify-email', { token })).status).toBe(400); // single use
+    expect((await call(base, 'GET', '/api/users/profile', undefined, claimant.token)).body.emailVerified).toBe(true);
+    await eventually(async () => (await call(base, 'GET', '/api/questions?role=asker', undefined, claimant.token)).body.some((q: { _id: string }) => q._id === asked));
+    const already = await call(base, 'POST', '/api/users/verify-email/resend', undefined, claimant.token);
+    expect([already.status, already.body.message]).toEqual([409, 'Your email address is already verified.']);
+
+    // A new address needs the current password, is unverified again, and gets its own link.
+    const noPassword = await call(base, 'PUT', '/api/users/profile', { ...profile.body, email: 'gil.new@example.com' }, claimant.token);
+    expect([noPassword.status, noPassword.body.message]).toEqual([400, 'Please enter your current password.']);
+    const wrongPassword = await call(base, 'PUT', '/api/users/profile', { email: 'gil.new@example.com', currentPassword: 'not my password' }, claimant.token);
+    expect([wrongPassword.status, wrongPassword.body.message]).toEqual([400, 'Your current password is incorrect.']);
+    const moved = await call(base, 'PUT', '/api/users/profile', { email: 'gil.new@example.com', currentPassword: 'a long enough password' }, claimant.token);
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ email: 'gil.new@example.com', emailVerified: false });
+    const second = await verificationToken(product.mailDir, 'gil.new@example.com');
+
+    // Resend: a new link each time, at most 5 verification mails an hour per account (signup's and the change's count).
+    const resends: number[] = [];
+    for (let i = 0; i < 4; i += 1) resends.push((await call(base, 'POST', '/api/users/verify-email/resend', undefined, claimant.token)).status);
+    expect(resends).toEqual([200, 200, 200, 429]);
+    expect((await call(base, 'POST', '/api/users/verify-email/resend', undefined, claimant.token)).body.message).toBe('Too many verification emails. Please try again later.');
+    await eventually(async () => verificationMails(product.mailDir, 'gil.new@example.com').length === 4);
+
+    // A link older than 24 hours no longer works; a fresh one does.
+    offsetMs = 25 * 3_600_000;
+    try {
+      expect((await call(base, 'POST', '/api/users/verify-email', { token: second })).status).toBe(400);
+    } finally {
+      offsetMs = 0;
+    }
+    const latest = await verificationToken(product.mailDir, 'gil.new@example.com', 4);
+    await eventually(async () => !(await db.selectFrom('scheduled_jobs').select('id').where('status', '=', 'pending').executeTakeFirst()));
+    expect((await call(base, 'POST', '/api/users/verify-email', { token: latest })).status).toBe(200);
+    expect((await call(base, 'GET', '/api/users/profile', undefined, claimant.token)).body.emailVerified).toBe(true);
+  });
+
   it('deletes only the caller’s own account, and afterwards nothing personal of theirs is readable', async () => {
     const me = await signup('Grace Deleted', 'grace.deleted@example.com');
     const other = await signup('Other Person', 'other.person@example.com');
@@ -258,7 +354,7 @@ describe('account: avatars, password reset, deletion — through the BFF on the 
         expect(dump, `${service}.${table}`).not.toContain('Grace Deleted');
       }
     };
-    await readable('identity', ['users', 'events', 'outbox', 'password_resets', 'avatars']);
+    await readable('identity', ['users', 'events', 'outbox', 'password_resets', 'avatars', 'email_verifications', 'scheduled_jobs']);
     await readable('questions', ['questions', 'recipients', 'events', 'outbox']);
     await readable('payments', ['users', 'payout_accounts', 'tip_options', 'tips', 'ledger']);
     // The other account is untouched.

@@ -50,8 +50,10 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
       database,
       bus,
       log,
-      mailer: null,
+      // The verification links the journeys open are mailed by identity.
+      mailer,
       port: 0,
+      pollIntervalMs: 100,
     });
     questionsDb = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
     questions = await runService(questionsService, {
@@ -121,7 +123,7 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
     expect((await call(base, 'POST', '/api/users/logout', {}, laptop)).status).toBe(200);
     await expectRefusedEverywhereWithin([mine(laptop)], 1_000, SESSION_ENDED);
     expect((await mine(phone).send()).status).toBe(200);
-    expect((await call(base, 'PUT', '/api/users/profile', { newPassword: 'a brand new passphrase' }, desk)).status).toBe(200);
+    expect((await call(base, 'PUT', '/api/users/profile', { newPassword: 'a brand new passphrase', currentPassword: TEST_PASSWORD }, desk)).status).toBe(200);
     await expectRefusedEverywhereWithin([mine(phone), mine(me.token)], 1_000, SESSION_ENDED);
     expect((await mine(desk).send()).status).toBe(200);
   });

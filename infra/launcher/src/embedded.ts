@@ -139,6 +139,8 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     publicOrigin,
     webDist: opts.webDist ?? fileURLToPath(new URL('../../../web/dist', import.meta.url)),
     authRateLimitPerMinute: opts.authRateLimitPerMinute,
+    // Rendered public pages are dropped as soon as identity or questions publish a change.
+    events: bus,
   });
   const address = await bff.listen({ port, host: opts.host ?? '127.0.0.1' });
   const url = port === 0 ? address : publicOrigin;

@@ -147,7 +147,7 @@ describe('revoked sessions are refused by every service within a second (embedde
           base,
           'PUT',
           '/api/users/profile',
-          { newPassword: 'a brand new passphrase' },
+          { newPassword: 'a brand new passphrase', currentPassword: TEST_PASSWORD },
           current.access,
         )
       ).status,

@@ -1,26 +1,31 @@
-import { PersonalDataVault, type ServiceDefinition } from '@ques/kit';
+import { PersonalDataVault, signAccessToken, type ServiceDefinition } from '@ques/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { identityMigrations } from './db/migrations/index.js';
 import type { IdentityDB } from './db/schema.js';
 import { LoginThrottle, outboxAnnouncer, Sessions } from './sessions/sessions.js';
-import { registerAccountRoutes } from './users/account-routes.js';
+import { SignIn } from './sessions/sign-in.js';
+import { Accounts } from './users/accounts.js';
 import { AvatarStore } from './users/avatars.js';
 import { userCommands, type UserCommands } from './users/commands.js';
 import { PERSONAL_FIELDS } from './users/domain/user.js';
+import { EmailVerification, VERIFICATION_MAIL_JOB } from './users/email-verification.js';
 import { identityIntegration } from './users/integration.js';
+import { PasswordResets, RESET_MAIL_JOB } from './users/password-resets.js';
 import { usersProjection, UsersReadModel } from './users/read-models/users.js';
-import { registerUserRoutes } from './users/routes.js';
+import { registerIdentityRoutes } from './users/routes.js';
 
 /** Personal fields of user events are sealed with the person's key; deleting the account destroys it. */
 export const identityVault = new PersonalDataVault({ fields: PERSONAL_FIELDS, subjectOf: ({ data }) => String(data.userId) });
 
-/** What identity builds once and its routes share. */
+/** What identity builds once and its routes and jobs share. */
 export interface IdentityParts {
   commands: UserCommands;
   users: UsersReadModel;
   sessions: Sessions;
   throttle: LoginThrottle;
   avatars: AvatarStore;
+  verification: EmailVerification;
+  resets: PasswordResets;
 }
 
 export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, IdentityParts> = {
@@ -32,7 +37,7 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
   cipher: identityVault,
   // Identity checks its own session table (requireActiveUser) and tells the others through SessionsRevoked.
   ownsSessions: true,
-  // The password-reset e-mail.
+  // The verification and password-reset e-mails.
   mail: (config) => ({ from: config.MAIL_FROM, smtpUrl: config.SMTP_URL, mailDir: config.MAIL_DIR }),
   // Identity is the only signer of access tokens.
   jwt: (config) => ({
@@ -42,15 +47,31 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     audience: config.JWT_AUDIENCE,
     accessTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
   }),
-  build: ({ store, db, database, clock }) => ({
-    commands: userCommands(store),
-    users: new UsersReadModel(db),
-    sessions: new Sessions(db, clock, outboxAnnouncer(database)),
-    throttle: new LoginThrottle(db, clock),
-    avatars: new AvatarStore(db),
-  }),
-  async routes(app, parts, ctx) {
-    await registerUserRoutes(app, parts, ctx);
-    await registerAccountRoutes(app, parts, ctx, identityVault);
+  build: ({ store, db, database, clock, log, mailer, config }) => {
+    const commands = userCommands(store);
+    const users = new UsersReadModel(db);
+    const sessions = new Sessions(db, clock, outboxAnnouncer(database));
+    const mail = { clock, log, mailer, publicOrigin: config.PUBLIC_ORIGIN };
+    return {
+      commands,
+      users,
+      sessions,
+      throttle: new LoginThrottle(db, clock),
+      avatars: new AvatarStore(db),
+      verification: new EmailVerification({ db, commands, users, ...mail }),
+      resets: new PasswordResets({ db, commands, users, sessions, ...mail }),
+    };
   },
+  async routes(app, parts, ctx) {
+    // Access tokens are signed with the key the app holds (registered by the kit from `jwt` above).
+    const issueAccess = (user: { id: string; username: string }, sid: string) =>
+      signAccessToken(app, { sub: user.id, username: user.username, sid, typ: 'access' });
+    const accounts = new Accounts({ ...parts, vault: identityVault, clock: ctx.clock, issueAccess });
+    const signIn = new SignIn({ ...parts, issueAccess });
+    await registerIdentityRoutes(app, { ...parts, accounts, signIn });
+  },
+  jobs: ({ verification, resets }) => ({
+    [VERIFICATION_MAIL_JOB]: verification.sendJob,
+    [RESET_MAIL_JOB]: resets.sendJob,
+  }),
 };

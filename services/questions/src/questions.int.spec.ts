@@ -545,7 +545,7 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
   });
 
   it('mails the owner on a new question and the asker on an answer (not on an edit), retrying a failed send', async () => {
-    const owner = await registerUser(h, { username: 'mara', name: 'Mara Mail', email: 'mara@example.com' });
+    const owner = await registerUser(h, { username: 'mara', name: 'Mara Mail', email: 'mara@example.com', emailVerified: true });
     const mailsTo = (to: string) => readMailbox(h.mailer.dir).filter((m) => m.to === to);
     // Earlier tests' mails are out, so the outage below hits this question's mail.
     await eventually(
@@ -605,11 +605,34 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
       { answer: 'Yes, by mail (edited).', skipNotify: true },
       token,
     );
-    const settled = await registerUser(h, { username: 'mail-marker' });
+    const settled = await registerUser(h, { username: 'mail-marker', emailVerified: true });
     await guestAsk(settled, 'Marker question', { askedEmail: 'marker@example.com' });
     await eventually(async () => mailsTo('mail-marker@example.com').length === 1);
     expect(answerMails()).toHaveLength(1);
     expect(mailsTo('mara@example.com')).toHaveLength(1);
+  });
+
+  it('mails an account only at an address its owner verified: no new-question mail to an unverified owner, no answer mail to an unverified signed-in asker (ADR 0021)', async () => {
+    const mailsTo = (to: string) => readMailbox(h.mailer.dir).filter((m) => m.to === to);
+    const owner = await registerUser(h, { username: 'una', name: 'Una Unverified', email: 'una@example.com' });
+    const asker = await registerUser(h, { username: 'ned', name: 'Ned Asker', email: 'ned@example.com' });
+    const quiet = await api('POST', '/api/questions', { question: 'Anyone there?', detail: '', tip: 0, isCurated: false, toUserId: owner.id, toUsername: owner.username }, asker.token);
+    expect(quiet.status).toBe(201);
+    const quietJob = () =>
+      h.database.db.selectFrom('scheduled_jobs').select('id').where('key', 'in', [`mail:question-asked:${quiet.body._id}`, `mail:answer-posted:${quiet.body._id}`]).executeTakeFirst();
+    expect(await quietJob()).toBeUndefined();
+    await api('PUT', `/api/questions/${quiet.body._id}/answer`, { answer: 'Here.', tags: [] }, owner.token);
+    expect(await quietJob()).toBeUndefined();
+
+    // Both prove their addresses (identity publishes a snapshot with emailVerified: true): mail flows again.
+    await h.publishIdentity('ProfileUpdated', snapshot({ userId: owner.id, username: 'una', name: 'Una Unverified', email: 'una@example.com', emailVerified: true }), 2);
+    await h.publishIdentity('ProfileUpdated', snapshot({ userId: asker.id, username: 'ned', name: 'Ned Asker', email: 'ned@example.com', emailVerified: true }), 2);
+    await eventually(async () => (await h.a.parts.recipients.byId(owner.id))?.email_verified === true && (await h.a.parts.recipients.byId(asker.id))?.email_verified === true);
+    const heard = await api('POST', '/api/questions', { question: 'Now?', detail: '', tip: 0, isCurated: false, toUserId: owner.id, toUsername: owner.username }, asker.token);
+    await eventually(async () => mailsTo('una@example.com').length === 1);
+    await api('PUT', `/api/questions/${heard.body._id}/answer`, { answer: 'Now.', tags: [] }, owner.token);
+    await eventually(async () => mailsTo('ned@example.com').length === 1);
+    expect(mailsTo('ned@example.com')[0]!.text).toContain('Now.');
   });
 
   it('expires each unanswered tipped question exactly once with two schedulers, never answered or withdrawn ones', async () => {

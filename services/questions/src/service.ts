@@ -13,6 +13,7 @@ import { questionsIntegration } from './questions/integration.js';
 import { questionsVault } from './questions/personal-data.js';
 import { questionsProjection, QuestionsReadModel } from './questions/read-models/questions.js';
 import { registerQuestionRoutes } from './questions/routes.js';
+import { registerSitemapRoutes, SitemapReadModel } from './sitemap/sitemap.js';
 import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from './recipients/recipients.js';
 import { Parties } from './questions/parties.js';
 import { registerStatusRoutes } from './status/routes.js';
@@ -62,6 +63,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     await registerQuestionRoutes(app, parts, ctx);
     await registerAskingRoutes(app, parts, ctx);
     registerStatusRoutes(app, parts.statusPages, parts.actions);
+    registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log, config }) => ({

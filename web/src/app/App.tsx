@@ -13,6 +13,7 @@ const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const SignupPage = lazy(() => import('../features/auth/SignupPage'));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
 const ResetPasswordConfirmPage = lazy(() => import('../features/auth/ResetPasswordConfirmPage'));
+const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage'));
 const ProfilePage = lazy(loadProfilePage);
 const QuestionPage = lazy(() => import('../features/question/QuestionPage'));
 const TermsPage = lazy(() => import('../features/legal/TermsPage'));
@@ -37,6 +38,7 @@ export function App() {
           <Route path="signup" element={<SignupPage />} />
           <Route path="reset-password" element={<ResetPasswordPage />} />
           <Route path="reset-password-confirm" element={<ResetPasswordConfirmPage />} />
+          <Route path="verify-email" element={<VerifyEmailPage />} />
           <Route path="ask" element={<AskIndex />} />
           <Route path="ask/:username" element={<ProfilePage ask={ASK_MODAL} />} />
           <Route path="ask/:username/question/:id/:slug?" element={<QuestionPage />} />

@@ -12,6 +12,8 @@ interface AvatarProps {
   /** Above-the-fold avatar on the public profile: load it eagerly with high priority. */
   priority?: boolean;
   className?: string;
+  /** Text for the image; default the name. '' when the name is written right beside it (a link's own text). */
+  alt?: string;
 }
 
 /** Uploaded avatars exist at 512 and 160 px (identity's AVATAR_SIZES, `-160` before `.webp`): the screen picks. */
@@ -21,7 +23,7 @@ export function avatarSrcSet(src: string): string | undefined {
 }
 
 /** Round avatar with fixed dimensions (no layout shift while the image loads). */
-export function Avatar({ name, url, size = AVATAR_SIZE, initialsWhenDefault, priority, className }: AvatarProps) {
+export function Avatar({ name, url, size = AVATAR_SIZE, initialsWhenDefault, priority, className, alt }: AvatarProps) {
   const style = { width: size, height: size, fontSize: Math.round(size * 0.38) };
   const cls = `avatar${className ? ` ${className}` : ''}`;
   if (initialsWhenDefault && isDefaultAvatar(url)) {
@@ -42,7 +44,7 @@ export function Avatar({ name, url, size = AVATAR_SIZE, initialsWhenDefault, pri
       width={size}
       height={size}
       style={style}
-      alt={name ? `${name}` : ''}
+      alt={alt ?? (name ? `${name}` : '')}
       loading={priority ? 'eager' : 'lazy'}
       decoding="async"
       {...(priority ? { fetchPriority: 'high' as const } : {})}

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { createContext, useContext, useEffect } from 'react';
 import {
   defaultMeta,
   headTags,
@@ -16,12 +16,19 @@ import {
  * placeholder, or no link: then it is this page's origin.
  */
 let origin: string | undefined;
+/** The server render's origin (entry-server.tsx): there is no document to read it from. */
+export function setSiteOrigin(value: string): void {
+  origin = value.replace(/\/+$/, '');
+}
 export function siteOrigin(): string {
   if (origin) return origin;
   const canonical = new URL(document.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href || window.location.href);
   origin = canonical.hostname.endsWith('.invalid') ? window.location.origin : canonical.origin;
   return origin;
 }
+
+/** Set by the server render: receives the metadata the rendered page declares (no effects run on a server). */
+export const HeadCollector = createContext<((meta: PageMeta) => void) | null>(null);
 
 /** Updates the tag index.html (or the server) already put there, or adds it. */
 function setTag(tag: Exclude<HeadTag, { kind: 'title' }>): void {
@@ -56,6 +63,9 @@ export function applyHead(meta: PageMeta): void {
  */
 export function useDocumentHead(meta: PageMeta | null): void {
   const key = meta ? JSON.stringify(meta) : null;
+  // The server render (entry-server.tsx) takes the page's tags from here: one render, one set of tags.
+  const collect = useContext(HeadCollector);
+  if (collect && meta) collect(meta);
   useEffect(() => {
     if (!key) return;
     applyHead(JSON.parse(key) as PageMeta);

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
+import type { Loaded } from './ssr';
 
 export type LoadStatus = 'loading' | 'error' | 'ready';
 
@@ -34,8 +35,20 @@ const LOADING: State<never> = { status: 'loading', data: undefined, error: undef
  * every load gets an AbortSignal, aborted when it is superseded or the component goes; an aborted load's answer (or
  * error) is dropped, so an old response never overwrites a newer one.
  */
-export function useApiData<T>(load: (signal: AbortSignal) => Promise<T>, deps: DependencyList): ApiData<T> {
-  const [state, setState] = useState<State<T>>(LOADING);
+export function useApiData<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  deps: DependencyList,
+  /** What the server already loaded (a server-rendered page, lib/ssr.tsx): shown at once, not loaded again. */
+  initial?: Loaded<T>,
+): ApiData<T> {
+  const [state, setState] = useState<State<T>>(() =>
+    !initial
+      ? LOADING
+      : 'data' in initial
+        ? { status: 'ready', data: initial.data, error: undefined }
+        : { status: 'error', data: undefined, error: new Error(initial.error) },
+  );
+  const skipFirstLoad = useRef(initial !== undefined);
   const latestLoad = useRef(load);
   latestLoad.current = load;
   const current = useRef<AbortController | null>(null);
@@ -54,6 +67,10 @@ export function useApiData<T>(load: (signal: AbortSignal) => Promise<T>, deps: D
   }, []);
 
   useEffect(() => {
+    if (skipFirstLoad.current) {
+      skipFirstLoad.current = false;
+      return () => current.current?.abort();
+    }
     void run(true);
     return () => current.current?.abort();
     // The caller's `deps` decide when to load again, as with useEffect.
@@ -64,8 +81,8 @@ export function useApiData<T>(load: (signal: AbortSignal) => Promise<T>, deps: D
   const setData = useCallback((update: (current: T) => T) => {
     setState((s) => (s.status === 'ready' ? { ...s, data: update(s.data as T) } : s));
   }, []);
-  // Only called once a load started (to extend its data).
-  const signal = useCallback(() => current.current!.signal, []);
+  // Called to extend the data on screen: that of the last load, or of the server (then no load ran yet).
+  const signal = useCallback(() => (current.current ??= new AbortController()).signal, []);
 
   return { ...state, reload, retry, setData, signal };
 }

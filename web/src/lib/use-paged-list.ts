@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState, type DependencyList } from 'react';
+import type { Loaded } from './ssr';
 import { useApiData, type ApiData } from './use-api-data';
 
 /** One page of a list: the `x-next-cursor` header says where the next one starts (null on the last page). */
@@ -28,8 +29,10 @@ export function usePagedList<T>(
   load: (cursor: string | null, signal: AbortSignal) => Promise<Page<T>>,
   keyOf: (item: T) => string,
   deps: DependencyList,
+  /** The first page as the server loaded it (lib/ssr.tsx). */
+  initial?: Loaded<Page<T>>,
 ): PagedList<T> {
-  const { data, setData, signal, ...first } = useApiData((signal) => load(null, signal), deps);
+  const { data, setData, signal, ...first } = useApiData((signal) => load(null, signal), deps, initial);
   // [loading, error] of "load more"; the ref stops a second request while one runs.
   const [more, setMore] = useState<[boolean, unknown]>([false, undefined]);
   const running = useRef(false);

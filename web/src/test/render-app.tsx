@@ -13,6 +13,7 @@ export const me: User = {
   username: 'ada',
   name: 'Ada Lovelace',
   email: 'ada@example.com',
+  emailVerified: true,
   bio: '',
   avatarUrl: '/images/user-image.png',
   brandColorMain: '#1A140F',

@@ -311,6 +311,11 @@ describe.skipIf(!run)('web app in Chromium, served by the BFF on the embedded de
     const real = await call(base, 'GET', `/api/users/public/${username}`);
     let profile: Record<string, unknown> = { ...real.body, id: '', _id: '' };
     await page.route(`**/api/users/public/${username}`, (route) => route.fulfill({ json: profile }));
+    // The stubbed data must be what the page loads: the client-rendered page (the app shell, as /login gets it),
+    // not the server-rendered one, which arrives with the real profile embedded (docs/adr/0024).
+    await page.route(`**/ask/${username}`, async (route) =>
+      route.fulfill({ response: await route.fetch({ url: `${base}/login` }) }),
+    );
     await page.route('**/api/payments/tipOptions**', (route) =>
       route.fulfill({
         json: {

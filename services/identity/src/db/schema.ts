@@ -9,6 +9,7 @@ export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTa
   login_attempts: LoginAttemptsTable;
   avatars: AvatarsTable;
   password_resets: PasswordResetsTable;
+  email_verifications: EmailVerificationsTable;
 }
 
 /** Read model of the user aggregate. */
@@ -17,6 +18,7 @@ export interface UsersTable {
   username: string;
   name: string;
   email: string;
+  email_verified: ColumnType<boolean, boolean | undefined, boolean>;
   bio: ColumnType<string, string | undefined, string>;
   avatar_url: string;
   brand_color_main: string;
@@ -63,6 +65,17 @@ export interface AvatarsTable {
 export interface PasswordResetsTable {
   token_hash: string;
   user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: NullableTimestamp;
+}
+
+/** One verification mail: the hash of its link's token and the address it proves (ADR 0021). */
+export interface EmailVerificationsTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  email: string;
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: NullableTimestamp;

@@ -135,9 +135,10 @@ describe.runIf(run)(
       const tablet = await login(email, password);
       const desk = await login(email, password);
       pending = next();
+      const previous = password;
       password = 'a brand new passphrase';
       expect(
-        (await post('/api/users/profile', { newPassword: password }, desk.access, 'PUT')).statusCode,
+        (await post('/api/users/profile', { newPassword: password, currentPassword: previous }, desk.access, 'PUT')).statusCode,
       ).toBe(200);
       const changed = await pending;
       expect(changed.reason).toBe('password changed');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { IdentityDB } from '../db/schema.js';
 import sharp from 'sharp';
+import { IDENTITY_MESSAGES as M } from '@ques/contracts';
 import { AppError } from '@ques/kit/errors';
 
 /** Square sizes we keep: the profile shows 80 px (160 for 2x screens); 512 for share previews and large avatars. */
@@ -10,10 +11,10 @@ export const AVATAR_DEFAULT_SIZE = 512;
 /** Decoding stops before allocating more than this many pixels (a small file can claim a gigapixel image). */
 export const AVATAR_MAX_INPUT_PIXELS = 24_000_000;
 
-export const TOO_LARGE = 'Image too large. Please pick one under 2 MB.';
-const NOT_AN_IMAGE = 'Please upload a JPEG, PNG, WebP, GIF or AVIF image.';
-const TOO_MANY_PIXELS = 'This image is too large to process. Please pick a smaller one.';
-const UNREADABLE = 'This image could not be read. Please try another one.';
+export const TOO_LARGE = M.avatarTooLarge;
+const NOT_AN_IMAGE = M.notAnImage;
+const TOO_MANY_PIXELS = M.tooManyPixels;
+const UNREADABLE = M.unreadableImage;
 
 type ImageKind = 'jpeg' | 'png' | 'gif' | 'webp' | 'avif';
 

@@ -12,6 +12,7 @@ const snapshot = (p: UserProfile): UserSnapshot => ({
   brandColorMain: p.brandColorMain,
   brandColorLight: p.brandColorLight,
   archiveProfile: p.archiveProfile,
+  emailVerified: p.emailVerified ?? false,
 });
 
 /** The public subset of identity's events: never the password hash. */
@@ -24,6 +25,9 @@ export const identityIntegration: IntegrationMapper = (recorded: RecordedEvent) 
       return { type: e.type, version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
     case 'ArchiveStatusChanged':
       // Consumers keep snapshots: an archive flag change is a profile update to them.
+      return { type: 'ProfileUpdated', version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
+    case 'EmailVerified':
+      // A snapshot with emailVerified: true; consumers (questions' recipients) read it as a profile update.
       return { type: 'ProfileUpdated', version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
     case 'AvatarChanged':
       return { type: e.type, version: IdentityEvents.AvatarChanged.version, data: e.data };

@@ -1,184 +1,97 @@
-import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import { AVATAR_MAX_BYTES, IDENTITY_MESSAGES as M, identityApi, identityBrowserCalls } from '@ques/contracts';
+import { metadataFrom, notFound, optionalUser, routeFor, type HttpApp } from '@ques/kit';
 import type { FastifyRequest } from 'fastify';
-import {
-  usernameFromName,
-  ZChangePasswordRequest,
-  ZLoginRequest,
-  ZLogoutRequest,
-  ZRefreshTokenRequest,
-  ZSignupRequest,
-  ZUpdateProfileRequest,
-  type LoginResponse,
-  type RefreshTokenResponse,
-  type SignupResponse,
-  type User,
-} from '@ques/contracts';
-import {
-  conflict,
-  isUniqueViolation,
-  metadataFrom,
-  notFound,
-  optionalUser,
-  parseWith,
-  signAccessToken,
-  tooManyRequests,
-  unauthorized,
-  type HttpApp,
-  type ServiceContext,
-} from '@ques/kit';
-import type { IdentityDB } from '../db/schema.js';
 import { requireActiveUser } from '../sessions/active-user.js';
-import { hashPassword, verifyPassword } from '../sessions/passwords.js';
-import type { LoginThrottle, Sessions } from '../sessions/sessions.js';
-import type { UserCommands } from './commands.js';
-import { toPublicProfile, toUser, type UsersReadModel } from './read-models/users.js';
+import type { Sessions } from '../sessions/sessions.js';
+import type { SignIn } from '../sessions/sign-in.js';
+import type { Accounts, Caller } from './accounts.js';
+import { readAvatarUpload } from './avatar-upload.js';
+import { parseAvatarFile, type AvatarStore } from './avatars.js';
+import type { EmailVerification } from './email-verification.js';
+import type { PasswordResets } from './password-resets.js';
+import { toPublicProfile, type UsersReadModel } from './read-models/users.js';
 
-const EMAIL_TAKEN = 'An account with this email already exists.';
-const BAD_CREDENTIALS = 'Invalid email or password';
-
-export interface UserRoutesParts {
-  commands: UserCommands;
+export interface IdentityRoutesParts {
+  accounts: Accounts;
+  signIn: SignIn;
+  verification: EmailVerification;
+  resets: PasswordResets;
   sessions: Sessions;
-  throttle: LoginThrottle;
   users: UsersReadModel;
+  avatars: AvatarStore;
 }
 
-export async function registerUserRoutes(app: HttpApp, parts: UserRoutesParts, ctx: ServiceContext<IdentityDB>): Promise<void> {
-  const { commands, sessions, throttle, users } = parts;
-  const { clock } = ctx;
+/**
+ * Identity's calls declared in contracts (`identityApi`, `identityBrowserCalls`): who is calling, then the module
+ * (accounts, sign-in, e-mail verification, password resets) and the status. Method, path and schemas come from the
+ * declarations.
+ */
+export async function registerIdentityRoutes(app: HttpApp, parts: IdentityRoutesParts): Promise<void> {
+  const { accounts, signIn, verification, resets, sessions, users, avatars } = parts;
 
-  const issueAccess = (user: { id: string; username: string }, sid: string) =>
-    signAccessToken(app, { sub: user.id, username: user.username, sid, typ: 'access' });
+  /** The signed-in caller of an identity route: a valid token of a session that has not ended. */
+  const caller = async (request: FastifyRequest): Promise<Caller> => {
+    const claims = await requireActiveUser(request, sessions);
+    return { claims, metadata: metadataFrom(request, claims.sub), correlationId: request.correlationId };
+  };
+  const metadata = (request: FastifyRequest) => (userId: string) => metadataFrom(request, userId);
 
-  const activeUser = (request: FastifyRequest) => requireActiveUser(request, sessions);
+  // Multipart only for the avatar: one file, nothing else, and never more than 2 MB read into memory.
+  await app.register(multipart, { limits: { fileSize: AVATAR_MAX_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024 } });
 
-  async function freeUsername(base: string): Promise<string> {
-    const taken = await users.usernamesLike(base);
-    if (!taken.has(base)) return base;
-    for (let n = 2; n < 10_000; n += 1) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-    return `${base}-${randomUUID().slice(0, 8)}`;
-  }
+  routeFor(app, identityApi.signup, async (request, reply) => reply.status(201).send(await accounts.signup(request.body, metadata(request))));
 
-  app.post('/api/users', async (request, reply) => {
-    const body = parseWith(ZSignupRequest, request.body);
-    if (await users.byEmail(body.email)) throw conflict(EMAIL_TAKEN);
-    const base = body.username ?? (usernameFromName(body.name) || 'user');
-    if (body.username && (await users.byUsername(body.username))) throw conflict('This username is taken.');
-    const passwordHash = await hashPassword(body.password);
-    const userId = randomUUID();
-    let username = await freeUsername(base);
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        await commands.handle(
-          userId,
-          { type: 'RegisterUser', data: { userId, username, name: body.name, email: body.email, passwordHash, now: clock() } },
-          metadataFrom(request, userId),
-        );
-        break;
-      } catch (error) {
-        if (isUniqueViolation(error, 'users_email_unique')) throw conflict(EMAIL_TAKEN);
-        // Someone took the same username between our check and our append: pick again.
-        if (isUniqueViolation(error, 'users_username_unique') && !body.username && attempt < 5) {
-          username = attempt < 2 ? await freeUsername(base) : `${base}-${randomUUID().slice(0, 6)}`;
-          continue;
-        }
-        if (isUniqueViolation(error, 'users_username_unique')) throw conflict('This username is taken.');
-        throw error;
-      }
-    }
-    const row = (await users.byId(userId))!;
-    const session = await sessions.start(userId);
-    const accessToken = issueAccess(row, session.familyId);
-    const response: SignupResponse = {
-      message: 'User registered successfully',
-      user: toUser(row),
-      token: accessToken,
-      accessToken,
-      refreshToken: session.refreshToken,
-    };
-    return reply.status(201).send(response);
-  });
+  routeFor(app, identityApi.login, async (request) => signIn.login(request.body));
 
-  app.post('/api/users/login', async (request) => {
-    const body = parseWith(ZLoginRequest, request.body);
-    if (!(await throttle.reserve(body.email))) throw tooManyRequests('Too many login attempts. Please try again later.');
-    const row = await users.byEmail(body.email);
-    const ok = await verifyPassword(row?.password_hash ?? null, body.password);
-    if (!row || !ok) throw unauthorized(BAD_CREDENTIALS);
-    await throttle.clear(body.email);
-    const session = await sessions.start(row.id);
-    const response: LoginResponse = {
-      message: 'Login successful',
-      user: toUser(row),
-      accessToken: issueAccess(row, session.familyId),
-      refreshToken: session.refreshToken,
-    };
-    return response;
-  });
+  routeFor(app, identityApi.refreshToken, async (request) => signIn.refresh(request.body.refreshToken, request.correlationId));
 
-  app.post('/api/users/refresh-token', async (request) => {
-    const body = parseWith(ZRefreshTokenRequest, request.body);
-    const issued = await sessions.rotate(body.refreshToken, request.correlationId);
-    const row = await users.byId(issued.userId);
-    if (!row) {
-      await sessions.revokeFamily(issued.familyId, 'user gone', request);
-      throw unauthorized('Invalid or expired refresh token');
-    }
-    const response: RefreshTokenResponse = { accessToken: issueAccess(row, issued.familyId), refreshToken: issued.refreshToken };
-    return response;
-  });
-
-  app.post('/api/users/logout', async (request) => {
-    const body = parseWith(ZLogoutRequest, request.body);
+  routeFor(app, identityApi.logout, async (request) => {
     const claims = await optionalUser(request).catch(() => null);
-    if (claims) await sessions.revokeFamily(claims.sid, 'logout', request);
-    if (body.refreshToken) await sessions.revokeByToken(body.refreshToken, 'logout', request);
-    return { message: 'Logged out' };
+    return signIn.logout(claims, request.body.refreshToken, request.correlationId);
   });
 
-  app.get('/api/users/profile', async (request) => {
-    const claims = await activeUser(request);
-    const row = await users.byId(claims.sub);
-    if (!row) throw notFound('User not found');
-    return toUser(row);
-  });
+  routeFor(app, identityApi.getProfile, async (request) => accounts.profile((await caller(request)).claims.sub));
 
-  app.put('/api/users/profile', async (request): Promise<User> => {
-    const claims = await activeUser(request);
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const metadata = metadataFrom(request, claims.sub);
-    if ('newPassword' in body) {
-      const { newPassword } = parseWith(ZChangePasswordRequest, body);
-      const passwordHash = await hashPassword(newPassword);
-      // Whoever else held a session (a stolen token, an old device) is signed out, with the change; this session stays.
-      await commands.handle(claims.sub, { type: 'ChangePassword', data: { passwordHash, now: clock() } }, metadata, {
-        alongside: (trx) =>
-          sessions.revokeAllForUser(claims.sub, 'password changed', { correlationId: request.correlationId, trx, keepFamilyId: claims.sid }),
-      });
-    } else {
-      const changes = parseWith(ZUpdateProfileRequest, body);
-      if (changes.email) {
-        const owner = await users.byEmail(changes.email);
-        if (owner && owner.id !== claims.sub) throw conflict(EMAIL_TAKEN);
-      }
-      try {
-        await commands.handle(claims.sub, { type: 'UpdateProfile', data: { changes, now: clock() } }, metadata);
-      } catch (error) {
-        if (isUniqueViolation(error, 'users_email_unique')) throw conflict(EMAIL_TAKEN);
-        throw error;
-      }
-    }
-    const row = await users.byId(claims.sub);
-    if (!row) throw notFound('User not found');
-    return toUser(row);
-  });
+  routeFor(app, identityApi.updateProfile, async (request) => accounts.update(await caller(request), request.body));
 
-  app.get<{ Params: { username: string } }>('/api/users/public/:username', async (request) => {
-    const username = String(request.params.username);
+  routeFor(app, identityApi.publicProfile, async (request) => {
+    const { username } = request.params;
     // Only a well-formed username can exist (and a NUL byte must never reach Postgres).
-    if (!/^[\w-]{1,100}$/.test(username)) throw notFound('User not found');
+    if (!/^[\w-]{1,100}$/.test(username)) throw notFound(M.userNotFound);
     const row = await users.byUsername(username);
-    if (!row) throw notFound('User not found');
+    if (!row) throw notFound(M.userNotFound);
     return toPublicProfile(row);
+  });
+
+  routeFor(app, identityApi.uploadAvatar, async (request) => {
+    const who = await caller(request);
+    return accounts.changeAvatar(who, await readAvatarUpload(request));
+  });
+
+  routeFor(app, identityApi.deleteAccount, async (request) => accounts.delete(await caller(request), request.params.id));
+
+  routeFor(app, identityApi.resetPassword, async (request) => resets.request(request.body.email));
+
+  routeFor(app, identityApi.resetPasswordConfirm, async (request) =>
+    resets.confirm(request.body.token, request.body.password, metadata(request), request.correlationId),
+  );
+
+  routeFor(app, identityApi.verifyEmail, async (request) => verification.confirm(request.body.token, metadata(request)));
+
+  routeFor(app, identityApi.resendVerification, async (request) => verification.resend((await caller(request)).claims.sub));
+
+  routeFor(app, identityBrowserCalls.avatarImage, async (request, reply) => {
+    const { userId, file } = request.params;
+    const parsed = parseAvatarFile(file);
+    if (!parsed || !/^[0-9a-f-]{36}$/.test(userId)) throw notFound(M.imageNotFound);
+    const image = await avatars.get(userId, parsed.version, parsed.size);
+    if (!image) throw notFound(M.imageNotFound);
+    // The URL changes with every upload, so the bytes behind one URL never do.
+    return reply
+      .header('content-type', image.contentType)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .send(image.bytes);
   });
 }

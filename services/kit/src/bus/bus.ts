@@ -48,6 +48,18 @@ export interface SubscriptionSpec {
   backoffMs?: number[];
 }
 
+/**
+ * A watch: every message on the subjects, to this process, from now on, at most once; no durable consumer, no acks,
+ * no redelivery, nothing left on the server when the process goes. For caches and other hints that a state may have
+ * changed (the BFF's rendered pages, docs/adr/0024), never for work that must happen.
+ */
+export interface WatchSpec {
+  /** Subjects without namespace; wildcards allowed (`ques.identity.>`). Any context. */
+  subjects: string[];
+  /** Called per message; what it throws is logged and dropped. */
+  handler: (envelope: EventEnvelope, subject: string) => void | Promise<void>;
+}
+
 export interface Subscription {
   /** Stops receiving; in-flight handlers finish first. */
   stop(): Promise<void>;
@@ -63,6 +75,8 @@ export interface EventBus {
   /** Publishes in order; resolves when the transport has stored every message (JetStream ack). Rejects if any failed. */
   publish(messages: OutgoingMessage[]): Promise<void>;
   subscribe(spec: SubscriptionSpec): Promise<Subscription>;
+  /** An ephemeral watch of subjects (see WatchSpec): every instance that watches sees every message. */
+  watch(spec: WatchSpec): Promise<Subscription>;
   /** True while the transport is connected. */
   isHealthy(): boolean;
   /**

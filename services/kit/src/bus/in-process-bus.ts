@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Context } from '@ques/contracts';
-import type { EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec } from './bus.js';
+import type { EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec, WatchSpec } from './bus.js';
 import { assertSubjectsInContext, decodeEnvelope, errorMessage, retryDelay, subjectMatches } from './naming.js';
 
 export interface InProcessEventBusOptions {
@@ -46,6 +46,7 @@ type Outcome = { kind: 'settled' } | { kind: 'released'; attempts: number };
  */
 export class InProcessEventBus implements EventBus {
   private readonly groups = new Map<string, Group>();
+  private readonly watchers = new Set<WatchSpec>();
   private readonly backoffMs: readonly number[];
   private readonly log: Logger;
   private closed = false;
@@ -62,6 +63,7 @@ export class InProcessEventBus implements EventBus {
     const failures: unknown[] = [];
     for (const message of messages) {
       const payload = JSON.stringify(message.envelope);
+      this.notifyWatchers(message.subject, payload);
       const groups = [...this.groups.values()].filter((g) => g.members.some((m) => accepts(m, message.subject)));
       const results = await Promise.allSettled(groups.map((g) => this.deliver(g, message.subject, payload)));
       for (const r of results) if (r.status === 'rejected') failures.push(r.reason);
@@ -87,6 +89,24 @@ export class InProcessEventBus implements EventBus {
     return { stop: () => this.stopMember(key, member) };
   }
 
+  async watch(spec: WatchSpec): Promise<Subscription> {
+    if (this.closed) throw new Error('event bus is closed');
+    this.watchers.add(spec);
+    return { stop: async () => void this.watchers.delete(spec) };
+  }
+
+  /** Watchers hear of a message before any consumer handles it, each with its own copy; their failures are theirs. */
+  private notifyWatchers(subject: string, payload: string): void {
+    for (const watcher of this.watchers) {
+      if (!watcher.subjects.some((pattern) => subjectMatches(pattern, subject))) continue;
+      const decoded = decodeEnvelope(payload);
+      if (!decoded.ok) continue;
+      void Promise.resolve()
+        .then(() => watcher.handler(decoded.envelope, subject))
+        .catch((err: unknown) => this.log.warn({ err, subject }, 'watcher failed'));
+    }
+  }
+
   isHealthy(): boolean {
     return !this.closed;
   }
@@ -98,6 +118,7 @@ export class InProcessEventBus implements EventBus {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.watchers.clear();
     const stops: Promise<void>[] = [];
     for (const [key, group] of this.groups) for (const member of [...group.members]) stops.push(this.stopMember(key, member));
     await Promise.all(stops);

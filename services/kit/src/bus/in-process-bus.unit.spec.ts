@@ -331,3 +331,29 @@ describe('InProcessEventBus', () => {
     await expect(bus.subscribe(spec({ context: 'identity', subjects: ['ques.payments.TipCaptured'] }))).rejects.toThrow(/not inside/);
   });
 });
+
+describe('InProcessEventBus watch', () => {
+  it('tells every watcher of each matching event, before and besides the durable consumers, until it stops', async () => {
+    const bus = new InProcessEventBus({ log });
+    const a: string[] = [];
+    const b: string[] = [];
+    const s = spec();
+    await bus.subscribe(s);
+    const watchA = await bus.watch({ subjects: ['ques.identity.>'], handler: (e, subject) => void a.push(`${subject}:${e.id}`) });
+    await bus.watch({ subjects: ['ques.questions.*'], handler: (e) => void b.push(e.id) });
+    const failing = await bus.watch({ subjects: ['ques.identity.>'], handler: () => { throw new Error('boom'); } });
+    const m = message('UserDeleted', { userId: 'u1' });
+    await bus.publish([m]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(a).toEqual([`ques.identity.UserDeleted:${m.envelope.id}`]);
+    expect(b).toEqual([]);
+    // A watcher that throws changes nothing for the consumers.
+    expect(s.rec.handled.map((h) => h.id)).toEqual([m.envelope.id]);
+    await watchA.stop();
+    await failing.stop();
+    await bus.publish([message('ProfileUpdated')]);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(a).toHaveLength(1);
+    await bus.close();
+  });
+});

@@ -123,6 +123,24 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
     expect(stored.header.get('Nats-Msg-Id')).toBe(m.msgId);
   });
 
+  it('gives every watching instance each published event, un-namespaced, and leaves no consumer behind', async () => {
+    const other = await NatsEventBus.connect({ servers: natsUrl!, name: 'bus-test-watch', namespace, log });
+    const seen: Record<'a' | 'b', string[]> = { a: [], b: [] };
+    const watchA = await bus.watch({ subjects: ['ques.support.>'], handler: (e, subject) => void seen.a.push(`${subject}:${e.id}`) });
+    const watchB = await other.watch({ subjects: ['ques.support.SupportRequested'], handler: (e) => void seen.b.push(e.id) });
+    const jsm = await raw.jetstreamManager();
+    const consumersBefore = (await jsm.consumers.list(stream).next()).length;
+    const m = message('SupportRequested', { topic: 'watch' });
+    await bus.publish([m]);
+    await eventually(async () => (seen.a.length && seen.b.length ? true : null));
+    expect(seen.a).toEqual([`ques.support.SupportRequested:${m.envelope.id}`]);
+    expect(seen.b).toEqual([m.envelope.id]);
+    expect((await jsm.consumers.list(stream).next()).length).toBe(consumersBefore);
+    await watchA.stop();
+    await watchB.stop();
+    await other.close();
+  });
+
   it('stores and delivers a message published twice under one msgID only once', async () => {
     const c = collector();
     await subscribe(bus, spec('test--dedupe', c, { subjects: ['ques.support.Deduped', 'ques.support.Sentinel'] }));

@@ -21,7 +21,7 @@ import {
 import type { Logger } from 'pino';
 import type { Context } from '@ques/contracts';
 import { isConnectionLoss } from '../db/connection-errors.js';
-import type { EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec } from './bus.js';
+import type { EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec, WatchSpec } from './bus.js';
 import {
   appSubject,
   assertSubjectsInContext,
@@ -167,6 +167,33 @@ export class NatsEventBus implements EventBus {
   onReconnect(listener: () => void): () => void {
     this.reconnectListeners.add(listener);
     return () => this.reconnectListeners.delete(listener);
+  }
+
+  /**
+   * A core NATS subscription on the wire subjects: JetStream stores a published event and the server also hands it
+   * to every plain subscriber of its subject, so a watch costs no consumer and leaves nothing behind. Messages sent
+   * while this connection is down are not seen (a watch is a hint, see WatchSpec).
+   */
+  async watch(spec: WatchSpec): Promise<Subscription> {
+    const decoder = new TextDecoder();
+    const subs = spec.subjects.map((pattern) =>
+      this.nc.subscribe(wireSubject(pattern, this.namespace), {
+        callback: (err, msg) => {
+          if (err) return;
+          const decoded = decodeEnvelope(decoder.decode(msg.data));
+          if (!decoded.ok) return;
+          const subject = appSubject(msg.subject, this.namespace);
+          void Promise.resolve()
+            .then(() => spec.handler(decoded.envelope, subject))
+            .catch((error: unknown) => this.log.warn({ err: error, subject }, 'watcher failed'));
+        },
+      }),
+    );
+    return {
+      stop: async () => {
+        for (const sub of subs) if (!sub.isClosed()) sub.unsubscribe();
+      },
+    };
   }
 
   async close(): Promise<void> {

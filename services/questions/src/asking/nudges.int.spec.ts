@@ -77,8 +77,8 @@ describe.runIf(run)('nudges: reminders of held tips at 24 h, 72 h and 4 days (tw
   afterAll(async () => h?.close());
 
   it('mails the owner once at each mark, and nothing after the answer', async () => {
-    const nia = await registerUser(h, { username: 'nia', name: 'Nia Owner', email: 'nia@example.com' });
-    const pat = await registerUser(h, { username: 'pat', name: 'Pat Owner', email: 'pat@example.com' });
+    const nia = await registerUser(h, { username: 'nia', name: 'Nia Owner', email: 'nia@example.com', emailVerified: true });
+    const pat = await registerUser(h, { username: 'pat', name: 'Pat Owner', email: 'pat@example.com', emailVerified: true });
     const waiting = await heldTip(nia, 'Will you answer in time?');
     const answered = await heldTip(pat, 'Answered after the first reminder?', 700);
     expect((await jobs(waiting)).map((j) => j.status)).toEqual(['pending', 'pending', 'pending']);
@@ -112,7 +112,7 @@ describe.runIf(run)('nudges: reminders of held tips at 24 h, 72 h and 4 days (tw
   });
 
   it('sends one digest when several reminders are due at once', async () => {
-    const dee = await registerUser(h, { username: 'dee', name: 'Dee Owner', email: 'dee@example.com' });
+    const dee = await registerUser(h, { username: 'dee', name: 'Dee Owner', email: 'dee@example.com', emailVerified: true });
     const first = await heldTip(dee, 'First of three?');
     await heldTip(dee, 'Second of three?', 1000);
     await heldTip(dee, 'Third of three?', 2500);
@@ -124,7 +124,7 @@ describe.runIf(run)('nudges: reminders of held tips at 24 h, 72 h and 4 days (tw
   });
 
   it('sends nothing to an owner who turned nudges off, and nothing for a withdrawn or deleted question', async () => {
-    const quinn = await registerUser(h, { username: 'quinn', name: 'Quinn Quiet', email: 'quinn@example.com' });
+    const quinn = await registerUser(h, { username: 'quinn', name: 'Quinn Quiet', email: 'quinn@example.com', emailVerified: true });
     const off = await h.a.app.inject({
       method: 'PUT',
       url: '/api/asking/settings',
@@ -133,7 +133,7 @@ describe.runIf(run)('nudges: reminders of held tips at 24 h, 72 h and 4 days (tw
     });
     expect(off.json().nudges).toBe(false);
     await heldTip(quinn, 'Nobody reminds you?');
-    const rae = await registerUser(h, { username: 'rae', name: 'Rae Owner', email: 'rae@example.com' });
+    const rae = await registerUser(h, { username: 'rae', name: 'Rae Owner', email: 'rae@example.com', emailVerified: true });
     const deleted = await heldTip(rae, 'Deleted before the reminder?');
     const del = await h.a.app.inject({
       method: 'PATCH',
@@ -146,5 +146,13 @@ describe.runIf(run)('nudges: reminders of held tips at 24 h, 72 h and 4 days (tw
     await advanceTo(elapsed + 4 * 24 * HOUR + 60_000);
     expect(nudgesTo(quinn)).toEqual([]);
     expect(nudgesTo(rae)).toEqual([]);
+  });
+
+  it('sends no reminder to an owner whose address is not verified (ADR 0021)', async () => {
+    const uma = await registerUser(h, { username: 'uma', name: 'Uma Unverified', email: 'uma@example.com' });
+    const waiting = await heldTip(uma, 'Reminded at an unproven address?');
+    await advanceTo(elapsed + 4 * 24 * HOUR + 60_000);
+    expect((await jobs(waiting)).every((j) => j.status === 'done')).toBe(true);
+    expect(nudgesTo(uma)).toEqual([]);
   });
 });

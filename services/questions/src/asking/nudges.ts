@@ -67,6 +67,8 @@ export function nudgeJobs(deps: {
         .select(['name', 'username', 'email'])
         .where('user_id', '=', payload.ownerId)
         .where('deleted', '=', false)
+        // Notification mail goes only to an address its owner proved (ADR 0021).
+        .where('email_verified', '=', true)
         .executeTakeFirst();
       if (!owner?.email) return;
       // Only tips still held on questions still waiting (an answer cancels the jobs; this is the belt to those braces).

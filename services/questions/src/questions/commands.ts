@@ -69,8 +69,11 @@ async function sideEffects(
         // Reminders to the owner while the tip is held (issue 16).
         await scheduleNudges(trx, { questionId: d.questionId, ownerId: d.recipient.userId, answerDeadline: d.answerDeadline });
       }
-      if (d.recipient.email) {
-        await queueMail(trx, `mail:question-asked:${d.questionId}`, newQuestionMail({ origin, ...d }), deps.clock());
+      // Only to an address its owner proved (ADR 0021): an unverified account gets no mail at all.
+      const to = await verifiedEmailOf(trx, d.recipient.userId);
+      if (to) {
+        const mail = newQuestionMail({ origin, ...d, recipient: { ...d.recipient, email: to } });
+        await queueMail(trx, `mail:question-asked:${d.questionId}`, mail, deps.clock());
       }
       // A guest gets the link to the question's private status page (issue 14); opening it confirms the address.
       if (!d.asker.userId && d.asker.email) {
@@ -90,16 +93,9 @@ async function sideEffects(
       await cancelJob(trx, answerWindowKey(event.data.questionId));
       await cancelNudges(trx, event.data.questionId);
       if (state.status === 'none' || !state.asker) return;
-      // A signed-in asker gets the mail at their current address; a guest at the one they typed.
-      const current: { email?: string } | undefined = state.asker.userId
-        ? await trx
-            .selectFrom('recipients')
-            .select('email')
-            .where('user_id', '=', state.asker.userId)
-            .where('deleted', '=', false)
-            .executeTakeFirst()
-        : undefined;
-      const to = current?.email || state.asker.email;
+      // A signed-in asker gets the mail at their current address if they verified it (ADR 0021), else none; a guest
+      // at the one they typed.
+      const to = state.asker.userId ? await verifiedEmailOf(trx, state.asker.userId) : state.asker.email;
       if (!to) return;
       let statusUrl: string | null = null;
       if (!state.asker.userId) {
@@ -170,6 +166,18 @@ export function questionJobs(
       await deps.mailer.send(job.payload as MailMessage);
     },
   };
+}
+
+/** An account's current address, only when its owner proved it (identity's `emailVerified`); null otherwise. */
+export async function verifiedEmailOf(trx: Kysely<QuestionsDB>, userId: string): Promise<string | null> {
+  const row = await trx
+    .selectFrom('recipients')
+    .select('email')
+    .where('user_id', '=', userId)
+    .where('deleted', '=', false)
+    .where('email_verified', '=', true)
+    .executeTakeFirst();
+  return row?.email || null;
 }
 
 /** A durable `send-mail` job, committed with the caller's transaction. */

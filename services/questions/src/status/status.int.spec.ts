@@ -262,6 +262,10 @@ describe.runIf(run)(
 
       const list = await api('GET', '/api/questions?username=ada&role=receiver');
       expect(list.body.map((q: { id: string }) => q.id)).not.toContain(asked.body._id);
+      // Nor in the sitemap.
+      const sitemap = await api('GET', '/api/sitemap/answers?limit=100');
+      expect(sitemap.status).toBe(200);
+      expect(sitemap.body.map((a: { id: string }) => a.id)).not.toContain(asked.body._id);
       expect((await api('GET', `/api/questions/${asked.body._id}`)).status).toBe(404);
       expect((await api('GET', `/api/questions/${asked.body._id}`, undefined, sam.token)).status).toBe(404);
       // The owner sees it, flagged private.
@@ -341,6 +345,9 @@ describe.runIf(run)(
       const listed = list.body.find((q: { id: string }) => q.id === asked.body._id);
       expect(listed).toMatchObject({ question: 'What rent is fair?', detail: '' });
       expect(JSON.stringify(list.body)).not.toContain('Elm St');
+      const sitemap = await api('GET', '/api/sitemap/answers?limit=100');
+      expect(JSON.stringify(sitemap.body)).not.toContain('Elm');
+      expect(JSON.stringify(sitemap.body)).toContain('What rent is fair?');
       const similar = await api('GET', '/api/asking/similar/ada?q=elm%20roe');
       expect(JSON.stringify(similar.body)).not.toContain('Elm');
       const page = await api('GET', `/api/question-status/${token}`);

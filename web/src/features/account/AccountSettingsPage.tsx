@@ -11,7 +11,7 @@ import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin, usePageHead } from '../../lib/head';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AskingSettingsSection } from './AskingSettingsSection';
-import { changePassword, checkAvatarFile, deleteAccount, updateProfile, uploadAvatar, type ProfileFields } from './api';
+import { changePassword, checkAvatarFile, deleteAccount, resendVerification, updateProfile, uploadAvatar, type ProfileFields } from './api';
 import './account.css';
 
 export const DELETE_CONFIRM_TEXT = 'Are you sure you want to delete your account? This action cannot be undone.';
@@ -36,8 +36,14 @@ export default function AccountSettingsPage() {
   const [success, showSuccess] = useSuccessMessage();
   const [profileError, setProfileError] = useState('');
   const [saving, setSaving] = useState(false);
+  // Identity asks for the current password to change the e-mail or the password (a session alone cannot).
+  const [emailPassword, setEmailPassword] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState('');
+  const [resending, setResending] = useState(false);
+  const [verifyNote, setVerifyNote] = useState('');
+  const [verifyError, setVerifyError] = useState('');
   const [changingPassword, setChangingPassword] = useState(false);
   const [avatarError, setAvatarError] = useState('');
   const [uploading, setUploading] = useState(false);
@@ -63,14 +69,20 @@ export default function AccountSettingsPage() {
   if (!user) return null;
   const profileLink = `${siteOrigin()}${profilePath(user.username)}`;
   const set = (key: keyof ProfileFields) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
+  const emailChanging = fields.email.trim().toLowerCase() !== user.email.toLowerCase();
 
   const saveProfile = async (e: FormEvent) => {
     e.preventDefault();
+    if (emailChanging && !emailPassword) {
+      setProfileError('Please enter your current password to change your email address.');
+      return;
+    }
     setSaving(true);
     setProfileError('');
     try {
       const updated = await updateProfile({
         ...fields,
+        ...(emailChanging ? { currentPassword: emailPassword } : {}),
         name: fields.name.trim(),
         email: fields.email.trim(),
         bio: fields.bio.trim(),
@@ -79,7 +91,12 @@ export default function AccountSettingsPage() {
         brandColorLight: normalizeHex(fields.brandColorLight, DEFAULT_BRAND_COLOR_LIGHT),
       });
       updateUser({ ...user, ...updated });
-      showSuccess('Profile updated successfully!');
+      setEmailPassword('');
+      showSuccess(
+        emailChanging
+          ? `Profile updated successfully! We sent a link to ${updated.email || fields.email.trim()}: open it to verify your new address.`
+          : 'Profile updated successfully!',
+      );
     } catch (err) {
       setProfileError(messageFor(err, 'Failed to update profile. Please try again later.'));
     }
@@ -87,6 +104,10 @@ export default function AccountSettingsPage() {
   };
 
   const submitPassword = async () => {
+    if (!currentPassword) {
+      setPasswordError('Please enter your current password.');
+      return;
+    }
     if (!password) {
       setPasswordError('Please enter a new password.');
       return;
@@ -94,13 +115,31 @@ export default function AccountSettingsPage() {
     setChangingPassword(true);
     setPasswordError('');
     try {
-      await changePassword(password);
+      await changePassword(password, currentPassword);
       setPassword('');
+      setCurrentPassword('');
       showSuccess('Your password has been successfully updated.');
     } catch (err) {
       setPasswordError(messageFor(err, 'Failed to update password'));
     }
     setChangingPassword(false);
+  };
+
+  const resend = async () => {
+    setResending(true);
+    setVerifyNote('');
+    setVerifyError('');
+    try {
+      const res = await resendVerification();
+      setVerifyNote(res.message ?? `Verification email sent to ${user.email}. Please check your inbox.`);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 409) {
+        updateUser({ ...user, emailVerified: true });
+      } else {
+        setVerifyError(messageFor(err, 'Failed to send the verification email. Please try again later.'));
+      }
+    }
+    setResending(false);
   };
 
   const copyLink = async () => {
@@ -156,6 +195,20 @@ export default function AccountSettingsPage() {
     <section className="admin-page account">
       <h1 className="admin-page__title">Account Settings</h1>
       <SuccessBanner message={success} className="account__success" />
+      {user.emailVerified === false ? (
+        <div className="account__card account__card--notice" role="region" aria-label="Verify your email">
+          <h2 className="account__heading">Verify your email</h2>
+          <p>
+            We sent a link to <strong>{user.email}</strong>. Open it to confirm this address is yours: until then, questions
+            you asked as a guest with it stay unlinked from your account and we send no notifications to it.
+          </p>
+          {verifyNote ? <p role="status">{verifyNote}</p> : null}
+          <ErrorBanner>{verifyError}</ErrorBanner>
+          <button type="button" className="button button--ghost button--small" disabled={resending} onClick={() => void resend()}>
+            {resending ? 'Sending…' : 'Resend verification email'}
+          </button>
+        </div>
+      ) : null}
 
       <form className="account__card" noValidate onSubmit={(e) => void saveProfile(e)}>
         <h2 className="account__heading">Profile</h2>
@@ -179,6 +232,16 @@ export default function AccountSettingsPage() {
 
         <InputField label="Name" type="text" autoComplete="name" value={fields.name} onChange={set('name')} />
         <InputField label="Email Address" type="email" autoComplete="email" value={fields.email} onChange={set('email')} />
+        {emailChanging ? (
+          <InputField
+            label="Current Password (to change your email)"
+            type="password"
+            autoComplete="current-password"
+            hint="A link to verify the new address is sent to it."
+            value={emailPassword}
+            onChange={setEmailPassword}
+          />
+        ) : null}
         <TextAreaField label="Bio" rows={4} maxLength={LIMITS.bio} value={fields.bio} onChange={set('bio')} />
         <Field label="Profile Link">
           {(field) => (
@@ -224,6 +287,13 @@ export default function AccountSettingsPage() {
 
       <div className="account__card">
         <h2 className="account__heading">Password</h2>
+        <InputField
+          label="Current Password"
+          type="password"
+          autoComplete="current-password"
+          value={currentPassword}
+          onChange={setCurrentPassword}
+        />
         <Field label="New Password" error={passwordError}>
           {(field) => (
             <div className="input-group">

@@ -61,14 +61,64 @@ describe('account settings (spec §2, §8)', () => {
     expect(screen.getByLabelText('Light colour')).toHaveValue('#faf6f2');
   });
 
-  it('asks for a new password before changing it', async () => {
+  it('asks for the current and a new password before changing it', async () => {
     const { mock, user } = await openSettings({ 'PUT /api/users/profile': () => json(me) });
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(screen.getByText('Please enter your current password.')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Current Password'), 'my old password');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(screen.getByText('Please enter a new password.')).toBeInTheDocument();
     await user.type(screen.getByLabelText('New Password'), 'another long one');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
     expect(await screen.findByText('Your password has been successfully updated.')).toBeInTheDocument();
-    expect(mock.calls.find((c) => c.method === 'PUT')?.body).toEqual({ newPassword: 'another long one' });
+    expect(mock.calls.find((c) => c.method === 'PUT')?.body).toEqual({ newPassword: 'another long one', currentPassword: 'my old password' });
+    expect(screen.getByLabelText('Current Password')).toHaveValue('');
+  });
+
+  it("shows identity's message under the password when the current one is wrong", async () => {
+    const { user } = await openSettings({
+      'PUT /api/users/profile': () => json({ message: 'Your current password is incorrect.', code: 'BAD_REQUEST' }, { status: 400 }),
+    });
+    await user.type(screen.getByLabelText('Current Password'), 'not it');
+    await user.type(screen.getByLabelText('New Password'), 'another long one');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByText('Your current password is incorrect.')).toBeInTheDocument();
+  });
+
+  it('asks for the current password only when the e-mail changes, and says a link was sent to the new address', async () => {
+    const { mock, user } = await openSettings({
+      'PUT /api/users/profile': (call) => json({ ...me, ...(call.body as object), currentPassword: undefined, emailVerified: false }),
+    });
+    expect(screen.queryByLabelText('Current Password (to change your email)')).toBeNull();
+    await user.clear(screen.getByLabelText('Email Address'));
+    await user.type(screen.getByLabelText('Email Address'), 'ada.new@example.com');
+    expect(screen.getByLabelText('Current Password (to change your email)')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save Account Settings' }));
+    expect(screen.getByText('Please enter your current password to change your email address.')).toBeInTheDocument();
+    expect(mock.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
+    await user.type(screen.getByLabelText('Current Password (to change your email)'), 'my password');
+    await user.click(screen.getByRole('button', { name: 'Save Account Settings' }));
+    expect(await screen.findByText(/We sent a link to ada\.new@example\.com/)).toBeInTheDocument();
+    expect(mock.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ email: 'ada.new@example.com', currentPassword: 'my password' });
+    // The new address is unverified: the notice shows.
+    expect(screen.getByRole('region', { name: 'Verify your email' })).toHaveTextContent('ada.new@example.com');
+  });
+
+  it('tells an unverified account to verify its e-mail and resends the link', async () => {
+    const { mock, user } = await openSettings({
+      'GET /api/users/profile': () => json({ ...me, emailVerified: false }),
+      'POST /api/users/verify-email/resend': () => json({ message: 'Verification email sent. Please check your inbox.' }),
+    });
+    const notice = await screen.findByRole('region', { name: 'Verify your email' });
+    expect(notice).toHaveTextContent('We sent a link to ada@example.com');
+    await user.click(screen.getByRole('button', { name: 'Resend verification email' }));
+    expect(await screen.findByText('Verification email sent. Please check your inbox.')).toBeInTheDocument();
+    expect(mock.calls.filter((c) => c.url.endsWith('/api/users/verify-email/resend'))).toHaveLength(1);
+  });
+
+  it('shows no verification notice for a verified account', async () => {
+    await openSettings({ 'GET /api/users/profile': () => json({ ...me, emailVerified: true }) });
+    expect(screen.queryByRole('region', { name: 'Verify your email' })).toBeNull();
   });
 
   it('refuses an avatar of 2 MB or more before sending it', async () => {

@@ -12,11 +12,17 @@ export interface ProfileFields {
 const unwrap = (data: User | { user: User }): User =>
   'user' in data && data.user && typeof data.user === 'object' ? data.user : (data as User);
 
-export const changePassword = (newPassword: string) =>
-  api.json<unknown>('/api/users/profile', { method: 'PUT', body: { newPassword } });
+/** The current password is checked by identity (a session alone cannot change it). */
+export const changePassword = (newPassword: string, currentPassword: string) =>
+  api.json<unknown>('/api/users/profile', { method: 'PUT', body: { newPassword, currentPassword } });
 
-export const updateProfile = async (fields: ProfileFields) =>
+/** `currentPassword` only when the e-mail changes (identity asks for it then). */
+export const updateProfile = async (fields: ProfileFields & { currentPassword?: string }) =>
   unwrap(await api.json<User | { user: User }>('/api/users/profile', { method: 'PUT', body: fields }));
+
+/** Mails a new verification link to the account's address. */
+export const resendVerification = () =>
+  api.json<{ message?: string }>('/api/users/verify-email/resend', { method: 'POST', body: {} });
 
 export async function uploadAvatar(file: File): Promise<User> {
   return unwrap(

@@ -25,3 +25,11 @@ export const confirmPasswordReset = (token: string, password: string) =>
     body: { token, password },
     anonymous: true,
   });
+
+/** Opens the link mailed to an address: works signed in or not, on any device. */
+export const verifyEmail = (token: string) =>
+  api.json<Partial<MessageResponse>>('/api/users/verify-email', {
+    method: 'POST',
+    body: { token },
+    anonymous: true,
+  });

@@ -1,6 +1,7 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { formatPausedUntil, type AskingStatus } from '@ques/contracts/core';
 import { api } from '../../lib/api';
+import { pageDataKeys, usePageData } from '../../lib/ssr';
 
 /** `GET /api/asking/status/:username`; a failure leaves the ask button (the server still refuses when it must). */
 async function fetchAskingStatus(username: string, signal: AbortSignal): Promise<AskingStatus | null> {
@@ -27,8 +28,15 @@ export function AskingGate({
   name: string;
   children: ReactNode;
 }) {
-  const [status, setStatus] = useState<AskingStatus | null>(null);
+  // A server-rendered page carries the status it was rendered with (lib/ssr.tsx): no fetch, the same first render.
+  const initial = usePageData<AskingStatus>(pageDataKeys.asking(username));
+  const [status, setStatus] = useState<AskingStatus | null>(initial && 'data' in initial ? initial.data : null);
+  const fromServer = useRef(initial !== undefined);
   useEffect(() => {
+    if (fromServer.current) {
+      fromServer.current = false;
+      return;
+    }
     const controller = new AbortController();
     void fetchAskingStatus(username, controller.signal).then((s) => {
       if (!controller.signal.aborted) setStatus(s);

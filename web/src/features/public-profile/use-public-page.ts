@@ -1,5 +1,6 @@
 import type { PublicProfile, PublicQuestion } from '@ques/contracts/core';
 import { fetchPublicProfile } from '../../lib/public-profile';
+import { pageDataKeys, usePageData, type QuestionsData } from '../../lib/ssr';
 import { useApiData } from '../../lib/use-api-data';
 import { usePagedList } from '../../lib/use-paged-list';
 import { fetchPublicQuestions, takePrefetched } from './api';
@@ -13,9 +14,13 @@ const keyOf = (q: PublicQuestion) => q._id;
  * already be under way: main.tsx starts them before React renders (see load.ts).
  */
 export function usePublicPage(username: string) {
+  // A server-rendered page: what the BFF loaded, embedded in the HTML (lib/ssr.tsx).
+  const initialProfile = usePageData<PublicProfile>(pageDataKeys.profile(username));
+  const initialQuestions = usePageData<QuestionsData>(pageDataKeys.questions(username));
   const profile = useApiData(
     (signal) => takePrefetched<PublicProfile>(`profile:${username}`) ?? fetchPublicProfile(username, signal),
     [username],
+    initialProfile,
   );
   const questions = usePagedList(
     (cursor, signal) =>
@@ -23,6 +28,7 @@ export function usePublicPage(username: string) {
       fetchPublicQuestions(username, cursor, signal),
     keyOf,
     [username],
+    initialQuestions,
   );
 
   return {

@@ -8,6 +8,7 @@ import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin, useDocumentHead } from '../../lib/head';
 import { fetchPublicProfile } from '../../lib/public-profile';
 import { formatDate } from '../../lib/text';
+import { pageDataKeys, usePageData, type AnswerData } from '../../lib/ssr';
 import { useApiData } from '../../lib/use-api-data';
 import { fetchQuestion } from './api';
 import './question.css';
@@ -31,7 +32,8 @@ function errorMessage(err: unknown): string {
 /** Public answered-question page (spec §2 "Answered-question page"): "Loading" until both requests finished. */
 export default function QuestionPage() {
   const { username = '', id = '' } = useParams();
-  const answer = useApiData((signal) => loadAnswer(id, username, signal), [id, username]);
+  const initial = usePageData<AnswerData>(pageDataKeys.answer(id));
+  const answer = useApiData((signal) => loadAnswer(id, username, signal), [id, username], initial);
   const data = answer.data;
   const error = answer.status === 'error' ? errorMessage(answer.error) : '';
 
@@ -63,7 +65,7 @@ export default function QuestionPage() {
     <div className="qa-page" style={themeVars(profile.brandColorMain, profile.brandColorLight)}>
       <article className="qa-page__article">
         <Link to={ownerPath} className="qa-page__owner">
-          <Avatar name={profile.name} url={profile.avatarUrl} size={AVATAR_SIZE} priority />
+          <Avatar name={profile.name} url={profile.avatarUrl} size={AVATAR_SIZE} priority alt="" />
           <span className="qa-page__owner-name">{profile.name}</span>
         </Link>
         <p className="qa-page__kicker">Question</p>

@@ -1,5 +1,6 @@
 import { DEFAULT_AVATAR_URL, DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from '@ques/contracts';
-import { conflict, notFound, type Decider } from '@ques/kit/domain';
+import { IDENTITY_MESSAGES } from '@ques/contracts/core';
+import { badRequest, conflict, notFound, type Decider } from '@ques/kit/domain';
 import { evolveUser, initialUserState, type ProfileFields, type UserEvent, type UserState } from './user.js';
 
 export type UserCommand =
@@ -21,6 +22,8 @@ export type UserCommand =
   | { type: 'ChangePassword'; data: { passwordHash: string; now: Date } }
   | { type: 'ChangeAvatar'; data: { avatarUrl: string; now: Date } }
   | { type: 'SetArchiveProfile'; data: { archiveProfile: boolean; now: Date } }
+  /** The link mailed to `email` was opened: proves that address, if it is still the account's. */
+  | { type: 'VerifyEmail'; data: { email: string; now: Date } }
   | { type: 'DeleteUser'; data: { now: Date } };
 
 const PROFILE_FIELDS: (keyof ProfileFields)[] = ['name', 'email', 'bio', 'brandColorMain', 'brandColorLight'];
@@ -43,6 +46,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
             brandColorMain: DEFAULT_BRAND_COLOR_MAIN,
             brandColorLight: DEFAULT_BRAND_COLOR_LIGHT,
             archiveProfile,
+            emailVerified: false,
             passwordHash,
             registeredAt: now.toISOString(),
           },
@@ -62,6 +66,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       }
       // Saving an unchanged form is not an event.
       if (changed.length === 0) return [];
+      // A new address is unproven until the link mailed to it is opened (ADR 0021).
+      if (changed.includes('email')) next.emailVerified = false;
       return [{ type: 'ProfileUpdated', data: { ...next, changed, updatedAt: command.data.now.toISOString() } }];
     }
     case 'ChangePassword': {
@@ -91,6 +97,13 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
           data: { ...state.profile, archiveProfile: command.data.archiveProfile, changedAt: command.data.now.toISOString() },
         },
       ];
+    }
+    case 'VerifyEmail': {
+      if (state.status !== 'active') throw badRequest(IDENTITY_MESSAGES.verifyFailed);
+      // A link mailed to an address the account no longer has proves nothing about the current one.
+      if (state.profile.email !== command.data.email) throw badRequest(IDENTITY_MESSAGES.verifyFailed);
+      if (state.profile.emailVerified) return [];
+      return [{ type: 'EmailVerified', data: { ...state.profile, emailVerified: true, verifiedAt: command.data.now.toISOString() } }];
     }
     case 'DeleteUser': {
       if (state.status === 'deleted') return [];

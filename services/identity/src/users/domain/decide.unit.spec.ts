@@ -23,6 +23,7 @@ const registered: UserEvent = {
     brandColorMain: '#1A140F',
     brandColorLight: '#FAF6F2',
     archiveProfile: false,
+    emailVerified: false,
     passwordHash: 'h1',
     registeredAt: now.toISOString(),
   },
@@ -114,5 +115,43 @@ describe('user decider', () => {
     gone.when({ type: 'ChangeAvatar', data: { avatarUrl: 'x', now } }).thenThrows({ status: 404 });
     gone.when({ type: 'RegisterUser', data: register.data }).thenThrows({ status: 409 });
     spec.given([]).when({ type: 'DeleteUser', data: { now } }).thenThrows({ status: 404 });
+  });
+
+  describe('e-mail verification (ADR 0021)', () => {
+    const verify = (email: string): UserCommand => ({ type: 'VerifyEmail', data: { email, now } });
+
+    it('proves the address the link was mailed to, once', () => {
+      const verified = spec.given([registered]).when(verify('ada@example.com')).then((events, state) => {
+        expect(events).toHaveLength(1);
+        expect(events[0]).toMatchObject({ type: 'EmailVerified', data: { userId, email: 'ada@example.com', emailVerified: true, verifiedAt: now.toISOString() } });
+        expect(events[0]!.data).not.toHaveProperty('passwordHash');
+        expect(state.status === 'active' && state.profile.emailVerified).toBe(true);
+      });
+      spec.given([registered, ...verified]).when(verify('ada@example.com')).thenNothingHappened();
+    });
+
+    it('refuses a link mailed to an address the account no longer has (400)', () => {
+      const moved = spec.given([registered]).when({ type: 'UpdateProfile', data: { changes: { email: 'new@example.com' }, now } }).then(() => {});
+      spec.given([registered, ...moved]).when(verify('ada@example.com')).thenThrows({ status: 400 });
+      spec.given([]).when(verify('ada@example.com')).thenThrows({ status: 400 });
+    });
+
+    it('a change of address is unverified again; other profile changes keep the proof', () => {
+      const verified = spec.given([registered]).when(verify('ada@example.com')).then(() => {});
+      spec
+        .given([registered, ...verified])
+        .when({ type: 'UpdateProfile', data: { changes: { bio: 'Analyst' }, now } })
+        .then((events, state) => {
+          expect(events[0]).toMatchObject({ type: 'ProfileUpdated', data: { emailVerified: true } });
+          expect(state.status === 'active' && state.profile.emailVerified).toBe(true);
+        });
+      spec
+        .given([registered, ...verified])
+        .when({ type: 'UpdateProfile', data: { changes: { email: 'new@example.com' }, now } })
+        .then((events, state) => {
+          expect(events[0]).toMatchObject({ type: 'ProfileUpdated', data: { email: 'new@example.com', emailVerified: false, changed: ['email'] } });
+          expect(state.status === 'active' && state.profile.emailVerified).toBe(false);
+        });
+    });
   });
 });

@@ -13,6 +13,11 @@ export interface UserProfile extends ProfileFields {
   username: string;
   avatarUrl: string;
   archiveProfile: boolean;
+  /**
+   * The person opened the link mailed to `email` (ADR 0021). Events recorded before verification existed carry no
+   * value: they read as false.
+   */
+  emailVerified?: boolean;
 }
 
 export type UserEvent =
@@ -29,6 +34,8 @@ export type UserEvent =
   | { type: 'AvatarChanged'; data: { userId: string; avatarUrl: string; changedAt: string } }
   /** Marks (or unmarks) a non-affiliated curated archive: it cannot be asked or tipped. */
   | { type: 'ArchiveStatusChanged'; data: UserProfile & { changedAt: string } }
+  /** The person proved they own `email` (carries the whole profile, like ProfileUpdated, for consumers' snapshots). */
+  | { type: 'EmailVerified'; data: UserProfile & { verifiedAt: string } }
   | { type: 'UserDeleted'; data: { userId: string; deletedAt: string } };
 
 export type UserState =
@@ -48,6 +55,7 @@ export const PERSONAL_FIELDS: Record<UserEvent['type'], readonly string[]> = {
   UserRegistered: ['username', 'name', 'email', 'bio', 'avatarUrl', 'passwordHash'],
   ProfileUpdated: ['username', 'name', 'email', 'bio', 'avatarUrl'],
   ArchiveStatusChanged: ['username', 'name', 'email', 'bio', 'avatarUrl'],
+  EmailVerified: ['username', 'name', 'email', 'bio', 'avatarUrl'],
   PasswordChanged: ['passwordHash'],
   AvatarChanged: ['avatarUrl'],
   UserDeleted: [],
@@ -64,6 +72,7 @@ function profileOf(data: UserProfile): UserProfile {
     brandColorMain: data.brandColorMain,
     brandColorLight: data.brandColorLight,
     archiveProfile: data.archiveProfile,
+    emailVerified: data.emailVerified ?? false,
   };
 }
 
@@ -81,6 +90,9 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       if (state.status !== 'active') return state;
       return { ...state, profile: { ...state.profile, avatarUrl: event.data.avatarUrl } };
     case 'ArchiveStatusChanged':
+      if (state.status !== 'active') return state;
+      return { ...state, profile: profileOf(event.data) };
+    case 'EmailVerified':
       if (state.status !== 'active') return state;
       return { ...state, profile: profileOf(event.data) };
     case 'UserDeleted':

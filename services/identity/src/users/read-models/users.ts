@@ -23,6 +23,7 @@ export const usersProjection: Projection<IdentityDB> = {
           username: d.username,
           name: d.name,
           email: d.email,
+          email_verified: d.emailVerified ?? false,
           bio: d.bio,
           avatar_url: d.avatarUrl,
           brand_color_main: d.brandColorMain,
@@ -41,6 +42,7 @@ export const usersProjection: Projection<IdentityDB> = {
           username: d.username,
           name: d.name,
           email: d.email,
+          email_verified: d.emailVerified ?? false,
           bio: d.bio,
           avatar_url: d.avatarUrl,
           brand_color_main: d.brandColorMain,
@@ -52,6 +54,15 @@ export const usersProjection: Projection<IdentityDB> = {
       }
       case 'ArchiveStatusChanged':
         await update(e.data.userId, { archive_profile: e.data.archiveProfile, updated_at: e.data.changedAt });
+        return;
+      case 'EmailVerified':
+        // Only while the address is still the one the link was mailed to (the decider checked it).
+        await trx
+          .updateTable('users')
+          .set({ email_verified: true, updated_at: e.data.verifiedAt })
+          .where('id', '=', e.data.userId)
+          .where('email', '=', e.data.email)
+          .execute();
         return;
       case 'AvatarChanged':
         await update(e.data.userId, { avatar_url: e.data.avatarUrl, updated_at: e.data.changedAt });
@@ -78,6 +89,7 @@ export function toUser(row: UserRow): User {
     username: row.username,
     name: row.name,
     email: row.email,
+    emailVerified: row.email_verified,
     bio: row.bio,
     avatarUrl: row.avatar_url,
     brandColorMain: row.brand_color_main,

@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
+import type { EventEnvelope } from '@ques/contracts';
+import type { PublicProfile, PublicQuestion } from '@ques/contracts/core';
+import { createLogger } from '@ques/kit';
+import { SeoRenderer } from '../seo/renderer.js';
+import { Upstreams } from '../upstreams.js';
+import { evictionFor } from './events.js';
+import { answerEntries, escapeXml, profileEntries, sitemapIndex, urlSet } from './sitemap.js';
+import type { PageRendering } from './ssr.js';
+import { composePage, pageTemplate, type ViteManifest } from './template.js';
+
+const log = createLogger('pages-test', 'silent');
+const ORIGIN = 'https://ques.test';
+
+const SHELL = `<!doctype html>
+<html lang="en">
+  <head>
+    <!--meta:start-->
+    <title>Ques</title>
+    <!--meta:end-->
+    <script type="module" crossorigin src="/assets/index-A.js"></script>
+    <link rel="modulepreload" crossorigin href="/assets/shared-B.js">
+    <link rel="stylesheet" crossorigin href="/assets/index-C.css">
+  </head>
+  <body>
+    <noscript><p>Ques needs JavaScript to run.</p></noscript>
+    <div id="root"></div>
+  </body>
+</html>`;
+const MANIFEST: ViteManifest = {
+  'index.html': { file: 'assets/index-A.js', imports: ['_shared-B.js'], css: ['assets/index-C.css'] },
+  '_shared-B.js': { file: 'assets/shared-B.js' },
+  'src/public-entry.ts': { file: 'assets/public-D.js' },
+  'src/features/public-profile/ProfilePage.tsx': { file: 'assets/ProfilePage-E.js', imports: ['_shared-B.js'], css: ['assets/ProfilePage-F.css'] },
+};
+
+describe('the document around a server render (pure)', () => {
+  const template = pageTemplate(SHELL, MANIFEST)!;
+
+  it('loads only the public entry (the app named in data-app), links the page CSS, embeds the data as JSON', () => {
+    const html = composePage(template, {
+      screen: 'profile',
+      metaBlock: '<title>Ada — Ask Me Anything</title>',
+      rootHtml: '<link rel="preload" as="image" href="/a.webp"/><main>Ada</main>',
+      data: { path: '/ask/ada', values: { x: { data: '</script><script>alert(1)</script>' } } },
+      hydrateNow: false,
+    });
+    expect(html).not.toContain('src="/assets/index-A.js"></script>');
+    expect(html).not.toContain('modulepreload');
+    expect(html).not.toContain('<noscript>');
+    expect(html).toContain('<script type="module" crossorigin id="ques-app" src="/assets/public-D.js" data-app="/assets/index-A.js"></script>');
+    expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/ProfilePage-F.css">');
+    expect(html.match(/index-C\.css/g)).toHaveLength(1);
+    // React's hoisted preload goes to the head; #root holds the render.
+    expect(html.indexOf('<link rel="preload" as="image" href="/a.webp"/>')).toBeLessThan(html.indexOf('</head>'));
+    expect(html).toContain('<div id="root"><main>Ada</main></div>');
+    expect(html).toContain('<title>Ada — Ask Me Anything</title>');
+    expect(html).not.toContain('<html lang="en" data-hydrate-now>');
+    // The data is inert JSON that cannot close its script element; it parses back to the same object.
+    const json = /<script type="application\/json" id="ques-page-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    expect(json).not.toMatch(/<\/script/i);
+    expect(JSON.parse(json).values.x.data).toBe('</script><script>alert(1)</script>');
+  });
+
+  it('asks the app to load at once when data is missing, and refuses a build it cannot render into', () => {
+    const html = composePage(template, { screen: 'home', metaBlock: '', rootHtml: '', data: {}, hydrateNow: true });
+    expect(html).toContain('<html lang="en" data-hydrate-now>');
+    expect(pageTemplate(SHELL, { ...MANIFEST, 'src/public-entry.ts': undefined as never })).toBeNull();
+    expect(pageTemplate(SHELL.replace('<div id="root"></div>', ''), MANIFEST)).toBeNull();
+  });
+});
+
+const envelope = (type: string, data: unknown): EventEnvelope => ({
+  id: '00000000-0000-4000-8000-000000000001',
+  type,
+  version: 1,
+  streamId: 's',
+  streamVersion: 1,
+  occurredAt: new Date().toISOString(),
+  correlationId: 'c',
+  causationId: null,
+  data,
+});
+
+describe('which pages an event changes (pure)', () => {
+  it('names the owner and the question an event carries; sessions change nothing', () => {
+    expect(evictionFor(envelope('UserDeleted', { userId: 'u1' }), 'ques.identity.UserDeleted')).toEqual({ tags: ['u1'], profiles: false });
+    expect(evictionFor(envelope('ProfileUpdated', { userId: 'u1', username: 'ada' }), 'ques.identity.ProfileUpdated')).toEqual({ tags: ['u1', 'ada'], profiles: false });
+    expect(evictionFor(envelope('SessionsRevoked', { userId: 'u1' }), 'ques.identity.SessionsRevoked')).toBeNull();
+    expect(evictionFor(envelope('AnswerPosted', { questionId: 'q1', recipientUserId: 'u1' }), 'ques.questions.AnswerPosted')).toEqual({ tags: ['q1', 'u1'], profiles: false });
+    expect(evictionFor(envelope('QuestionDeletedByReceiver', { questionId: 'q1' }), 'ques.questions.QuestionDeletedByReceiver')).toEqual({ tags: ['q1'], profiles: false });
+    // Shown again: no cached page names it, so every profile page goes.
+    expect(evictionFor(envelope('QuestionVisibilityChanged', { questionId: 'q1', displayOnProfile: true }), 'ques.questions.QuestionVisibilityChanged')).toEqual({ tags: ['q1'], profiles: true });
+    expect(evictionFor(envelope('TipAuthorized', { questionId: 'q1' }), 'ques.payments.TipAuthorized')).toBeNull();
+  });
+});
+
+describe('the sitemap files (pure)', () => {
+  it('writes escaped, absolute URLs on the public origin', () => {
+    const profiles = profileEntries(ORIGIN, [{ username: 'ada', updatedAt: '2025-01-01T00:00:00.000Z' }]);
+    const answers = answerEntries(ORIGIN, [{ id: 'q1', username: 'ada', question: 'Tom & Jerry?', updatedAt: '2025-01-02T00:00:00.000Z' }]);
+    expect(profiles[0]!.loc).toBe(`${ORIGIN}/ask/ada`);
+    expect(answers[0]!.loc).toBe(`${ORIGIN}/ask/ada/question/q1/tom-jerry`);
+    expect(urlSet([{ loc: `${ORIGIN}/a?b=1&c=2` }])).toContain(`<loc>${ORIGIN}/a?b=1&amp;c=2</loc>`);
+    expect(sitemapIndex([`${ORIGIN}/sitemap/profiles.xml`])).toContain('<sitemapindex');
+    expect(escapeXml(`<'">&`)).toBe('&lt;&apos;&quot;&gt;&amp;');
+  });
+});
+
+describe('SeoRenderer with the server render: cache and eviction', () => {
+  const ADA: PublicProfile = {
+    _id: 'u-ada', id: 'u-ada', username: 'ada', name: 'Ada Lovelace', bio: 'Engines.', avatarUrl: '/images/user-image.png',
+    brandColorMain: '#2A4B7C', brandColorLight: '#F0F4FA', archiveProfile: false,
+  };
+  const answer = (id: string): PublicQuestion => ({
+    _id: id, id, question: `Q ${id}?`, detail: '', answer: `A ${id}.`, source: '', tags: [], status: 'Answered', isCurated: true,
+    displayOnProfile: true, deletedByReceiver: false, toUsername: 'ada', recipientName: 'Ada Lovelace', replierName: 'Ada Lovelace',
+    createdAt: '2025-04-01T10:00:00.000Z', updatedAt: '2025-04-01T10:00:00.000Z', answeredAt: '2025-04-01T10:00:00.000Z',
+  });
+
+  async function setup(extra: Partial<ConstructorParameters<typeof SeoRenderer>[0]> = {}) {
+    const state = { profile: ADA as PublicProfile | null, answers: [answer('q1')], identityStatus: 200, renders: [] as unknown[] };
+    const identity = Fastify();
+    identity.get('/api/users/public/:username', async (_req, reply) =>
+      state.identityStatus !== 200 ? reply.status(state.identityStatus).send({ message: 'boom' }) : state.profile ?? reply.status(404).send({ message: 'User not found' }),
+    );
+    const questions = Fastify();
+    questions.get('/api/questions', async (_req, reply) => reply.header('x-next-cursor', 'next-1').send(state.answers));
+    const upstreams = new Upstreams({
+      identity: await identity.listen({ port: 0, host: '127.0.0.1' }),
+      questions: await questions.listen({ port: 0, host: '127.0.0.1' }),
+    });
+    const pages: PageRendering = {
+      template: pageTemplate(SHELL, MANIFEST)!,
+      render: {
+        renderPage: async (url, data) => {
+          state.renders.push({ url, data });
+          const values = (data as { values: Record<string, { data?: { name?: string; items?: PublicQuestion[] } }> }).values;
+          const name = values['profile:ada']?.data?.name ?? 'Loading profile...';
+          const items = values['questions:ada']?.data?.items?.map((q) => q.question).join('|') ?? 'Loading questions...';
+          return { html: `<h1>${name}</h1><p>${items}</p>`, meta: null };
+        },
+      },
+    };
+    const seo = new SeoRenderer({ upstreams, publicOrigin: ORIGIN, log, pages, indexHtml: SHELL, ...extra });
+    const close = async () => {
+      await upstreams.close();
+      await identity.close();
+      await questions.close();
+    };
+    return { state, seo, close };
+  }
+
+  it('renders the page with its data (the first page and its cursor), reuses it, and drops it when its owner changes', async () => {
+    const { state, seo, close } = await setup();
+    try {
+      const first = await seo.render('/ask/ada');
+      expect(first!.status).toBe(200);
+      expect(first!.html).toContain('<h1>Ada Lovelace</h1><p>Q q1?</p>');
+      expect(first!.html).toContain('"nextCursor":"next-1"');
+      expect(first!.html).toContain('<title>Ada Lovelace — Ask Me Anything</title>');
+      state.profile = { ...ADA, name: 'Ada King' };
+      expect((await seo.render('/ask/ada'))!.html).toContain('Ada Lovelace');
+      expect(state.renders).toHaveLength(1);
+
+      seo.evict(['u-ada']);
+      expect((await seo.render('/ask/ada'))!.html).toContain('<h1>Ada King</h1>');
+      // By a question the page shows.
+      state.answers = [];
+      seo.evict(['q1']);
+      expect((await seo.render('/ask/ada'))!.html).toContain('<p></p>');
+      // By the username, and the deletion: 404 with the identity's message, nothing of the person left.
+      state.profile = null;
+      seo.evict(['ada']);
+      const gone = await seo.render('/ask/ada');
+      expect(gone!.status).toBe(404);
+      expect(gone!.html).not.toContain('Ada');
+      expect(gone!.html).toContain('"error":"User not found"');
+    } finally {
+      await close();
+    }
+  });
+
+  it('renders the loading texts (and asks the app to load at once) when identity fails, and does not keep that', async () => {
+    const { state, seo, close } = await setup();
+    try {
+      state.identityStatus = 500;
+      const page = await seo.render('/ask/ada');
+      expect(page!.status).toBe(200);
+      expect(page!.html).toContain('<h1>Loading profile...</h1>');
+      expect(page!.html).toContain('data-hydrate-now');
+      state.identityStatus = 200;
+      expect((await seo.render('/ask/ada'))!.html).toContain('<h1>Ada Lovelace</h1>');
+    } finally {
+      await close();
+    }
+  });
+
+  it('does not keep a render that started before an eviction', async () => {
+    const { state, seo, close } = await setup();
+    try {
+      const pending = seo.render('/ask/ada');
+      state.profile = { ...ADA, name: 'Ada King' };
+      seo.evict(['u-ada']);
+      expect((await pending)!.html).toContain('Ada Lovelace');
+      expect((await seo.render('/ask/ada'))!.html).toContain('Ada King');
+    } finally {
+      await close();
+    }
+  });
+
+  it('with evictions wired, serves a page past its time to live while it re-renders, never after an eviction', async () => {
+    let now = 1_000;
+    const { state, seo, close } = await setup({ staleWhileRevalidate: true, cacheTtlMs: 100, now: () => now });
+    try {
+      expect((await seo.render('/ask/ada'))!.html).toContain('Ada Lovelace');
+      state.profile = { ...ADA, name: 'Ada King' };
+      now += 200;
+      // Expired: the old page at once, the new one rendering.
+      expect((await seo.render('/ask/ada'))!.html).toContain('Ada Lovelace');
+      await expect.poll(async () => (await seo.render('/ask/ada'))!.html).toContain('Ada King');
+      state.profile = { ...ADA, name: 'Ada Byron' };
+      now += 200;
+      const refreshing = seo.render('/ask/ada');
+      seo.evict(['u-ada']);
+      await refreshing;
+      expect((await seo.render('/ask/ada'))!.html).toContain('Ada Byron');
+    } finally {
+      await close();
+    }
+  });
+
+  it('renders home and the legal pages, and a checkout return uncached', async () => {
+    const { state, seo, close } = await setup();
+    try {
+      expect((await seo.render('/'))!.status).toBe(200);
+      expect((await seo.render('/terms-of-use'))!.status).toBe(200);
+      expect(await seo.render('/login')).toBeNull();
+      await seo.render('/ask/ada', undefined, '?checkout=success&questionId=x');
+      await seo.render('/ask/ada', undefined, '?checkout=success&questionId=x');
+      const urls = state.renders.map((r) => (r as { url: string }).url);
+      expect(urls.filter((u) => u.startsWith('/ask/ada?checkout'))).toHaveLength(2);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -1,0 +1,51 @@
+import { IDENTITY_MESSAGES as M, type LoginRequest, type LoginResponse, type RefreshTokenResponse } from '@ques/contracts';
+import { tooManyRequests, unauthorized, type AccessClaims } from '@ques/kit';
+import type { UsersReadModel } from '../users/read-models/users.js';
+import { toUser } from '../users/read-models/users.js';
+import { verifyPassword } from './passwords.js';
+import type { LoginThrottle, Sessions } from './sessions.js';
+
+/** Signs an access token for a user's session (the routes bind it to the Fastify app holding the key). */
+export type IssueAccess = (user: { id: string; username: string }, sessionId: string) => string;
+
+export interface SignInDeps {
+  users: UsersReadModel;
+  sessions: Sessions;
+  throttle: LoginThrottle;
+  issueAccess: IssueAccess;
+}
+
+/** Login, token refresh and logout: sessions begin, rotate and end here. */
+export class SignIn {
+  constructor(private readonly deps: SignInDeps) {}
+
+  async login(body: LoginRequest): Promise<LoginResponse> {
+    const { users, sessions, throttle, issueAccess } = this.deps;
+    if (!(await throttle.reserve(body.email))) throw tooManyRequests(M.tooManyLogins);
+    const row = await users.byEmail(body.email);
+    const ok = await verifyPassword(row?.password_hash ?? null, body.password);
+    if (!row || !ok) throw unauthorized(M.badCredentials);
+    await throttle.clear(body.email);
+    const session = await sessions.start(row.id);
+    return { message: 'Login successful', user: toUser(row), accessToken: issueAccess(row, session.familyId), refreshToken: session.refreshToken };
+  }
+
+  async refresh(refreshToken: string, correlationId: string): Promise<RefreshTokenResponse> {
+    const { users, sessions, issueAccess } = this.deps;
+    const issued = await sessions.rotate(refreshToken, correlationId);
+    const row = await users.byId(issued.userId);
+    if (!row) {
+      await sessions.revokeFamily(issued.familyId, 'user gone', { correlationId });
+      throw unauthorized(M.badRefresh);
+    }
+    return { accessToken: issueAccess(row, issued.familyId), refreshToken: issued.refreshToken };
+  }
+
+  /** Ends the bearer token's session and the refresh token's (either may be missing or already ended). */
+  async logout(claims: AccessClaims | null, refreshToken: string | undefined, correlationId: string): Promise<{ message: string }> {
+    const { sessions } = this.deps;
+    if (claims) await sessions.revokeFamily(claims.sid, 'logout', { correlationId });
+    if (refreshToken) await sessions.revokeByToken(refreshToken, 'logout', { correlationId });
+    return { message: 'Logged out' };
+  }
+}
