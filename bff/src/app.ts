@@ -6,7 +6,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ZodType } from 'zod';
 import type { ApiCall } from '@ques/contracts';
-import { createHttpApp, registerJwt, requireUser, type EventBus } from '@ques/kit';
+import { Counter, createHttpApp, createMetrics, Gauge, instrumentHttp, registerJwt, requireUser, type EventBus, type Metrics } from '@ques/kit';
 import { refuseLargeJson, refuseMalformedMultipart, registerJsonBodyParser, JSON_BODY_LIMIT } from './body.js';
 import { registerCompression } from './compression.js';
 import { registerSecurityHeaders } from './headers.js';
@@ -16,13 +16,16 @@ import { registerSitemap } from './pages/sitemap.js';
 import { loadPageRendering } from './pages/ssr.js';
 import { forwardedCalls } from './routes.js';
 import { SeoRenderer } from './seo/renderer.js';
-import { Upstreams, type ServiceName } from './upstreams.js';
+import { Upstreams, type ServiceName, type UpstreamUrls } from './upstreams.js';
 import { loadWebBuild } from './web/build.js';
 import { registerWebRoutes } from './web/serve.js';
 
 export interface BffOptions {
   log: Logger;
-  upstreams: Partial<Record<ServiceName, string>>;
+  /** Each service's URL, or several (a comma-separated list or an array): the BFF balances them (ADR 0027). */
+  upstreams: Partial<Record<ServiceName, UpstreamUrls | undefined>>;
+  /** Where the BFF's series go (served by main.ts on METRICS_PORT); default: a registry of its own. */
+  metrics?: Metrics;
   jwt: { publicKey: string; issuer: string; audience: string };
   /** The app's own origin (CORS allows only it). */
   publicOrigin: string;
@@ -43,7 +46,7 @@ export interface BffOptions {
   /** Requests per minute per IP on credential routes. */
   authRateLimitPerMinute?: number;
   trustProxy?: boolean;
-  /** What to forward (default: the declared calls plus the transitional list, see routes.ts). */
+  /** What to forward (default: every declared call, see routes.ts). */
   calls?: readonly ApiCall[];
 }
 
@@ -56,21 +59,34 @@ const bodyUnparsed: FastifySchemaCompiler<unknown> = (route) =>
 
 /** Builds the BFF (never listens: see main.ts / the launcher). */
 export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
-  const upstreams = new Upstreams(opts.upstreams);
+  const metrics = opts.metrics ?? createMetrics('bff', { defaultMetrics: false });
+  const retries = new Counter({
+    name: 'ques_bff_upstream_retries_total',
+    help: 'Requests resent to another instance of a service, by service and reason.',
+    labelNames: ['upstream', 'reason'],
+    registers: [metrics.registry],
+  });
+  const upstreams = new Upstreams(opts.upstreams, { onRetry: (service, reason) => retries.inc({ upstream: service, reason }) });
+  new Gauge({
+    name: 'ques_bff_upstream_up',
+    help: '1 while an instance of a service is in the BFF rotation, 0 while it is left out after failing.',
+    labelNames: ['upstream', 'instance'],
+    registers: [metrics.registry],
+    collect() {
+      for (const group of upstreams.list())
+        for (const instance of group.instances) this.set({ upstream: group.service, instance: instance.url }, instance.healthy() ? 1 : 0);
+    },
+  });
+  // Ready means the BFF itself can route: it never cascades from an upstream (one service's outage, let alone its
+  // bus, must not take every page off the load balancer). Upstreams without a healthy instance show in /health.
   const app = createHttpApp({
     name: 'bff',
     log: opts.log,
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: JSON_BODY_LIMIT,
-    ready: async () => {
-      for (const name of ['identity', 'questions', 'payments', 'support'] as const) {
-        if (!upstreams.has(name)) continue;
-        const res = await upstreams.pool(name).request({ path: '/ready', method: 'GET' });
-        await res.body.dump();
-        if (res.statusCode !== 200) throw new Error(`${name} not ready`);
-      }
-    },
+    degraded: () => upstreams.degraded(),
   });
+  instrumentHttp(app, metrics);
 
   await app.register(helmet, {
     contentSecurityPolicy: {

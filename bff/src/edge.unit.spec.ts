@@ -96,9 +96,9 @@ describe('BFF edge: bodies', () => {
     const res = await post('[1,2,3]', '/api/questions');
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('BAD_REQUEST');
-    const transitional = await post('"just a string"', '/api/users/login');
-    expect(transitional.statusCode).toBe(400);
-    expect(transitional.json().message).toBe('The request body must be a JSON object.');
+    const notAnObject = await post('"just a string"', '/api/users/login');
+    expect(notAnObject.statusCode).toBe(400);
+    expect(notAnObject.json().message).toBe('The request body must be a JSON object.');
     expect(upstream.seen.length).toBe(before);
     // No body at all (a POST with nothing to say, as the web app finalizes a payment) still goes through.
     const none = await bff.inject({ method: 'POST', url: '/api/payments/process/q1/finalize-payment', headers: { authorization: `Bearer ${await signedToken()}` } });

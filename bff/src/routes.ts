@@ -1,5 +1,4 @@
 import { API_CALLS, BROWSER_CALLS, type ApiCall } from '@ques/contracts';
-import { NOT_YET_DECLARED } from './not-yet-declared.js';
 import type { ServiceName } from './upstreams.js';
 
 export interface ApiRoute {
@@ -21,16 +20,16 @@ export const routeKey = (call: Pick<ApiCall, 'method' | 'path'>): string =>
   `${call.method} ${call.path.replace(/:\w+/g, ':')}`;
 
 /**
- * Everything the BFF forwards, one entry per route: the declared calls (`API_CALLS`, `BROWSER_CALLS`) and, for
- * routes not declared yet, the transitional list. A route present in both is taken from its declaration.
+ * Everything the BFF forwards, one entry per route: the calls the services declared in contracts (`API_CALLS`,
+ * `BROWSER_CALLS`). Two declarations of one route (parameter names aside) are a mistake the table refuses.
  */
-export function forwardedCalls(
-  declared: readonly ApiCall[] = [...API_CALLS, ...BROWSER_CALLS],
-  transitional: readonly ApiCall[] = NOT_YET_DECLARED,
-): ApiCall[] {
+export function forwardedCalls(declared: readonly ApiCall[] = [...API_CALLS, ...BROWSER_CALLS]): ApiCall[] {
   const byRoute = new Map<string, ApiCall>();
-  for (const call of transitional) byRoute.set(routeKey(call), call);
-  for (const call of declared) byRoute.set(routeKey(call), call);
+  for (const call of declared) {
+    const key = routeKey(call);
+    if (byRoute.has(key)) throw new Error(`${key} is declared twice (${byRoute.get(key)!.id}, ${call.id})`);
+    byRoute.set(key, call);
+  }
   return [...byRoute.values()];
 }
 

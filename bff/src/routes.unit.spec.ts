@@ -2,12 +2,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_CALLS, BROWSER_CALLS, defineCall, type ApiCall } from '@ques/contracts';
+import { API_CALLS, BROWSER_CALLS, defineCall } from '@ques/contracts';
 import { createLogger, generateJwtKeys } from '@ques/kit';
 import { routesWithoutSchemas } from '@ques/kit/testing';
 import { z } from 'zod';
 import { buildBff } from './app.js';
-import { NOT_YET_DECLARED } from './not-yet-declared.js';
 import { API_ROUTES, forwardedCalls, routeKey, toApiRoute, type ApiRoute } from './routes.js';
 
 /** The hand-written route table of the BFF before the declarations (frozen: what every client relied on). */
@@ -58,7 +57,7 @@ const TODAY: ApiRoute[] = [
 const keyOf = (route: ApiRoute) => routeKey({ method: route.method, path: route.url });
 
 describe('the forwarding table, built from the declarations', () => {
-  it("covers exactly today's routes with API_CALLS + BROWSER_CALLS + the transitional list, each as it was routed", () => {
+  it("covers every route of the hand-written table it replaced from API_CALLS + BROWSER_CALLS, each as it was routed", () => {
     const forwarded = new Map(API_ROUTES.map((route) => [keyOf(route), route]));
     for (const route of TODAY) {
       const now = forwarded.get(keyOf(route));
@@ -66,35 +65,32 @@ describe('the forwarding table, built from the declarations', () => {
       // Same service, token check, rate limit and body handling (parameter names may differ).
       expect({ ...now, url: keyOf(now!) }, keyOf(route)).toEqual({ ...route, url: keyOf(route) });
     }
-    // Anything beyond today's table is a call a service declared since (never a transitional entry).
+    // Anything beyond the old table is a call a service declared since.
     const today = new Set(TODAY.map(keyOf));
     const declared = new Set([...API_CALLS, ...BROWSER_CALLS].map(routeKey));
     for (const key of forwarded.keys()) if (!today.has(key)) expect(declared.has(key), key).toBe(true);
-    for (const call of NOT_YET_DECLARED) expect(today.has(routeKey(call)), routeKey(call)).toBe(true);
     expect(forwarded.size).toBe(API_ROUTES.length);
   });
 
-  it('takes a route present in both from its declaration, and keeps the rest of the transitional list', () => {
-    const declared = defineCall({
-      id: 'declaredLogin',
-      method: 'POST',
-      path: '/api/users/login',
-      service: 'identity',
-      summary: 'declared',
-      auth: 'none',
-      schema: { body: z.object({ email: z.string() }), response: { 200: z.object({ ok: z.boolean() }) } },
-    });
-    const calls = forwardedCalls([declared], NOT_YET_DECLARED);
-    const login = calls.filter((call) => routeKey(call) === 'POST /api/users/login');
-    expect(login).toEqual([declared]);
-    expect(calls).toHaveLength(NOT_YET_DECLARED.length);
-    // Parameter names do not make two routes: a declaration with another name still replaces the entry.
-    const renamed: ApiCall = { ...NOT_YET_DECLARED.find((c) => c.path === '/api/users/profile/:id')!, path: '/api/users/profile/:userId', id: 'x' };
-    expect(forwardedCalls([renamed], NOT_YET_DECLARED).filter((c) => c.path.startsWith('/api/users/profile/'))).toEqual([renamed]);
+  it('refuses two declarations of one route, parameter names aside', () => {
+    const login = (id: string, path: string) =>
+      defineCall({
+        id,
+        method: 'POST',
+        path,
+        service: 'identity',
+        summary: 'declared',
+        auth: 'none',
+        schema: { body: z.object({ email: z.string() }), response: { 200: z.object({ ok: z.boolean() }) } },
+      });
+    expect(forwardedCalls([login('a', '/api/users/:id/x')])).toHaveLength(1);
+    expect(() => forwardedCalls([login('a', '/api/users/:id/x'), login('b', '/api/users/:userId/x')])).toThrow(
+      /declared twice/,
+    );
   });
 
   it('keeps the ApiRoute shape for the route table users (fuzz, benchmarks)', () => {
-    expect(toApiRoute(NOT_YET_DECLARED.find((c) => c.path === '/api/users/avatar')!)).toEqual({
+    expect(toApiRoute(API_CALLS.find((c) => c.path === '/api/users/avatar')!)).toEqual({
       method: 'POST',
       url: '/api/users/avatar',
       service: 'identity',

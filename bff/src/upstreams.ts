@@ -1,7 +1,7 @@
 import type {} from '@fastify/compress';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pipeline } from 'node:stream';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { AppError, badRequest } from '@ques/kit/errors';
 import { BODY_MESSAGES, boundaryOf, multipartTailGuard, TruncatedUploadError } from './body.js';
 import { varyOnAcceptEncoding, worthCompressing } from './compression.js';
@@ -13,24 +13,183 @@ const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'u
 /** Response headers passed back to the browser. */
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'location', 'x-next-cursor', 'retry-after', 'idempotent-replayed'];
 
-/** Keep-alive connection pools to each service (undici: no per-request connection setup, no fetch overhead). */
-export class Upstreams {
-  private readonly pools = new Map<ServiceName, Pool>();
+/** Upstream URLs of one service: one URL, a comma-separated list (`http://a:3002,http://b:3002`), or an array. */
+export type UpstreamUrls = string | readonly string[];
 
-  constructor(urls: Partial<Record<ServiceName, string>>) {
-    for (const [name, url] of Object.entries(urls)) {
-      if (url) this.pools.set(name as ServiceName, new Pool(url, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 }));
+export function splitUrls(urls: UpstreamUrls): string[] {
+  return (typeof urls === 'string' ? urls.split(',') : [...urls]).map((u) => u.trim()).filter(Boolean);
+}
+
+/** Errors that mean the instance could not be talked to (down, restarting, connection cut): try another one. */
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+/** Only these guarantee the request never reached the instance (safe to resend even a POST). */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+const codeOf = (err: unknown): string => {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code && e.code !== 'UND_ERR_SOCKET' ? e.code : (e?.cause?.code ?? e?.code ?? '');
+};
+export const isConnectionError = (err: unknown) => CONNECTION_ERRORS.has(codeOf(err)) || CONNECTION_ERRORS.has((err as { code?: string })?.code ?? '');
+
+/** How long an instance that refused or dropped a connection is left out of the rotation. */
+const DOWN_FOR_MS = 2_000;
+
+/** One instance of a service: its keep-alive pool and whether it answered lately. */
+export class UpstreamInstance {
+  readonly pool: Pool;
+  downUntil = 0;
+  constructor(readonly url: string) {
+    this.pool = new Pool(url, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 });
+  }
+  healthy(now = Date.now()): boolean {
+    return this.downUntil <= now;
+  }
+}
+
+/** The instances of one service, round-robin among the healthy ones (passive health: failures mark them down). */
+export class UpstreamGroup {
+  readonly instances: UpstreamInstance[];
+  private next = 0;
+  constructor(
+    readonly service: ServiceName,
+    urls: string[],
+    private readonly downForMs = DOWN_FOR_MS,
+  ) {
+    this.instances = urls.map((url) => new UpstreamInstance(url));
+  }
+
+  /** The next healthy instance other than `except`; when none is healthy, the next one anyway (it may be back). */
+  pick(except?: UpstreamInstance): UpstreamInstance | null {
+    const candidates = this.instances.filter((i) => i !== except);
+    if (candidates.length === 0) return null;
+    const now = Date.now();
+    for (let n = 0; n < candidates.length; n++) {
+      const instance = candidates[(this.next + n) % candidates.length]!;
+      if (instance.healthy(now)) {
+        this.next = (this.next + n + 1) % candidates.length;
+        return instance;
+      }
+    }
+    // Everyone is marked down: the one marked down longest ago gets the chance.
+    return candidates.reduce((a, b) => (b.downUntil < a.downUntil ? b : a));
+  }
+
+  markDown(instance: UpstreamInstance): void {
+    instance.downUntil = Date.now() + this.downForMs;
+  }
+
+  markUp(instance: UpstreamInstance): void {
+    instance.downUntil = 0;
+  }
+
+  anyHealthy(): boolean {
+    const now = Date.now();
+    return this.instances.some((i) => i.healthy(now));
+  }
+}
+
+type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin'>;
+type ResponseData = Dispatcher.ResponseData;
+
+export interface UpstreamsOptions {
+  /** How long a failed instance stays out of the rotation (default 2 s). */
+  downForMs?: number;
+  /** Called for each resend on another instance (metrics). */
+  onRetry?: (service: ServiceName, reason: string) => void;
+}
+
+/**
+ * Keep-alive connection pools to every instance of each service (undici: no per-request connection setup). Requests
+ * go round-robin to the healthy instances; an instance that refuses or drops a connection (or answers 503 while it
+ * shuts down) is marked down for a moment, and an idempotent request (GET, HEAD) is resent once to another instance —
+ * so a restarting instance costs no 5xx for reads (ADR 0027).
+ */
+export class Upstreams {
+  private readonly groups = new Map<ServiceName, UpstreamGroup>();
+
+  constructor(
+    urls: Partial<Record<ServiceName, UpstreamUrls | undefined>>,
+    private readonly opts: UpstreamsOptions = {},
+  ) {
+    for (const [name, value] of Object.entries(urls)) {
+      const list = value ? splitUrls(value) : [];
+      if (list.length > 0) this.groups.set(name as ServiceName, new UpstreamGroup(name as ServiceName, list, opts.downForMs));
     }
   }
 
   has(name: ServiceName): boolean {
-    return this.pools.has(name);
+    return this.groups.has(name);
   }
 
-  pool(name: ServiceName): Pool {
-    const pool = this.pools.get(name);
-    if (!pool) throw new AppError('UNAVAILABLE', 'This part of Ques is not available right now. Please try again later.');
-    return pool;
+  group(name: ServiceName): UpstreamGroup {
+    const group = this.groups.get(name);
+    if (!group) throw new AppError('UNAVAILABLE', 'This part of Ques is not available right now. Please try again later.');
+    return group;
+  }
+
+  /** Every service and instance, with its health (metrics, `/health`). */
+  list(): UpstreamGroup[] {
+    return [...this.groups.values()];
+  }
+
+  /** Services none of whose instances answered lately (the BFF's `/health` says degraded, `/ready` does not care). */
+  degraded(): string[] {
+    return this.list()
+      .filter((g) => !g.anyHealthy())
+      .map((g) => `${g.service}: no instance answering`);
+  }
+
+  /**
+   * One request to `service`, balanced and retried: GET and HEAD once more on another instance after a connection
+   * error or a 503 from an instance shutting down; other methods only when the connection was never made.
+   */
+  async request(service: ServiceName, options: RequestOptions): Promise<ResponseData> {
+    const group = this.group(service);
+    const idempotent = options.method === 'GET' || options.method === 'HEAD';
+    const first = group.pick()!;
+    let response: ResponseData;
+    try {
+      response = await first.pool.request(options);
+    } catch (err) {
+      if (!isConnectionError(err)) throw err;
+      group.markDown(first);
+      const streamed = options.body !== undefined && typeof options.body === 'object' && !Buffer.isBuffer(options.body);
+      const resendable = idempotent || (NEVER_SENT.has(codeOf(err)) && !streamed);
+      const second = resendable ? group.pick(first) : null;
+      if (!second || second === first) throw err;
+      this.opts.onRetry?.(service, codeOf(err));
+      return this.settle(group, second, await second.pool.request(options));
+    }
+    // A 503 from a service shutting down (Fastify's return503OnClosing) or not ready: another instance may serve a read.
+    if (response.statusCode === 503 && idempotent && group.instances.length > 1) {
+      const second = group.pick(first);
+      if (second && second !== first) {
+        await response.body.dump().catch(() => undefined);
+        group.markDown(first);
+        this.opts.onRetry?.(service, '503');
+        return this.settle(group, second, await second.pool.request(options).catch((err: unknown) => {
+          if (isConnectionError(err)) group.markDown(second);
+          throw err;
+        }));
+      }
+    }
+    return response;
+  }
+
+  private settle(group: UpstreamGroup, instance: UpstreamInstance, response: ResponseData): ResponseData {
+    if (response.statusCode !== 503) group.markUp(instance);
+    return response;
   }
 
   /** Forwards the request to `service` at the same path and relays status, body and the headers that matter. */
@@ -66,7 +225,7 @@ export class Upstreams {
     });
     let response;
     try {
-      response = await this.pool(service).request({
+      response = await this.request(service, {
         path: request.url,
         method: request.method,
         headers,
@@ -110,7 +269,9 @@ export class Upstreams {
   async close(): Promise<void> {
     // Graceful first; whatever is still in flight after a few seconds is cut.
     await Promise.all(
-      [...this.pools.values()].map(async (pool) => {
+      this.list()
+        .flatMap((g) => g.instances.map((i) => i.pool))
+        .map(async (pool) => {
         const timer = setTimeout(() => void pool.destroy().catch(() => undefined), 3_000);
         try {
           await pool.close();

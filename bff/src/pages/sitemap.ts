@@ -66,7 +66,7 @@ export function registerSitemap(app: FastifyInstance, opts: { upstreams: Upstrea
 
   async function page<T>(kind: Kind, after: string | undefined): Promise<Page<T>> {
     const query = new URLSearchParams({ limit: String(SITEMAP_PAGE_SIZE), ...(after ? { cursor: after } : {}) });
-    const res = await opts.upstreams.pool('questions').request({
+    const res = await opts.upstreams.request('questions', {
       path: `${KINDS[kind]}?${query}`,
       method: 'GET',
       headers: { accept: 'application/json' },

@@ -433,7 +433,7 @@ export class SeoRenderer {
   ): Promise<{ body: T | null; message?: string; nextCursor: string | null }> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (correlationId) headers['x-correlation-id'] = correlationId;
-    const res = await this.opts.upstreams.pool(service).request({
+    const res = await this.opts.upstreams.request(service, {
       path,
       method: 'GET',
       headers,

@@ -26,8 +26,7 @@ export const API_CALLS: readonly ApiCall[] = [
 
 /**
  * What browsers and providers call that is not a JSON /api call: webhooks (raw, signed bytes), hosted HTML pages and
- * their form posts, images. The BFF forwards these as they come (`bodyKind`); each service registers its own. (Until a
- * service declares its own, the BFF routes them from its transitional list, bff/src/not-yet-declared.ts.)
+ * their form posts, images. The BFF forwards these as they come (`bodyKind`); each service registers its own.
  */
 export const BROWSER_CALLS: readonly ApiCall[] = [
   ...Object.values(paymentsBrowserCalls),

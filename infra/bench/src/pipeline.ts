@@ -13,7 +13,7 @@ import { questionsService, type QuestionsDB } from '@ques/questions';
 import { connectPostgres, createLogger, EventStore, migrate, NatsEventBus, OutboxRelay, rebuildProjections } from '@ques/kit';
 import { createTestDatabase, deleteNamespaceStreams, natsTestUrl, uniqueNamespace } from '@ques/kit/testing';
 
-const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000); // npm run bench:pipeline: 1,000,000
 const OUTBOX = Number(process.env.BENCH_OUTBOX ?? 50_000);
 const log = createLogger('bench-pipeline', 'silent');
 
@@ -108,7 +108,7 @@ export async function runPipeline(): Promise<PipelineResult> {
       const namespace = uniqueNamespace('bench');
       const bus = await NatsEventBus.connect({ servers: natsUrl, name: 'bench-relay', namespace, log });
       await bus.ensureStreams(['questions']);
-      const relay = new OutboxRelay({ database, bus, log, pollIntervalMs: 50, batchSize: 1000 });
+      const relay = new OutboxRelay({ database, bus, log, pollIntervalMs: 50 });
       started = performance.now();
       await relay.start();
       for (;;) {

@@ -1,7 +1,7 @@
 import { loadConfig, pem, ZServiceEnv } from '@ques/kit';
 import { z } from 'zod';
 
-const ZIdentityEnv = ZServiceEnv.extend({
+export const ZIdentityEnv = ZServiceEnv.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(4001),
   JWT_PRIVATE_KEY: z.string().min(1),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(900).default(900),

@@ -1,5 +1,5 @@
 export { identityService, identityVault, type IdentityParts } from './service.js';
-export { loadIdentityConfig, type IdentityConfig } from './config.js';
+export { loadIdentityConfig, ZIdentityEnv, type IdentityConfig } from './config.js';
 export type { IdentityDB } from './db/schema.js';
 export { runIdentityCli } from './admin.js';
 export { userDecider } from './users/domain/decide.js';

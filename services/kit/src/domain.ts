@@ -3,5 +3,6 @@
  * types and the domain errors. No I/O here; the lint rule keeps domain files to this entry.
  */
 export type { Clock, Decider, DomainEvent, EventMetadata, RecordedEvent } from './events/types.js';
+export { decider, unreachable } from './events/types.js';
 export * from './errors.js';
 export * from './access.js';

@@ -31,3 +31,5 @@ export * from './cli.js';
 export * from './mail/mailer.js';
 export * from './mail/mailbox.js';
 export * from './access.js';
+export * from './metrics/metrics.js';
+export * from './ops/ops.js';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 /** An empty variable (compose's `${VAR:-}`) means unset. */
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
 
-const ZPaymentsEnv = ZServiceEnv.extend({
+export const ZPaymentsEnv = ZServiceEnv.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(4003),
   /** The web app's origin (the BFF): checkout and onboarding send people back there; test-mode pages live there too. */
   PUBLIC_ORIGIN: z.url().default('http://localhost:3000'),

@@ -331,6 +331,16 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     ]);
   });
 
+  it('counts captures and releases in its metrics (ques_payments_*), the same on every instance', async () => {
+    const value = (text: string, name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name}{`))?.split(' ').at(-1));
+    for (const instance of [h.a, h.b]) {
+      const text = await instance.metrics.registry.metrics();
+      expect(value(text, 'ques_payments_captures_total')).toBeGreaterThanOrEqual(1);
+      expect(value(text, 'ques_payments_releases_total')).toBeGreaterThanOrEqual(3);
+      expect(text).toContain('ques_payments_tips{status="released",service="payments"}');
+    }
+  });
+
   it('releases a checkout nobody finished once it expires (the safety net when no event comes)', async () => {
     const left = await checkout(ada, 5);
     expect((await tipOf(left.body.questionId))?.status).toBe('started');

@@ -26,6 +26,7 @@ import { TipSettlement } from './tips/settlement.js';
 import { usersConsumer, UsersReadModel } from './users/users.js';
 import { WEBHOOK_JOB, WebhookInbox } from './webhooks/inbox.js';
 import { registerWebhookRoutes } from './webhooks/routes.js';
+import { registerPaymentsMetrics } from './tips/metrics.js';
 
 /** Which card provider: Stripe (both keys set) or the local test mode (the embedded default and tests). */
 export type ProviderChoice =
@@ -171,4 +172,5 @@ export const paymentsService: ServiceDefinition<PaymentsDB, PaymentsConfig, Paym
   },
   consumers: ({ commands, tips }, { log }) => [usersConsumer({ commands, tips, log }), questionsConsumer({ commands, log })],
   jobs: ({ settlement, inbox }) => ({ ...settlement.jobs(), [WEBHOOK_JOB]: inbox.job() }),
+  metrics: (_parts, { db }, metrics) => registerPaymentsMetrics(db, metrics),
 };

@@ -1,7 +1,7 @@
 import { loadConfig, pem, ZServiceEnv } from '@ques/kit';
 import { z } from 'zod';
 
-const ZQuestionsEnv = ZServiceEnv.extend({
+export const ZQuestionsEnv = ZServiceEnv.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(4002),
   /** The web app's origin, for links in e-mails. */
   PUBLIC_ORIGIN: z.url().default('http://localhost:3000'),

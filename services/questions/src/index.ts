@@ -1,4 +1,4 @@
 export { questionsService, type QuestionsParts } from './service.js';
-export { loadQuestionsConfig, type QuestionsConfig } from './config.js';
+export { loadQuestionsConfig, ZQuestionsEnv, type QuestionsConfig } from './config.js';
 export type { QuestionsDB } from './db/schema.js';
 export { questionDecider } from './questions/domain/decide.js';

@@ -1,7 +1,7 @@
 import { loadConfig, pem, ZServiceEnv } from '@ques/kit';
 import { z } from 'zod';
 
-const ZSupportEnv = ZServiceEnv.extend({
+export const ZSupportEnv = ZServiceEnv.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(4004),
   /** Signs captcha challenges; at least 32 characters (e.g. `openssl rand -hex 32`). */
   CAPTCHA_HMAC_KEY: z.string().min(32, 'CAPTCHA_HMAC_KEY must be at least 32 characters'),

@@ -1,5 +1,5 @@
 export { supportService, type SupportParts } from './service.js';
-export { loadSupportConfig, type SupportConfig } from './config.js';
+export { loadSupportConfig, ZSupportEnv, type SupportConfig } from './config.js';
 export type { SupportDB } from './db/schema.js';
 export { ProofOfWorkCaptcha, encodeCaptchaToken, CAPTCHA_MESSAGES } from './captcha/captcha.js';
 export { loadOrCreateCaptchaKey } from './captcha/key-file.js';

@@ -480,9 +480,11 @@ describe.runIf(run)(
       });
 
     it('sends it after a restart, retries a failed send, and records the delivery once', async () => {
-      // First process: its scheduler polls once at start and then not for an hour, so it "dies" before mailing.
+      // First process: its scheduler is gone before the request arrives (a commit would wake it, ADR 0026), so it
+      // "dies" before mailing.
       const unused = sendingOnly(async () => Promise.reject(new Error('the first process never gets to mail')));
       const first = await start(unused, { pollIntervalMs: 3_600_000 });
+      await first.ctx.scheduler.stop();
       const ip = freshIp();
       const res = await send(
         { service: first, database },
@@ -531,6 +533,7 @@ describe.runIf(run)(
       await signer.close();
       const never = sendingOnly(async () => Promise.reject(new Error('must not mail')));
       const first = await start(never, { pollIntervalMs: 3_600_000 });
+      await first.ctx.scheduler.stop(); // it dies before mailing (see above)
       const ip = freshIp();
       const res = await send(
         { service: first, database },

@@ -72,6 +72,11 @@ export interface Subscription {
 export interface EventBus {
   /** Ensures the stream of every context exists (idempotent). */
   ensureStreams(contexts: readonly Context[]): Promise<void>;
+  /**
+   * How many `publish` calls the outbox relay may have in flight at once (acks pipelined across batches). Absent: one
+   * at a time (the in-process bus, whose publish runs the handlers).
+   */
+  readonly publishWindow?: number;
   /** Publishes in order; resolves when the transport has stored every message (JetStream ack). Rejects if any failed. */
   publish(messages: OutgoingMessage[]): Promise<void>;
   subscribe(spec: SubscriptionSpec): Promise<Subscription>;
@@ -84,6 +89,27 @@ export interface EventBus {
    * backed off while it was away (the outbox relay) resumes at once. Returns a function that removes the listener.
    */
   onReconnect(listener: () => void): () => void;
+  /**
+   * Lag, unacknowledged and redelivered messages of every durable consumer this bus runs (NATS: JetStream consumer
+   * info; the in-process bus has no backlog worth reporting and leaves it out). For metrics and `status`.
+   */
+  consumerStats?(): Promise<ConsumerStats[]>;
+  /** The same figures for named durables, read from the server whether or not this process runs them (the CLI). */
+  durableStats?(durables: readonly { context: Context; durable: string }[]): Promise<ConsumerStats[]>;
+  /** The last sequence stored in each context's stream (NATS), for the operators' `status`. */
+  streamSequences?(contexts: readonly Context[]): Promise<Record<string, number | null>>;
   /** Drains subscriptions and closes the connection. */
   close(): Promise<void>;
+}
+
+/** One durable consumer's figures (JetStream consumer info). */
+export interface ConsumerStats {
+  durable: string;
+  stream: string;
+  /** Messages of the stream not yet delivered to it. */
+  pending: number;
+  /** Delivered, not yet acknowledged. */
+  ackPending: number;
+  /** Currently being redelivered. */
+  redelivered: number;
 }

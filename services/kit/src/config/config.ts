@@ -24,7 +24,13 @@ export const ZServiceEnv = z.object({
   NATS_URL: z.string().min(1).optional(),
   /** Prefix for NATS subjects and streams (isolates test runs). */
   BUS_NAMESPACE: z.string().regex(/^[a-z0-9_]*$/).default(''),
+  /** Copies of each JetStream stream the service creates: 3 on a 3-node NATS cluster (R3); unset: 1 (one server). */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).optional(),
   JWT_PUBLIC_KEY: z.string().min(1),
+  /** Port of `GET /metrics` (Prometheus), separate from the public one; unset: not served. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** When set, scrapes of METRICS_PORT must send `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16).optional(),
   JWT_ISSUER: z.string().default('ques-identity'),
   JWT_AUDIENCE: z.string().default('ques'),
 });

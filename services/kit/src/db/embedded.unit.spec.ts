@@ -2,10 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConcurrencyError } from '../errors.js';
 import { EventStore, outboxChannel } from '../events/event-store.js';
-import { counterIntegration, counterMigrations, counterProjection, metadata, totalOf, type CounterDB } from '../test/fixture.js';
+import { counterIntegration, counterMigrations, counterProjection, metadata, silentLog, totalOf, type CounterDB } from '../test/fixture.js';
 import { connectEmbedded, openEmbeddedPostgres } from './database.js';
 import { migrate } from './migrate.js';
 import type { EmbeddedPostgres } from './pglite-dialect.js';
+import { InProcessEventBus } from '../bus/in-process-bus.js';
+import { OutboxRelay } from '../events/outbox-relay.js';
+import { scheduleJob, Scheduler } from '../scheduler/scheduler.js';
+import { eventually } from '../testing/infra.js';
 
 describe('embedded Postgres (one PGlite, a schema per service)', () => {
   let pg: EmbeddedPostgres;
@@ -57,6 +61,29 @@ describe('embedded Postgres (one PGlite, a schema per service)', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(notified).toBeGreaterThanOrEqual(1);
     await stop();
+  });
+
+  it('relays the outbox through the in-process bus and wakes the scheduler on a commit (60 s poll)', async () => {
+    const database = connectEmbedded<CounterDB>(pg, 'support');
+    await migrate(database, counterMigrations);
+    const store = new EventStore({ database, context: 'support', projections: [], toIntegration: counterIntegration });
+    const bus = new InProcessEventBus({ log: silentLog });
+    const relay = new OutboxRelay({ database, bus, log: silentLog });
+    for (let i = 0; i < 3; i += 1) {
+      await store.append({ streamId: `counter-${randomUUID()}`, expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 1 } }], metadata });
+    }
+    expect(await relay.drain()).toBe(3);
+    expect(await relay.drain()).toBe(0);
+
+    const ran: string[] = [];
+    const scheduler = new Scheduler({ database, log: silentLog, pollIntervalMs: 60_000, handlers: { settle: async (_trx, job) => void ran.push(job.key) } });
+    await scheduler.start();
+    try {
+      await database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'settle', key: 'embedded-now', dueAt: new Date(), payload: {} }));
+      await eventually(async () => ran.includes('embedded-now'));
+    } finally {
+      await scheduler.stop();
+    }
   });
 });
 

@@ -4,6 +4,10 @@ import { ConcurrencyError } from '../errors.js';
 import type { EventStore } from './event-store.js';
 import type { Decider, DomainEvent, EventMetadata, RecordedEvent } from './types.js';
 
+/** The command handler of a decider over a service's tables: `CommandsOf<typeof tipDecider, PaymentsDB>`. */
+export type CommandsOf<D, DB extends KitTables> =
+  D extends Decider<infer C, infer E extends DomainEvent, infer S> ? CommandHandler<C, E, S, DB> : never;
+
 export interface CommandHandlerOptions<C, E extends DomainEvent, S, DB extends KitTables> {
   decider: Decider<C, E, S>;
   /** The stream of the aggregate with this id, e.g. `(id) => \`question-${id}\``. */

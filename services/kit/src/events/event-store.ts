@@ -179,6 +179,18 @@ export class EventStore<DB extends KitTables = KitTables> {
     return this.opened(rows.map(toRecorded), executor);
   }
 
+  /** The events at exactly these global positions (the gaps a rebuild saw, once their transactions commit). */
+  async readPositions(positions: number[], executor: Kysely<DB> = this.db): Promise<RecordedEvent[]> {
+    if (positions.length === 0) return [];
+    const rows = await kitView(executor)
+      .selectFrom('events')
+      .selectAll()
+      .where('global_position', 'in', positions)
+      .orderBy('global_position')
+      .execute();
+    return this.opened(rows.map(toRecorded), executor);
+  }
+
   private async opened(events: RecordedEvent[], executor: Kysely<DB>): Promise<RecordedEvent[]> {
     if (!this.cipher || events.length === 0) return events;
     const data = await this.cipher.open(executor, events);

@@ -103,13 +103,37 @@ export class OutboxRelay<DB extends KitTables = KitTables> {
     this.leadership = null;
   }
 
-  /** Publishes everything unpublished right now; returns how many rows it published. For tests and tools. */
+  /**
+   * Publishes everything unpublished right now; returns how many rows it published. For tests and tools.
+   *
+   * Batches are pipelined (ADR 0026): while the acks of one batch are in flight the next is read and sent, up to the
+   * bus's `publishWindow` batches (one on the in-process bus, whose publish runs the handlers); each batch is marked
+   * published in one statement once JetStream has stored all of it. A failed batch fails the drain after the batches
+   * in flight settle: its rows (and any later unacknowledged ones) stay unpublished and are sent again, msgID = event
+   * id, so JetStream's duplicate window absorbs what did get through. Each drain starts over from the lowest
+   * unpublished position, so a transaction that committed late is still picked up.
+   */
   async drain(): Promise<number> {
+    const window = Math.max(1, this.opts.bus.publishWindow ?? 1);
+    const inFlight: Promise<number>[] = [];
     let total = 0;
-    for (;;) {
-      const n = await this.publishBatch();
-      total += n;
-      if (n < this.batchSize) return total;
+    let after = 0;
+    try {
+      for (;;) {
+        const rows = await this.unpublished(after);
+        if (rows.length === 0) break;
+        after = Number(rows[rows.length - 1]!.position);
+        const sent = this.publishRows(rows);
+        sent.catch(() => {}); // awaited below, in order
+        inFlight.push(sent);
+        if (inFlight.length >= window) total += await inFlight.shift()!;
+        if (rows.length < this.batchSize) break;
+      }
+      while (inFlight.length > 0) total += await inFlight.shift()!;
+      return total;
+    } finally {
+      // On a failure, let the other batches settle (their marks land) before the relay backs off and retries.
+      await Promise.allSettled(inFlight);
     }
   }
 
@@ -174,31 +198,27 @@ export class OutboxRelay<DB extends KitTables = KitTables> {
     }
   }
 
-  private async publishBatch(): Promise<number> {
-    const db = kitView(this.opts.database.db);
-    const rows = (await db
+  private async unpublished(after: number): Promise<OutboxRow[]> {
+    return (await kitView(this.opts.database.db)
       .selectFrom('outbox')
       .select(['position', 'event_id', 'subject', 'envelope'])
       .where('published_at', 'is', null)
+      .where('position', '>', after)
       .orderBy('position')
       .limit(this.batchSize)
-      .execute()) as OutboxRow[];
-    if (rows.length === 0) return 0;
+      .execute());
+  }
+
+  private async publishRows(rows: OutboxRow[]): Promise<number> {
     const messages: OutgoingMessage[] = rows.map((row) => ({
       subject: row.subject,
       envelope: row.envelope,
       msgId: row.event_id,
     }));
     await this.opts.bus.publish(messages);
-    await db
-      .updateTable('outbox')
-      .set({ published_at: sql<Date>`now()` })
-      .where(
-        'position',
-        'in',
-        rows.map((r) => r.position),
-      )
-      .execute();
+    // One parameter for the whole batch (an array), not one per row.
+    const positions = rows.map((r) => String(r.position));
+    await sql`UPDATE outbox SET published_at = now() WHERE position = ANY(${positions}::bigint[])`.execute(this.opts.database.db);
     this.published += rows.length;
     return rows.length;
   }

@@ -64,6 +64,21 @@ function setAt(data: Record<string, unknown>, path: readonly string[], value: un
   else node[leaf] = value;
 }
 
+/** `setAt` on data whose top level is a copy: each nested object on the path is copied before it is written. */
+function setAtCopying(data: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node: Record<string, unknown> = data;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (!next || typeof next !== 'object') return;
+    const copy = (Array.isArray(next) ? [...(next as unknown[])] : { ...(next as Record<string, unknown>) }) as Record<string, unknown>;
+    node[key] = copy;
+    node = copy;
+  }
+  const leaf = path[path.length - 1]!;
+  if (value === undefined) delete node[leaf];
+  else node[leaf] = value;
+}
+
 /** Works in any service database that has the vault's table (`DB extends PersonalDataTables`). */
 export class PersonalDataVault implements EventCipher {
   constructor(private readonly policy: PersonalDataPolicy) {}
@@ -111,20 +126,21 @@ export class PersonalDataVault implements EventCipher {
     return events.map((e) => {
       const groups = sealedOf(e.data);
       if (groups.length === 0) return e.data;
-      const { [SEALED]: _omit, ...rest } = e.data as Record<string, unknown>;
-      const data = structuredClone(rest);
+      // A copy of the top level, and of each object on a path written below (the caller's data stays as it was):
+      // far cheaper than a deep clone of the whole event, once per event in a rebuild (ADR 0026).
+      const { [SEALED]: _omit, ...data } = e.data as Record<string, unknown>;
       for (const sealed of groups) {
         // Older records sealed top-level fields only, without paths.
         const paths = sealed.paths ?? (this.policy.fields?.[e.type] ?? []).map((f) => [f]);
         const key = keys.get(sealed.subject);
         if (!key) {
-          for (const path of paths) setAt(data, path, erasedValue(sealed.subject));
+          for (const path of paths) setAtCopying(data, path, erasedValue(sealed.subject));
           continue;
         }
         const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(sealed.iv, 'base64'));
         decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
         const plain = JSON.parse(Buffer.concat([decipher.update(Buffer.from(sealed.ct, 'base64')), decipher.final()]).toString('utf8')) as unknown;
-        if (sealed.paths) (plain as unknown[]).forEach((value, i) => setAt(data, paths[i]!, value));
+        if (sealed.paths) (plain as unknown[]).forEach((value, i) => setAtCopying(data, paths[i]!, value));
         else Object.assign(data, plain as Record<string, unknown>);
       }
       return data;

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { KitTables } from '../db/schema.js';
 import type { RecordedEvent } from './types.js';
 
@@ -14,4 +14,67 @@ export interface Projection<DB = KitTables> {
    * calling `apply` for each of them.
    */
   applyBatch?(trx: Kysely<DB>, events: RecordedEvent[]): Promise<void>;
+}
+
+/**
+ * One multi-row INSERT with a single parameter (ADR 0026): the rows go as one JSON array, expanded by
+ * `json_populate_recordset` (plain `json`: read once, no binary form built) against the table's own row type (during
+ * a rebuild, the shadow table's), so a batch of thousands costs one short statement to parse instead of tens of
+ * thousands of parameters. Every row must have the
+ * same keys; values are what `JSON.stringify` makes of them (ISO strings for timestamps; a jsonb column takes the
+ * value itself, not a string of it). `onConflict` is appended (e.g. `ON CONFLICT (id) DO NOTHING`).
+ */
+export async function insertRowsAsJson(
+  executor: Kysely<any>,
+  table: string,
+  rows: readonly Record<string, unknown>[],
+  onConflict?: RawBuilder<unknown>,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const columns = sql.join(Object.keys(rows[0]!).map((c) => sql.id(c)));
+  await sql`INSERT INTO ${sql.table(table)} (${columns})
+    SELECT ${columns} FROM json_populate_recordset(NULL::${sql.table(table)}, ${JSON.stringify(rows)}::json)
+    ${onConflict ?? sql``}`.execute(executor);
+}
+
+/** How a projection's rebuild batches group its events (see `batchedApply`). */
+export interface BatchingSpec<DB> {
+  /** Events of this projection; the others are skipped (they neither write nor break a run). */
+  relevant(event: RecordedEvent): boolean;
+  /** The row an event adds, keyed, or null to apply the event on its own with `apply`. */
+  rowOf(event: RecordedEvent): { key: string; row: Record<string, unknown> } | null;
+  /** Writes a run of rows (one statement, e.g. `insertRowsAsJson`); keys in a run are distinct. */
+  insert(trx: Kysely<DB>, rows: Record<string, unknown>[]): Promise<void>;
+  apply(trx: Kysely<DB>, event: RecordedEvent): Promise<void>;
+  /** Rows per statement. Default 5,000. */
+  maxRows?: number;
+}
+
+/**
+ * An `applyBatch` from a spec (ADR 0026): consecutive events that add rows go in as one multi-row statement; any
+ * other event of the projection first flushes the run, then applies on its own, so the rows end as `apply` per event
+ * leaves them. A second event for a key already in the run flushes it first (one statement cannot touch a row twice).
+ */
+export function batchedApply<DB>(spec: BatchingSpec<DB>): (trx: Kysely<DB>, events: RecordedEvent[]) => Promise<void> {
+  const maxRows = spec.maxRows ?? 5_000;
+  return async (trx, events) => {
+    let pending = new Map<string, Record<string, unknown>>();
+    const flush = async () => {
+      if (pending.size > 0) await spec.insert(trx, [...pending.values()]);
+      pending = new Map();
+    };
+    for (const event of events) {
+      if (!spec.relevant(event)) continue;
+      const added = spec.rowOf(event);
+      if (added) {
+        if (pending.has(added.key)) await flush();
+        pending.set(added.key, added.row);
+        if (pending.size >= maxRows) await flush();
+      } else {
+        await flush();
+        await spec.apply(trx, event);
+      }
+    }
+    await flush();
+  };
 }

@@ -35,5 +35,19 @@ export interface Decider<Command, Event extends DomainEvent, State> {
   decide: (command: Command, state: State) => Event[];
 }
 
+/** A decider from its three functions, its types read from them: `decider(initialTipState, evolveTip, decideTip)`. */
+export function decider<Command, Event extends DomainEvent, State>(
+  initialState: () => State,
+  evolve: (state: State, event: Event) => State,
+  decide: (command: Command, state: State) => Event[],
+): Decider<Command, Event, State> {
+  return { initialState, evolve, decide };
+}
+
+/** The `default` of an exhaustive switch: TypeScript refuses it while a case is missing; at run time it says what came. */
+export function unreachable(value: never): never {
+  throw new Error(`Unhandled case: ${JSON.stringify(value)}`);
+}
+
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();

@@ -33,8 +33,13 @@ declare module 'fastify' {
 export interface HttpAppOptions {
   name: string;
   log: Logger;
-  /** Readiness probe: throw when the service can't serve (database or bus down). */
+  /** Readiness probe: throw when the service can't serve (its database does not answer). */
   ready?: () => Promise<void>;
+  /**
+   * What runs degraded while the service still serves (the event bus away: the outbox keeps every event). Reported
+   * by `/health` (status `degraded`, still 200: liveness must not restart a service for its bus) — never by `/ready`.
+   */
+  degraded?: () => string[];
   bodyLimit?: number;
   trustProxy?: FastifyServerOptions['trustProxy'];
 }
@@ -81,7 +86,10 @@ export function registeredRoutes(app: HttpApp | FastifyInstance): readonly Route
 }
 
 /** The kit's own probes, with their schemas. */
-export const ZHealth = z.object({ status: z.literal('ok'), service: z.string() });
+export const ZHealth = z.union([
+  z.object({ status: z.literal('ok'), service: z.string() }).strict(),
+  z.object({ status: z.literal('degraded'), service: z.string(), degraded: z.array(z.string()) }).strict(),
+]);
 export const ZReady = z.object({ status: z.literal('ready'), service: z.string() });
 export const ZNotReady = z.object({ status: z.literal('not ready'), service: z.string(), reason: z.string() });
 
@@ -158,7 +166,12 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' }));
 
-  app.get('/health', { schema: { response: { 200: ZHealth } } }, async () => ({ status: 'ok' as const, service: opts.name }));
+  app.get('/health', { schema: { response: { 200: ZHealth } } }, async () => {
+    const degraded = opts.degraded?.() ?? [];
+    return degraded.length > 0
+      ? { status: 'degraded' as const, service: opts.name, degraded }
+      : { status: 'ok' as const, service: opts.name };
+  });
   app.get('/ready', { schema: { response: { 200: ZReady, 503: ZNotReady } } }, async (_request, reply) => {
     try {
       await opts.ready?.();

@@ -97,7 +97,7 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
       for (let i = 0; i < 20; i += 1) await scheduleJob(trx, { kind: 'slow', key: `backlog-${i}`, dueAt: due, payload: {} });
     });
 
-    scheduler.start();
+    await scheduler.start();
     await first;
     await scheduler.stop();
     expect(started).toHaveLength(1);
@@ -123,11 +123,36 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     });
     await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'hang', key: 'hanging-1', dueAt: new Date(Date.now() - 1_000), payload: {} }));
 
-    scheduler.start();
+    await scheduler.start();
     await eventually(async () => inHand);
     await scheduler.stop();
     expect(await jobStatuses('hanging-')).toEqual(['pending']); // still in its transaction
     release();
     await eventually(async () => (await jobStatuses('hanging-'))[0] === 'done');
+  });
+
+  it('runs a job due now as soon as its transaction commits, not at the next poll (60 s here)', async () => {
+    const ran: string[] = [];
+    const scheduler = new Scheduler({
+      database: fx.database,
+      log: silentLog,
+      pollIntervalMs: 60_000,
+      handlers: { settle: async (_trx, job) => void ran.push(job.key) },
+    });
+    await scheduler.start();
+    try {
+      // The first poll has run (nothing due); the next would be a minute away. `eventually` gives up after 10 s.
+      await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'settle', key: 'wake-now', dueAt: new Date(), payload: {} }));
+      // The handler runs inside the claiming transaction: wait for the job's completion to commit.
+      await eventually(async () => (await jobStatuses('wake-now'))[0] === 'done');
+      // A job due shortly (not yet due when its commit wakes the scheduler) runs when due: the timer follows the next due job.
+      await fx.database.db.transaction().execute((trx) =>
+        scheduleJob(trx, { kind: 'settle', key: 'wake-soon', dueAt: new Date(Date.now() + 300), payload: {} }),
+      );
+      await eventually(async () => (await jobStatuses('wake-soon'))[0] === 'done');
+      expect(ran).toEqual(['wake-now', 'wake-soon']);
+    } finally {
+      await scheduler.stop();
+    }
   });
 });

@@ -33,6 +33,15 @@ export interface SchedulerOptions<DB extends KitTables = KitTables> {
 // or it rolls back with its connection and the job is claimed again later.
 const STOP_TIMEOUT_MS = 5_000;
 
+/** The NOTIFY channel a schema's schedulers listen on for new due jobs. */
+export const jobsChannel = (schema: string) => `jobs_${schema}`;
+
+/**
+ * A job due sooner than this wakes the schedulers when its transaction commits (NOTIFY; on the embedded PGlite the
+ * same in process). Later ones are found by the timer set from the next due time.
+ */
+const WAKE_HORIZON_MS = 60_000;
+
 /** Schedules (or reschedules) the job identified by `key`, inside the caller's transaction. */
 export async function scheduleJob<DB extends KitTables>(
   trx: Executor<DB>,
@@ -53,6 +62,8 @@ export async function scheduleJob<DB extends KitTables>(
       }),
     )
     .execute();
+  // Delivered at commit, so the scheduler claims the job as soon as it can see it (ADR 0026).
+  if (job.dueAt.getTime() - Date.now() < WAKE_HORIZON_MS) await sql`SELECT pg_notify('jobs_' || current_schema(), '')`.execute(trx);
 }
 
 /** Cancels a pending job, inside the caller's transaction. Returns whether one was pending. */
@@ -84,6 +95,9 @@ export class Scheduler<DB extends KitTables = KitTables> {
   private readonly clock: Clock;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
+  /** Woken while a run was in progress: run again right after it. */
+  private again = false;
+  private unlisten: (() => Promise<void>) | null = null;
   /** Not polling (before `start()`, after `stop()`). */
   private stopped = true;
   /** `stop()` was called: no further job is claimed, even mid-`runDue()`. */
@@ -98,18 +112,60 @@ export class Scheduler<DB extends KitTables = KitTables> {
     Object.assign(this.opts.handlers, handlers);
   }
 
-  start(): void {
+  /**
+   * Starts polling, and listens for commits of new due jobs (`scheduleJob` NOTIFYs): a job due now runs within
+   * milliseconds of its commit, not at the next poll. Between polls the timer is set to the next due job's time.
+   */
+  async start(): Promise<void> {
     this.stopped = false;
     this.stopping = false;
-    const tick = () => {
-      if (this.stopped) return;
-      this.running = this.runDue()
-        .catch((err) => this.opts.log.warn({ err }, 'scheduler tick failed'))
-        .finally(() => {
-          if (!this.stopped) this.timer = setTimeout(tick, this.opts.pollIntervalMs ?? 1000);
-        });
-    };
-    tick();
+    try {
+      this.unlisten = await this.opts.database.listen(jobsChannel(this.opts.database.schema), () => this.wake());
+    } catch (err) {
+      this.opts.log.warn({ err }, 'scheduler could not listen for new jobs; it polls');
+    }
+    this.tick();
+  }
+
+  /** Runs due jobs now (or right after the run in progress). */
+  wake(): void {
+    this.tick();
+  }
+
+  private tick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const pollMs = this.opts.pollIntervalMs ?? 1000;
+    this.running = this.runDue()
+      .then(() => this.nextDelay(pollMs))
+      .catch((err) => {
+        this.opts.log.warn({ err }, 'scheduler tick failed');
+        return pollMs;
+      })
+      .then((delay) => {
+        this.running = null;
+        if (this.stopped) return;
+        const now = this.again;
+        this.again = false;
+        this.timer = setTimeout(() => this.tick(), now ? 0 : delay);
+      });
+  }
+
+  /** Until the next pending job is due, at most the poll interval (a job already due is another instance's). */
+  private async nextDelay(pollMs: number): Promise<number> {
+    const row = await kitView(this.opts.database.db)
+      .selectFrom('scheduled_jobs')
+      .select((eb) => eb.fn.min('due_at').as('next'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (!row?.next) return pollMs;
+    const wait = new Date(row.next).getTime() - this.clock().getTime();
+    return wait <= 0 ? pollMs : Math.min(pollMs, wait + 1);
   }
 
   /**
@@ -120,6 +176,10 @@ export class Scheduler<DB extends KitTables = KitTables> {
     this.stopped = true;
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const unlisten = this.unlisten;
+    this.unlisten = null;
+    await unlisten?.().catch(() => {});
     const running = this.running;
     if (!running) return;
     const timeoutMs = this.opts.stopTimeoutMs ?? STOP_TIMEOUT_MS;

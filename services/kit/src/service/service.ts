@@ -23,6 +23,14 @@ import {
   watchRevokedSessions,
 } from '../http/revocations.js';
 import { createLogger } from '../logger.js';
+import {
+  createMetrics,
+  instrumentHttp,
+  registerBusMetrics,
+  registerPipelineMetrics,
+  serveMetrics,
+  type Metrics,
+} from '../metrics/metrics.js';
 import { createMailer, type Mailer, type MailerOptions } from '../mail/mailer.js';
 import { Scheduler, type JobHandler } from '../scheduler/scheduler.js';
 import { waitUntilReachable, type StartupRetryOptions } from './startup.js';
@@ -94,6 +102,8 @@ export interface ServiceDefinition<
   routes: (app: HttpApp, parts: P, ctx: ServiceContext<DB, C, O>) => void | Promise<void>;
   consumers?: (parts: P, ctx: ServiceContext<DB, C, O>) => ConsumerDefinition<DB>[];
   jobs?: (parts: P, ctx: ServiceContext<DB, C, O>) => Record<string, JobHandler<DB>>;
+  /** The service's own series (payments: captures and releases), added to the kit's on its metrics registry. */
+  metrics?: (parts: P, ctx: ServiceContext<DB, C, O>, metrics: Metrics) => void;
 }
 
 export interface RunOptions<DB extends KitTables, C extends ServiceConfig, O> {
@@ -110,6 +120,8 @@ export interface RunOptions<DB extends KitTables, C extends ServiceConfig, O> {
   /** Default: the config's PORT and HOST. 0 picks a free port. */
   port?: number;
   host?: string;
+  /** Where `GET /metrics` is served (its own port, never the public one). Default: the config's METRICS_PORT; none when unset. */
+  metricsPort?: number;
   /** Relay/scheduler polling, shortened in tests. */
   pollIntervalMs?: number;
   overrides?: Partial<O>;
@@ -134,6 +146,9 @@ export interface RunningService<
   parts: P;
   ctx: ServiceContext<DB, C, O>;
   relay: OutboxRelay<DB>;
+  metrics: Metrics;
+  /** Where `GET /metrics` answers, when a metrics port was given. */
+  metricsUrl: string | null;
   /**
    * Graceful, in this order: stop accepting (in-flight requests finish), stop consumers, the scheduler and the relay,
    * then close what this service opened itself — drain the bus, close the mailer, close the pool.
@@ -160,6 +175,7 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
     subscriptions: Subscription[];
     scheduler?: Scheduler<DB>;
     relay?: OutboxRelay<DB>;
+    metricsServer?: { close(): Promise<void> };
   } = { subscriptions: [] };
   const graceMs = options.shutdownGraceMs ?? 8_000;
   /** One shutdown step, bounded: a step that hangs is logged by name and passed over, so the process still exits. */
@@ -180,6 +196,7 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
     // In-flight requests get the grace period, then their connections are closed (a hung call must not keep us up).
     const app = started.app;
     await step('http', app?.close(), graceMs, () => app?.server.closeAllConnections());
+    await step('metrics', started.metricsServer?.close(), 1_000);
     await step('consumers', Promise.all(started.subscriptions.map((s) => s.stop())), 3_000);
     await step('scheduler', started.scheduler?.stop(), 3_000);
     await step('relay', started.relay?.stop(), 3_000);
@@ -208,7 +225,7 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       const namespace = config.BUS_NAMESPACE || undefined;
       bus = await waitUntilReachable(
         'NATS',
-        () => NatsEventBus.connect({ servers, name: def.name, namespace, log }),
+        () => NatsEventBus.connect({ servers, name: def.name, namespace, log, streamReplicas: config.NATS_STREAM_REPLICAS ?? 1 }),
         log,
         options.startup,
       );
@@ -259,11 +276,18 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       name: def.name,
       log,
       bodyLimit: def.bodyLimit,
+      // Ready means "can serve": the database answers. A bus outage is *degraded*, not unready — the outbox keeps
+      // every event and the relay publishes them when NATS is back (ADR 0027).
       ready: async () => {
         await sql`SELECT 1`.execute(ctx.db);
-        if (!ready.isHealthy()) throw new Error('event bus disconnected');
       },
+      degraded: () => (ready.isHealthy() ? [] : ['event bus disconnected: events wait in the outbox']),
     });
+    const metrics = createMetrics(def.name, { defaultMetrics: options.metricsPort !== undefined || config.METRICS_PORT !== undefined });
+    instrumentHttp(app, metrics);
+    registerBusMetrics(metrics, bus);
+    registerPipelineMetrics(metrics, ctx.db);
+    def.metrics?.(parts, ctx, metrics);
     started.app = app;
     await registerJwt(
       app,
@@ -307,10 +331,17 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
     ];
     for (const consumer of consumers)
       started.subscriptions.push(await startConsumer(bus, database, log, consumer));
-    if (Object.keys(jobs).length > 0) scheduler.start();
+    if (Object.keys(jobs).length > 0) await scheduler.start();
 
     const url = await app.listen({ port: options.port ?? config.PORT, host: options.host ?? config.HOST });
-    log.info({ url }, `${def.name} listening`);
+    const metricsPort = options.metricsPort ?? config.METRICS_PORT;
+    let metricsUrl: string | null = null;
+    if (metricsPort !== undefined) {
+      const served = await serveMetrics(metrics, { port: metricsPort, host: options.host ?? config.HOST, token: config.METRICS_TOKEN });
+      started.metricsServer = served;
+      metricsUrl = served.url;
+    }
+    log.info({ url, metricsUrl }, `${def.name} listening`);
 
     let stopping: Promise<void> | null = null;
     const running: RunningService<DB, C, P, O> = {
@@ -320,6 +351,8 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       parts,
       ctx,
       relay,
+      metrics,
+      metricsUrl,
       stop() {
         stopping ??= shutDown();
         return stopping;

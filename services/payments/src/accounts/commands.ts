@@ -1,19 +1,10 @@
-import { CommandHandler, type EventStore } from '@ques/kit';
+import { CommandHandler, type CommandsOf, type EventStore } from '@ques/kit';
 import type { PaymentsDB } from '../db/schema.js';
-import { payoutAccountDecider, type PayoutAccountCommand } from './domain/decide.js';
-import {
-  payoutAccountStreamId,
-  type PayoutAccountEvent,
-  type PayoutAccountState,
-} from './domain/payout-account.js';
+import { payoutAccountDecider } from './domain/decide.js';
+import { payoutAccountStreamId } from './domain/payout-account.js';
 
 /** Commands on an owner's payout account (`payout-account-<userId>` streams). */
-export type PayoutAccountCommands = CommandHandler<
-  PayoutAccountCommand,
-  PayoutAccountEvent,
-  PayoutAccountState,
-  PaymentsDB
->;
+export type PayoutAccountCommands = CommandsOf<typeof payoutAccountDecider, PaymentsDB>;
 
 /**
  * A writer that lost a race decides again on the fresh state (repeats are no-ops in this decider, so a lost race ends

@@ -1,6 +1,6 @@
 import { DEFAULT_AVATAR_URL, DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from '@ques/contracts';
 import { IDENTITY_MESSAGES } from '@ques/contracts/core';
-import { badRequest, conflict, notFound, type Decider } from '@ques/kit/domain';
+import { badRequest, conflict, notFound, decider, unreachable } from '@ques/kit/domain';
 import { evolveUser, initialUserState, type ProfileFields, type UserEvent, type UserState } from './user.js';
 
 export type UserCommand =
@@ -110,11 +110,9 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (state.status !== 'active') throw notFound('User not found');
       return [{ type: 'UserDeleted', data: { userId: state.profile.userId, deletedAt: command.data.now.toISOString() } }];
     }
-    default: {
-      const unknown: never = command;
-      return unknown;
-    }
+    default:
+      return unreachable(command);
   }
 }
 
-export const userDecider = { initialState: initialUserState, evolve: evolveUser, decide: decideUser } satisfies Decider<UserCommand, UserEvent, UserState>;
+export const userDecider = decider(initialUserState, evolveUser, decideUser);

@@ -1,41 +1,62 @@
-import type { Kysely, Updateable } from 'kysely';
-import type { Projection, RecordedEvent } from '@ques/kit';
+import { sql, type Kysely, type Updateable } from 'kysely';
+import { batchedApply, insertRowsAsJson, type Projection, type RecordedEvent } from '@ques/kit';
 import type { PublicProfile, User } from '@ques/contracts';
 import type { IdentityDB, UserRow, UsersTable } from '../../db/schema.js';
 import type { UserEvent } from '../domain/user.js';
 
 export type { UserRow };
 
+type Registered = Extract<UserEvent, { type: 'UserRegistered' }>['data'];
+
+function registeredRow(d: Registered) {
+  return {
+    id: d.userId,
+    username: d.username,
+    name: d.name,
+    email: d.email,
+    email_verified: d.emailVerified ?? false,
+    bio: d.bio,
+    avatar_url: d.avatarUrl,
+    brand_color_main: d.brandColorMain,
+    brand_color_light: d.brandColorLight,
+    archive_profile: d.archiveProfile,
+    password_hash: d.passwordHash,
+    created_at: d.registeredAt,
+    updated_at: d.registeredAt,
+  };
+}
+
+const USER_EVENTS = new Set<string>([
+  'UserRegistered',
+  'ProfileUpdated',
+  'ArchiveStatusChanged',
+  'EmailVerified',
+  'AvatarChanged',
+  'UserDeleted',
+  'PasswordChanged',
+]);
+
 /** Inline projection: `users`, keyed by user id; idempotent (upserts and absolute updates). */
 export const usersProjection: Projection<IdentityDB> = {
   name: 'users',
   tables: ['users'],
+  /** Rebuilds: runs of registrations go in as one statement (ADR 0026); everything else as `apply` does it. */
+  applyBatch: batchedApply<IdentityDB>({
+    relevant: (event) => USER_EVENTS.has(event.type),
+    rowOf: (event) =>
+      event.type === 'UserRegistered' ? { key: (event.data as Registered).userId, row: registeredRow(event.data as Registered) } : null,
+    insert: (trx, rows) => insertRowsAsJson(trx, 'users', rows, sql`ON CONFLICT (id) DO NOTHING`),
+    apply: (trx, event) => usersProjection.apply(trx, event),
+  }),
   async apply(trx: Kysely<IdentityDB>, recorded: RecordedEvent) {
     const event = recorded as unknown as RecordedEvent<UserEvent>;
     const e = { type: event.type, data: event.data } as UserEvent;
     const update = (userId: string, set: Updateable<UsersTable>) =>
       trx.updateTable('users').set(set).where('id', '=', userId).execute();
     switch (e.type) {
-      case 'UserRegistered': {
-        const d = e.data;
-        const row = {
-          id: d.userId,
-          username: d.username,
-          name: d.name,
-          email: d.email,
-          email_verified: d.emailVerified ?? false,
-          bio: d.bio,
-          avatar_url: d.avatarUrl,
-          brand_color_main: d.brandColorMain,
-          brand_color_light: d.brandColorLight,
-          archive_profile: d.archiveProfile,
-          password_hash: d.passwordHash,
-          created_at: d.registeredAt,
-          updated_at: d.registeredAt,
-        };
-        await trx.insertInto('users').values(row).onConflict((oc) => oc.column('id').doNothing()).execute();
+      case 'UserRegistered':
+        await trx.insertInto('users').values(registeredRow(e.data)).onConflict((oc) => oc.column('id').doNothing()).execute();
         return;
-      }
       case 'ProfileUpdated': {
         const d = e.data;
         await update(d.userId, {

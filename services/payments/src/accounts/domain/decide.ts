@@ -1,4 +1,4 @@
-import { conflict, notFound, type Decider } from '@ques/kit/domain';
+import { conflict, notFound, decider, unreachable } from '@ques/kit/domain';
 import {
   accountStatusOf,
   evolvePayoutAccount,
@@ -60,15 +60,9 @@ export function decidePayoutAccount(
         },
       ];
     }
-    default: {
-      const unknown: never = command;
-      return unknown;
-    }
+    default:
+      return unreachable(command);
   }
 }
 
-export const payoutAccountDecider = {
-  initialState: initialPayoutAccountState,
-  evolve: evolvePayoutAccount,
-  decide: decidePayoutAccount,
-} satisfies Decider<PayoutAccountCommand, PayoutAccountEvent, PayoutAccountState>;
+export const payoutAccountDecider = decider(initialPayoutAccountState, evolvePayoutAccount, decidePayoutAccount);

@@ -1,5 +1,5 @@
 import { checkTipOptions, PAYMENT_MESSAGES, type PayoutAccountStatus } from '@ques/contracts';
-import { badRequest, unprocessable, type Decider } from '@ques/kit/domain';
+import { badRequest, unprocessable, decider, unreachable } from '@ques/kit/domain';
 import {
   evolveTipOptions,
   initialTipOptionsState,
@@ -40,15 +40,9 @@ export function decideTipOptions(command: TipOptionsCommand, state: TipOptionsSt
         { type: 'TipOptionsSaved', data: { userId, tipOptions, tippingEnabled, savedAt: now.toISOString() } },
       ];
     }
-    default: {
-      const unknown: never = command.type;
-      return unknown;
-    }
+    default:
+      return unreachable(command.type);
   }
 }
 
-export const tipOptionsDecider = {
-  initialState: initialTipOptionsState,
-  evolve: evolveTipOptions,
-  decide: decideTipOptions,
-} satisfies Decider<TipOptionsCommand, TipOptionsEvent, TipOptionsState>;
+export const tipOptionsDecider = decider(initialTipOptionsState, evolveTipOptions, decideTipOptions);

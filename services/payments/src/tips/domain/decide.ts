@@ -1,5 +1,5 @@
 import { applicationFeeCents, PAYMENT_MESSAGES, type TipReleaseReason } from '@ques/contracts';
-import { conflict, notFound, type Decider } from '@ques/kit/domain';
+import { conflict, notFound, decider, unreachable } from '@ques/kit/domain';
 import {
   evolveTip,
   initialTipState,
@@ -220,11 +220,9 @@ export function decideTip(command: TipCommand, state: TipState): TipEvent[] {
       const { questionId, paymentRef, now } = command.data;
       return [{ type: 'CheckoutExpired', data: { questionId, paymentRef, expiredAt: now.toISOString() } }];
     }
-    default: {
-      const unknown: never = command;
-      return unknown;
-    }
+    default:
+      return unreachable(command);
   }
 }
 
-export const tipDecider = { initialState: initialTipState, evolve: evolveTip, decide: decideTip } satisfies Decider<TipCommand, TipEvent, TipState>;
+export const tipDecider = decider(initialTipState, evolveTip, decideTip);

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { LedgerEntry } from '@ques/contracts';
-import { badRequest, type Projection, type RecordedEvent } from '@ques/kit';
+import { badRequest, batchedApply, insertRowsAsJson, type Projection, type RecordedEvent } from '@ques/kit';
 import type { PaymentsDB, TipRow, TipsTable } from '../../db/schema.js';
 import type { TipEvent, TipStage } from '../domain/tip.js';
 
@@ -37,38 +37,65 @@ function atOf(e: Exclude<TipEvent, { type: 'CheckoutExpired' }>): string {
   }
 }
 
+type Started = Extract<TipEvent, { type: 'CheckoutStarted' }>['data'];
+
+function startedRow(d: Started, version: number) {
+  return {
+    question_id: d.questionId,
+    recipient_user_id: d.recipientUserId,
+    asker_user_id: d.askerUserId,
+    account_id: d.accountId,
+    payment_ref: d.paymentRef,
+    payment_intent_id: null,
+    amount: d.amount,
+    application_fee: d.applicationFee,
+    currency: d.currency,
+    status: 'started' as const,
+    release_reason: null,
+    expires_at: d.expiresAt,
+    created_at: d.startedAt,
+    updated_at: d.startedAt,
+    version,
+  };
+}
+
+type Captured = Extract<TipEvent, { type: 'TipCaptured' }>['data'];
+
+function ledgerRow(d: Captured) {
+  return {
+    question_id: d.questionId,
+    recipient_user_id: d.recipientUserId,
+    payment_ref: d.paymentRef,
+    payment_intent_id: d.paymentIntentId,
+    amount: d.amount,
+    application_fee: d.applicationFee,
+    net: d.net,
+    currency: d.currency,
+    captured_at: d.capturedAt,
+  };
+}
+
 /** Inline projection `tips`: where each tip stands (insert once, then only events newer than the row). */
 export const tipsProjection: Projection<PaymentsDB> = {
   name: 'tips',
   tables: ['tips'],
+  /** Rebuilds: runs of new checkouts go in as one statement (ADR 0026); the moves of a tip as `apply` does them. */
+  applyBatch: batchedApply<PaymentsDB>({
+    relevant: (event) => TIP_EVENT_TYPES.has(event.type),
+    rowOf: (event) =>
+      event.type === 'CheckoutStarted'
+        ? { key: (event.data as Started).questionId, row: startedRow(event.data as Started, event.streamVersion) }
+        : null,
+    insert: (trx, rows) => insertRowsAsJson(trx, 'tips', rows, sql`ON CONFLICT (question_id) DO NOTHING`),
+    apply: (trx, event) => tipsProjection.apply(trx, event),
+  }),
   async apply(trx: Kysely<PaymentsDB>, recorded: RecordedEvent) {
     if (!TIP_EVENT_TYPES.has(recorded.type)) return;
     const e = { type: recorded.type, data: recorded.data } as Exclude<TipEvent, { type: 'CheckoutExpired' }>;
     const version = recorded.streamVersion;
     const at = atOf(e);
     if (e.type === 'CheckoutStarted') {
-      const d = e.data;
-      await trx
-        .insertInto('tips')
-        .values({
-          question_id: d.questionId,
-          recipient_user_id: d.recipientUserId,
-          asker_user_id: d.askerUserId,
-          account_id: d.accountId,
-          payment_ref: d.paymentRef,
-          payment_intent_id: null,
-          amount: d.amount,
-          application_fee: d.applicationFee,
-          currency: d.currency,
-          status: 'started',
-          release_reason: null,
-          expires_at: d.expiresAt,
-          created_at: at,
-          updated_at: at,
-          version,
-        })
-        .onConflict((oc) => oc.column('question_id').doNothing())
-        .execute();
+      await trx.insertInto('tips').values(startedRow(e.data, version)).onConflict((oc) => oc.column('question_id').doNothing()).execute();
       return;
     }
     const set: Updateable<TipsTable> = { status: STATUS_AFTER[e.type], updated_at: at, version };
@@ -87,22 +114,18 @@ export const tipsProjection: Projection<PaymentsDB> = {
 export const ledgerProjection: Projection<PaymentsDB> = {
   name: 'ledger',
   tables: ['ledger'],
+  /** Rebuilds: every capture of the batch in one statement. */
+  applyBatch: batchedApply<PaymentsDB>({
+    relevant: (event) => event.type === 'TipCaptured',
+    rowOf: (event) => ({ key: (event.data as Captured).questionId, row: ledgerRow(event.data as Captured) }),
+    insert: (trx, rows) => insertRowsAsJson(trx, 'ledger', rows, sql`ON CONFLICT (question_id) DO NOTHING`),
+    apply: (trx, event) => ledgerProjection.apply(trx, event),
+  }),
   async apply(trx: Kysely<PaymentsDB>, recorded: RecordedEvent) {
     if (recorded.type !== 'TipCaptured') return;
-    const d = recorded.data as Extract<TipEvent, { type: 'TipCaptured' }>['data'];
     await trx
       .insertInto('ledger')
-      .values({
-        question_id: d.questionId,
-        recipient_user_id: d.recipientUserId,
-        payment_ref: d.paymentRef,
-        payment_intent_id: d.paymentIntentId,
-        amount: d.amount,
-        application_fee: d.applicationFee,
-        net: d.net,
-        currency: d.currency,
-        captured_at: d.capturedAt,
-      })
+      .values(ledgerRow(recorded.data as Captured))
       .onConflict((oc) => oc.column('question_id').doNothing())
       .execute();
   },

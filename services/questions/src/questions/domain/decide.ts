@@ -1,5 +1,5 @@
 import { ANSWER_WINDOW_MS, QUESTION_MESSAGES, QUESTION_NOT_FOUND } from '@ques/contracts';
-import { conflict, notFound, requireAccess, unprocessable, type Decider } from '@ques/kit/domain';
+import { conflict, notFound, requireAccess, unprocessable, decider, unreachable } from '@ques/kit/domain';
 import { accessMessages, isAsker, isRecipient, viewerOf, type Actor } from './access.js';
 import {
   evolveQuestion,
@@ -360,15 +360,9 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
         },
       ];
     }
-    default: {
-      const unknown: never = command;
-      return unknown;
-    }
+    default:
+      return unreachable(command);
   }
 }
 
-export const questionDecider = {
-  initialState: initialQuestionState,
-  evolve: evolveQuestion,
-  decide: decideQuestion,
-} satisfies Decider<QuestionCommand, QuestionEvent, QuestionState>;
+export const questionDecider = decider(initialQuestionState, evolveQuestion, decideQuestion);

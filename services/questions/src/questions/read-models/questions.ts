@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { QUESTION_MESSAGES } from '@ques/contracts';
-import { badRequest, type Projection, type RecordedEvent } from '@ques/kit';
+import { badRequest, insertRowsAsJson, type Projection, type RecordedEvent } from '@ques/kit';
 import type { QuestionRow, QuestionsDB, QuestionsTable } from '../../db/schema.js';
 import type { QuestionEvent } from '../domain/question.js';
 
@@ -8,8 +8,8 @@ export type { QuestionRow };
 
 const json = (value: unknown) => JSON.stringify(value);
 
-/** Rows per multi-row insert during a rebuild: well under Postgres's 65,535 parameters per statement. */
-const MAX_ROWS_PER_INSERT = 1_000;
+/** Rows per multi-row insert during a rebuild (one JSON parameter each). */
+const MAX_ROWS_PER_INSERT = 5_000;
 
 type AskedEvent = Extract<QuestionEvent, { type: 'QuestionAsked' | 'TippedQuestionSubmitted' }>;
 
@@ -46,23 +46,16 @@ function askedRow(e: AskedEvent, version: number): Insertable<QuestionsTable> & 
 
 /** Inserts new questions; an authorization (QuestionAsked after TippedQuestionSubmitted) moves the row on. */
 async function insertAsked(trx: Kysely<QuestionsDB>, rows: ReturnType<typeof askedRow>[]): Promise<void> {
-  await trx
-    .insertInto('questions')
-    .values(rows)
-    .onConflict((oc) =>
-      oc
-        .column('id')
-        .doUpdateSet((eb) => ({
-          lifecycle: eb.ref('excluded.lifecycle'),
-          tip_status: eb.ref('excluded.tip_status'),
-          answer_deadline: eb.ref('excluded.answer_deadline'),
-          created_at: eb.ref('excluded.created_at'),
-          updated_at: eb.ref('excluded.updated_at'),
-          version: eb.ref('excluded.version'),
-        }))
-        .whereRef('questions.version', '<', 'excluded.version'),
-    )
-    .execute();
+  // One statement, one parameter, however many rows (a rebuild's batches).
+  await insertRowsAsJson(
+    trx,
+    'questions',
+    rows,
+    sql`ON CONFLICT (id) DO UPDATE SET lifecycle = excluded.lifecycle, tip_status = excluded.tip_status,
+      answer_deadline = excluded.answer_deadline, created_at = excluded.created_at, updated_at = excluded.updated_at,
+      version = excluded.version
+      WHERE questions.version < excluded.version`,
+  );
 }
 
 /**
@@ -85,7 +78,6 @@ export const questionsProjection: Projection<QuestionsDB> = {
         // One statement cannot touch a row twice: an authorization of a question in this run waits for a flush.
         if (pending.has(row.id)) await flush();
         pending.set(row.id, row);
-        // Postgres takes at most 65,535 parameters per statement (~22 per row).
         if (pending.size >= MAX_ROWS_PER_INSERT) await flush();
       } else {
         await flush();

@@ -4,7 +4,7 @@ import {
   SUPPORT_REQUIRED_FIELDS,
   type SupportCategory,
 } from '@ques/contracts';
-import { badRequest, conflict, notFound, type Decider } from '@ques/kit/domain';
+import { badRequest, conflict, notFound, decider, unreachable } from '@ques/kit/domain';
 import {
   evolveSupportRequest,
   initialSupportRequestState,
@@ -71,15 +71,9 @@ export function decideSupportRequest(
         },
       ];
     }
-    default: {
-      const unknown: never = command;
-      return unknown;
-    }
+    default:
+      return unreachable(command);
   }
 }
 
-export const supportRequestDecider = {
-  initialState: initialSupportRequestState,
-  evolve: evolveSupportRequest,
-  decide: decideSupportRequest,
-} satisfies Decider<SupportRequestCommand, SupportRequestEvent, SupportRequestState>;
+export const supportRequestDecider = decider(initialSupportRequestState, evolveSupportRequest, decideSupportRequest);

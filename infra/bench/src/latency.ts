@@ -1,0 +1,126 @@
+/**
+ * Latency of the event pipeline across real processes (distributed mode): the chaos suite's topology — identity,
+ * questions, payments, support and the BFF each as its own process on a fresh Postgres database, with a private
+ * nats-server on a free port — and tipped questions asked through the BFF as the web app does (test-mode checkout,
+ * "Pay", then the owner answers and settles). The figures come from the event stores' own timestamps (one clock, the
+ * machine's), not from polling:
+ * - card authorised → question held: payments' TipAuthorized → questions' QuestionAsked for the same question;
+ * - answer → tip captured: questions' AnswerPosted → payments' TipCaptured.
+ * BENCH_LATENCY_QUESTIONS (default 40) tipped questions, a few at a time.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import pg from 'pg';
+import { BffClient, createCast, Topology, type Account } from '@ques/chaos';
+
+const QUESTIONS = Number(process.env.BENCH_LATENCY_QUESTIONS ?? 40);
+const CONCURRENCY = 4;
+
+export interface LatencyFigures {
+  samples: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+export interface LatencyResult {
+  authorisedToHeld: LatencyFigures;
+  answerToCaptured: LatencyFigures;
+}
+
+function figures(ms: number[]): LatencyFigures {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+  return { samples: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
+}
+
+async function tippedQuestion(client: BffClient, owner: Account, n: number): Promise<string> {
+  const deadline = Date.now() + 60_000;
+  const checkout = await client.reliably('POST', '/api/checkout/create-checkout-session', {
+    json: {
+      donationAmount: 5,
+      userId: 'guest',
+      questionData: {
+        question: `Bench question ${n}: how fast is the pipeline?`,
+        toUserId: owner.id,
+        toUsername: owner.username,
+        askedName: 'Bea Bench',
+        askedEmail: `bea.${n}@bench.example`,
+        agreedToTerms: true,
+        tip: 5,
+      },
+    },
+    idempotencyKey: randomUUID(),
+    deadline,
+  });
+  if (!checkout.ok || checkout.reply.status !== 200) throw new Error(`checkout failed: ${checkout.ok ? checkout.reply.status : checkout.last}`);
+  const { url, questionId } = checkout.reply.body as { url: string; questionId: string };
+  const pay = await client.reliably('POST', `${url}/pay`, { form: '', deadline });
+  if (!pay.ok || pay.reply.status !== 303) throw new Error(`pay failed: ${pay.ok ? pay.reply.status : pay.last}`);
+  // The owner answers once the question is in their inbox (404 until the authorisation has reached questions). Not
+  // by retrying the answer itself: its Idempotency-Key would replay the first 404.
+  const seen = await client.reliably('GET', `/api/questions/${questionId}`, {
+    token: owner.token,
+    deadline,
+    retryOn: (r) => r.status >= 500 || r.status === 429 || r.status === 404,
+  });
+  if (!seen.ok || seen.reply.status !== 200) throw new Error(`question never visible: ${seen.ok ? seen.reply.status : seen.last}`);
+  const answer = await client.reliably('PUT', `/api/questions/${questionId}/answer`, {
+    json: { answer: `Answer ${n}` },
+    token: owner.token,
+    idempotencyKey: randomUUID(),
+    deadline,
+  });
+  if (!answer.ok || answer.reply.status >= 300) throw new Error(`answer failed: ${answer.ok ? answer.reply.status : answer.last}`);
+  await client.reliably('POST', `/api/payments/process/${questionId}/finalize-payment`, { token: owner.token, deadline });
+  return questionId;
+}
+
+export async function runLatency(progress: (line: string) => void = () => {}): Promise<LatencyResult | null> {
+  const natsBin = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
+  if (!existsSync(natsBin)) return null;
+  const topology = await Topology.start({ logLevel: 'warn', progress });
+  let failed = true;
+  try {
+    const client = new BffClient(topology.bffUrl);
+    const cast = await createCast(client, `bench${Date.now().toString(36)}`, { owners: 1, askers: 0 });
+    const owner = cast.owners[0]!;
+    const ids: string[] = [];
+    for (let next = 0; next < QUESTIONS; ) {
+      const wave = Array.from({ length: Math.min(CONCURRENCY, QUESTIONS - next) }, (_, i) => tippedQuestion(client, owner, next + i));
+      next += wave.length;
+      ids.push(...(await Promise.all(wave)));
+    }
+    const db = new pg.Client({ connectionString: topology.database!.url });
+    await db.connect();
+    try {
+      const captured = async () =>
+        Number((await db.query(`SELECT count(*)::int AS n FROM payments.events WHERE type = 'TipCaptured' AND data->>'questionId' = ANY($1)`, [ids])).rows[0].n);
+      const until = Date.now() + 60_000;
+      while ((await captured()) < ids.length && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      const between = async (fromSql: string, toSql: string) =>
+        (
+          await db.query(
+            `SELECT extract(epoch FROM (t.recorded_at - f.recorded_at)) * 1000 AS ms
+             FROM (${fromSql}) f JOIN (${toSql}) t USING (question_id) WHERE f.question_id = ANY($1)`,
+            [ids],
+          )
+        ).rows.map((r: { ms: string }) => Number(r.ms));
+      const authorisedToHeld = await between(
+        `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM payments.events WHERE type = 'TipAuthorized' GROUP BY 1`,
+        `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM questions.events WHERE type = 'QuestionAsked' GROUP BY 1`,
+      );
+      const answerToCaptured = await between(
+        `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM questions.events WHERE type = 'AnswerPosted' GROUP BY 1`,
+        `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM payments.events WHERE type = 'TipCaptured' GROUP BY 1`,
+      );
+      failed = false;
+      return { authorisedToHeld: figures(authorisedToHeld), answerToCaptured: figures(answerToCaptured) };
+    } finally {
+      await db.end();
+    }
+  } finally {
+    if (failed) console.error(`latency: the topology's logs are kept in ${topology.logDir}`);
+    await topology.stop({ keepRunDir: failed, keepDatabase: failed && process.env.BENCH_KEEP_DATABASE === "1" });
+  }
+}
