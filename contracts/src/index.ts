@@ -11,3 +11,4 @@ export * from './core/profile-meta.js';
 export * from './core/question-meta.js';
 export * from './api/index.js';
 export * from './asking.js';
+export * from './question-status.js';

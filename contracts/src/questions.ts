@@ -59,6 +59,8 @@ export interface AskDraft {
   /** Name and e-mail a guest typed; null for a signed-in asker (their identity comes from the token). */
   guest: { name: string; email: string } | null;
   toUserId: string;
+  /** The asker chose "Private — only I see the answer" (issue 14). */
+  isPrivate: boolean;
 }
 
 /**
@@ -89,7 +91,16 @@ export function checkAskDraft(body: unknown, opts: { signedIn: boolean }): Check
   }
 
   if (!isUuid(b.toUserId)) return fail(ASK_MESSAGES.recipientMissing);
-  return { ok: true, value: { question, detail: detail.value, guest, toUserId: b.toUserId.toLowerCase() } };
+  return {
+    ok: true,
+    value: {
+      question,
+      detail: detail.value,
+      guest,
+      toUserId: b.toUserId.toLowerCase(),
+      isPrivate: b.isPrivate === true,
+    },
+  };
 }
 
 /**
@@ -170,6 +181,8 @@ export interface AnswerDraft {
   replierName: string | null;
   /** Spec §7: `skipNotify: true` marks an edit of an existing answer (no e-mail). */
   skipNotify: boolean;
+  /** The question's public wording (issue 14), when the owner redacted it; null: not sent. */
+  redaction: { question: string; detail: string } | null;
 }
 
 /** Spec §5 answer modal: the answer must not be blank. */
@@ -194,6 +207,15 @@ export function checkAnswerBody(body: unknown): Checked<AnswerDraft> {
   }
   const replierName = boundedText(b.replierName, QUESTION_LIMITS.replierName, 'Replier name');
   if (!replierName.ok) return replierName;
+  let redaction: AnswerDraft['redaction'] = null;
+  const publicQuestion = text(b.publicQuestion);
+  if (publicQuestion) {
+    if (publicQuestion.length > QUESTION_LIMITS.question)
+      return fail(`Question title must be at most ${QUESTION_LIMITS.question} characters`);
+    const publicDetail = boundedText(b.publicDetail, QUESTION_LIMITS.detail, 'Description');
+    if (!publicDetail.ok) return publicDetail;
+    redaction = { question: publicQuestion, detail: publicDetail.value };
+  }
   return {
     ok: true,
     value: {
@@ -202,6 +224,7 @@ export function checkAnswerBody(body: unknown): Checked<AnswerDraft> {
       displayOnProfile: typeof b.displayOnProfile === 'boolean' ? b.displayOnProfile : null,
       replierName: replierName.value || null,
       skipNotify: b.skipNotify === true,
+      redaction,
     },
   };
 }
@@ -308,6 +331,8 @@ export const ZAskQuestionBody = z
       yourEmail: textField('Email'),
       /** A guest ticked the Terms of Use and Privacy Policy box. */
       agreedToTerms: z.boolean({ error: ASK_MESSAGES.mustAgree }).nullish(),
+      /** The asker's consent (issue 14): true is "Private — only I see the answer"; default: may be published. */
+      isPrivate: flagField('isPrivate'),
       // curated Q&A only
       answer: textField('Answer'),
       source: textField('Source'),
@@ -329,6 +354,9 @@ export const ZAnswerQuestionBody = z
       displayOnProfile: flagField('displayOnProfile'),
       replierName: textField('Replier name'),
       skipNotify: flagField('skipNotify'),
+      /** Redaction (issue 14): the question's public wording, when the owner edits it before publishing. */
+      publicQuestion: textField('Public question'),
+      publicDetail: textField('Public description'),
     },
     { error: NOT_AN_OBJECT },
   )
@@ -402,6 +430,8 @@ export const ZPublicQuestion = z.strictObject({
   status: ZQuestionStatus,
   isCurated: z.boolean(),
   displayOnProfile: z.boolean(),
+  /** The asker chose private (issue 14): never on a public page, whatever `displayOnProfile` says. */
+  isPrivate: z.boolean().optional(),
   deletedByReceiver: z.boolean(),
   toUsername: z.string(),
   recipientName: z.string(),
@@ -432,6 +462,9 @@ export const ZQuestion = ZPublicQuestion.extend({
   answerDeadline: ZTime.nullable(),
   /** The window passed unanswered: the tip was released; the question can still be answered, for free. */
   answerWindowExpired: z.boolean(),
+  /** Issue 14: the public wording the owner chose (the fields above keep the original); only when redacted. */
+  publicQuestion: z.string().optional(),
+  publicDetail: z.string().optional(),
 });
 export type Question = z.infer<typeof ZQuestion>;
 

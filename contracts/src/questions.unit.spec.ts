@@ -49,7 +49,17 @@ describe('ask rules (spec §5, in order)', () => {
   });
   it('does not ask signed-in users for terms, name or e-mail', () => {
     const r = checkAskDraft({ question: ' Why? ', detail: ' more ', toUserId }, { signedIn: true });
-    expect(r).toEqual({ ok: true, value: { question: 'Why?', detail: 'more', guest: null, toUserId } });
+    expect(r).toEqual({
+      ok: true,
+      value: { question: 'Why?', detail: 'more', guest: null, toUserId, isPrivate: false },
+    });
+  });
+  it("carries the asker's consent: only `isPrivate: true` is private (issue 14)", () => {
+    const ask = (isPrivate: unknown) =>
+      checkAskDraft({ question: 'Q', toUserId, isPrivate }, { signedIn: true });
+    expect([ask(true), ask(false), ask(undefined), ask('yes')].map((r) => r.ok && r.value.isPrivate)).toEqual(
+      [true, false, false, false],
+    );
   });
   it('takes yourName/yourEmail when askedName/askedEmail are absent, and lowercases the e-mail', () => {
     const r = checkAskDraft(
@@ -111,8 +121,14 @@ describe('curate and answer rules', () => {
     expect(messageOf(checkAnswerBody({ answer: '  ' }))).toBe(ANSWER_MESSAGES.answerRequired);
     expect(checkAnswerBody({ answer: ' ok ', skipNotify: true })).toEqual({
       ok: true,
-      value: { answer: 'ok', tags: null, displayOnProfile: null, replierName: null, skipNotify: true },
+      value: { answer: 'ok', tags: null, displayOnProfile: null, replierName: null, skipNotify: true, redaction: null },
     });
+  });
+  it('takes the public wording the owner chose (issue 14), trimmed; blank means as asked', () => {
+    const r = checkAnswerBody({ answer: 'ok', publicQuestion: ' Fair rent? ', publicDetail: ' no names ' });
+    expect(r.ok && r.value.redaction).toEqual({ question: 'Fair rent?', detail: 'no names' });
+    const blank = checkAnswerBody({ answer: 'ok', publicQuestion: '  ' });
+    expect(blank.ok && blank.value.redaction).toBeNull();
   });
 });
 

@@ -10,6 +10,8 @@ export function robotsTxt(publicOrigin: string): string {
     'Disallow: /admin',
     'Disallow: /api/',
     'Disallow: /pay/',
+    // A question's private status page (issue 14): a link for its asker only.
+    'Disallow: /q/',
     '',
     `Sitemap: ${origin}/sitemap.xml`,
     '',

@@ -122,6 +122,7 @@ describe('content negotiation, origin and robots (pure)', () => {
         'Disallow: /admin',
         'Disallow: /api/',
         'Disallow: /pay/',
+        'Disallow: /q/',
         `Sitemap: ${ORIGIN}/sitemap.xml`,
       ]),
     );

@@ -29,6 +29,14 @@ import {
   ZUpdateAskingSettingsBody,
   ZUsernameParams,
 } from '../asking.js';
+import {
+  STATUS_MESSAGES,
+  ZSimilarAnswers,
+  ZSimilarAnswersQuery,
+  ZQuestionStatusPage,
+  ZStatusLinkResponse,
+  ZStatusTokenParams,
+} from '../question-status.js';
 import { defineCall } from './call.js';
 
 import {
@@ -282,6 +290,87 @@ export const questionsApi = {
     auth: 'required',
     errors: { 401: [NO_TOKEN, BAD_TOKEN], 404: [AM.blockNotFound] },
     schema: { params: ZBlockIdParams, response: { 200: ZLiftBlockResponse } },
+  }),
+  // ---- asker trust (issue 14): the private status page, by its token ----
+  statusPage: defineCall({
+    id: 'getQuestionStatusPage',
+    method: 'GET',
+    path: '/api/question-status/:token',
+    service: 'questions',
+    summary: "A question's private status page, for whoever holds its link (no account)",
+    description:
+      'The question, to whom, its status, the tip (held / charged / released, the automatic release date) and the ' +
+      'answer even when it is not public. An unknown or malformed token is a 404; no other question is reachable.',
+    auth: 'none',
+    rateLimit: 'auth',
+    errors: { 404: [STATUS_MESSAGES.notFound] },
+    schema: { params: ZStatusTokenParams, response: { 200: ZQuestionStatusPage } },
+  }),
+  confirmStatusLink: defineCall({
+    id: 'confirmQuestionStatusLink',
+    method: 'POST',
+    path: '/api/question-status/:token/confirm',
+    service: 'questions',
+    summary: "Opening the link confirms the guest's e-mail address (the page calls it when it loads)",
+    description:
+      'Answer e-mails (which contain the answer) go to a guest only once their address is confirmed; an answer ' +
+      'posted before is mailed now. Calling it again changes nothing.',
+    auth: 'none',
+    rateLimit: 'auth',
+    errors: { 404: [STATUS_MESSAGES.notFound] },
+    schema: {
+      params: ZStatusTokenParams,
+      body: z.object({}).nullish(),
+      response: { 200: ZQuestionStatusPage },
+    },
+  }),
+  withdrawByStatusLink: defineCall({
+    id: 'withdrawQuestionByStatusLink',
+    method: 'POST',
+    path: '/api/question-status/:token/withdraw',
+    service: 'questions',
+    summary: 'Withdraw the pending question of this status page (releases a held tip)',
+    description: 'The same withdrawal as `DELETE /api/questions/:id`, for whoever holds the link.',
+    auth: 'none',
+    rateLimit: 'auth',
+    errors: {
+      404: [STATUS_MESSAGES.notFound],
+      409: [M.alreadyWithdrawn, M.answeredCannotWithdraw, M.deletedCannotWithdraw],
+    },
+    schema: {
+      params: ZStatusTokenParams,
+      body: z.object({}).nullish(),
+      response: { 200: ZQuestionStatusPage },
+    },
+  }),
+  similarAnswers: defineCall({
+    id: 'listSimilarAnswers',
+    method: 'GET',
+    path: '/api/asking/similar/:username',
+    service: 'questions',
+    summary: '"Already answered?": up to 3 of the owner\'s public answers matching `q` (title and answer text)',
+    description:
+      'Ranked full-text search (English stemming, word prefixes) over answered, shown, not deleted, not private ' +
+      'questions of that owner only; public fields only. Fewer than 3 characters of words: an empty list.',
+    auth: 'none',
+    rateLimit: 'auth',
+    errors: {},
+    schema: { params: ZUsernameParams, querystring: ZSimilarAnswersQuery, response: { 200: ZSimilarAnswers } },
+  }),
+  statusLink: defineCall({
+    id: 'createQuestionStatusLink',
+    method: 'POST',
+    path: '/api/questions/:id/status-link',
+    service: 'questions',
+    summary: "A signed-in asker's link to the status page of a question they asked (from Questions Asked)",
+    description: 'Asker only. Each call makes a new link; earlier ones keep working.',
+    auth: 'required',
+    errors: { 401: [NO_TOKEN, BAD_TOKEN], 403: [STATUS_MESSAGES.onlyAsker], 404: [QUESTION_NOT_FOUND] },
+    schema: {
+      params: ZQuestionIdParams,
+      body: z.object({}).nullish(),
+      response: { 200: ZStatusLinkResponse },
+    },
   }),
 } as const;
 

@@ -61,6 +61,12 @@ describe('the questions calls', () => {
       'GET /api/asking/blocks',
       'POST /api/questions/:id/block',
       'DELETE /api/asking/blocks/:id',
+      // asker trust (issue 14)
+      'GET /api/question-status/:token',
+      'POST /api/question-status/:token/confirm',
+      'POST /api/question-status/:token/withdraw',
+      'GET /api/asking/similar/:username',
+      'POST /api/questions/:id/status-link',
     ]);
     expect([questionsApi.ask.idempotent, questionsApi.answer.idempotent]).toEqual([true, true]);
   });

@@ -11,6 +11,7 @@
 
 export * from '../errors.js';
 export * from './identity.js';
+export * from './asker-trust.js';
 export * from './money.js';
 export * from './page-meta.js';
 export * from './payments.js';
@@ -31,6 +32,7 @@ export type {
   VerifyEmailRequest,
 } from '../identity.js';
 export type { PublicQuestion, Question, QuestionStatus, TipStatus } from '../questions.js';
+export type { QuestionStatusPage, SimilarAnswer, StatusLinkResponse } from '../question-status.js';
 export type {
   AccountStatusResponse,
   CheckoutSessionResponse,

@@ -195,6 +195,8 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
       '>Pay $5.00<',
       '>Cancel<',
       '$0.50',
+      // The fee breakdown before paying (issue 14).
+      'Ada Lovelace receives $4.50 · Ques fee (10 %) $0.50 · Your card is held, not charged, until Ada Lovelace answers; released automatically after 5 days. One-time tip, never recurring.',
     ])
       expect(shown.html).toContain(text);
     // Handed over to questions, but not a question yet: invisible until the card is authorized.

@@ -122,6 +122,13 @@ describe.runIf(run)('payments with the Stripe SDK against a local Stripe double'
         metadata: { questionId: created.questionId, recipientUserId: ada.id },
       },
       metadata: { questionId: created.questionId, recipientUserId: ada.id },
+      // The fee breakdown above Stripe's pay button (issue 14).
+      custom_text: {
+        submit: {
+          message:
+            'Ada Owner receives $4.50 · Ques fee (10 %) $0.50 · Your card is held, not charged, until Ada Owner answers; released automatically after 5 days. One-time tip, never recurring.',
+        },
+      },
       success_url: `${PUBLIC_ORIGIN}/ask/ada?checkout=success&questionId=${created.questionId}&session_id={CHECKOUT_SESSION_ID}`,
       cancel_url: `${PUBLIC_ORIGIN}/ask/ada?checkout=cancelled&questionId=${created.questionId}`,
     });

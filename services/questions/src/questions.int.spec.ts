@@ -584,10 +584,15 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     expect(newMail.text).toContain('Will you mail me?');
     expect(newMail.text).toContain('https://ques.test/admin');
 
+    // Issue 14: a guest's answer e-mail goes only to a confirmed address — Pat opens the status link first.
+    await eventually(async () => mailsTo('pat@example.com').length === 1);
+    const statusLink = /\/q\/([A-Za-z0-9_-]{43})/.exec(mailsTo('pat@example.com')[0]!.text)![1]!;
+    expect((await api('POST', `/api/question-status/${statusLink}/confirm`)).status).toBe(200);
+    const answerMails = () => mailsTo('pat@example.com').filter((m) => m.subject.includes('answered'));
     const token = owner.token;
     await api('PUT', `/api/questions/${asked.body._id}/answer`, { answer: 'Yes, by mail.', tags: [] }, token);
-    await eventually(async () => mailsTo('pat@example.com').length === 1);
-    const answerMail = mailsTo('pat@example.com')[0]!;
+    await eventually(async () => answerMails().length === 1);
+    const answerMail = answerMails()[0]!;
     expect(answerMail.subject).toBe('Mara Mail answered your question');
     expect(answerMail.text).toContain('Yes, by mail.');
     expect(answerMail.text).toContain(
@@ -603,7 +608,7 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     const settled = await registerUser(h, { username: 'mail-marker', emailVerified: true });
     await guestAsk(settled, 'Marker question', { askedEmail: 'marker@example.com' });
     await eventually(async () => mailsTo('mail-marker@example.com').length === 1);
-    expect(mailsTo('pat@example.com')).toHaveLength(1);
+    expect(answerMails()).toHaveLength(1);
     expect(mailsTo('mara@example.com')).toHaveLength(1);
   });
 
@@ -821,7 +826,7 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     ];
     const ASKER = [
       ...PUBLIC, 'toUserId', 'fromUsername', 'askedName', 'askedEmail', 'yourName', 'yourEmail', 'tip', 'tipAmount',
-      'currency', 'tipStatus', 'answerDeadline', 'answerWindowExpired',
+      'currency', 'tipStatus', 'answerDeadline', 'answerWindowExpired', 'isPrivate',
     ];
     const RECIPIENT = [...ASKER, 'toUserEmail'];
     const keys = (value: object) => Object.keys(value).sort();

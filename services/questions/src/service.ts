@@ -15,6 +15,9 @@ import { questionsProjection, QuestionsReadModel } from './questions/read-models
 import { registerQuestionRoutes } from './questions/routes.js';
 import { registerSitemapRoutes, SitemapReadModel } from './sitemap/sitemap.js';
 import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from './recipients/recipients.js';
+import { Parties } from './questions/parties.js';
+import { registerStatusRoutes } from './status/routes.js';
+import { StatusPages } from './status/status-pages.js';
 
 /** What questions builds once and its routes, consumers and jobs share. */
 export interface QuestionsParts {
@@ -25,6 +28,8 @@ export interface QuestionsParts {
   actions: QuestionActions;
   /** Owner control over asking: settings, blocks, screening (issue 16). */
   asking: Asking;
+  /** The asker's private status page (issue 14). */
+  statusPages: StatusPages;
 }
 
 export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, QuestionsParts> = {
@@ -44,11 +49,20 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     const recipients = new RecipientsReadModel(db);
     const asking = new Asking({ db, recipients, clock });
     const actions = new QuestionActions({ commands, questions, recipients, clock, asking });
-    return { commands, questions, recipients, actions, asking };
+    const statusPages = new StatusPages({
+      db,
+      commands,
+      questions,
+      parties: new Parties(recipients),
+      clock,
+      publicOrigin: config.PUBLIC_ORIGIN,
+    });
+    return { commands, questions, recipients, actions, asking, statusPages };
   },
   routes: async (app, parts, ctx) => {
     await registerQuestionRoutes(app, parts, ctx);
     await registerAskingRoutes(app, parts, ctx);
+    registerStatusRoutes(app, parts.statusPages, parts.actions);
     registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],

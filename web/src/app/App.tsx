@@ -21,6 +21,7 @@ const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage'));
 const AdminApp = lazy(() => import('./AdminApp'));
 const SupportModal = lazy(() => import('../features/support/SupportModal'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
+const StatusPage = lazy(() => import('../features/status/StatusPage'));
 
 // The public profile opens the ask modal (its own feature and chunk); the app hands it over.
 const loadAskModal = () => import('../features/ask/AskModal');
@@ -43,6 +44,7 @@ export function App() {
           <Route path="ask/:username/question/:id/:slug?" element={<QuestionPage />} />
           <Route path="terms-of-use" element={<TermsPage />} />
           <Route path="privacy-policy" element={<PrivacyPage />} />
+          <Route path="q/:token" element={<StatusPage />} />
           <Route
             path="admin/*"
             element={

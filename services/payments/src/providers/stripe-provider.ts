@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { feeBreakdownText } from '@ques/contracts';
 import {
   WEBHOOK_TOLERANCE_SECONDS,
   WebhookSignatureError,
@@ -136,6 +137,8 @@ export class StripeProvider implements PaymentProvider {
           metadata,
         },
         metadata,
+        // The fee breakdown the asker saw in the ask modal, above Stripe's pay button (issue 14).
+        custom_text: { submit: { message: feeBreakdownText(input.recipientName, input.amount, input.currency) } },
         success_url: input.successUrl,
         cancel_url: input.cancelUrl,
         expires_at: Math.floor(input.expiresAt.getTime() / 1000),

@@ -10,6 +10,7 @@ export interface QuestionsDB extends KitTables, PersonalDataTables, IdempotencyT
   asking_settings: AskingSettingsTable;
   asker_blocks: AskerBlocksTable;
   question_origins: QuestionOriginsTable;
+  status_links: StatusLinksTable;
 }
 
 /** A column with a database default: optional on insert. */
@@ -27,6 +28,11 @@ export interface QuestionsTable {
   /** jsonb array of tags, written as JSON text. */
   tags: ColumnType<string[], string | undefined, string>;
   display_on_profile: WithDefault<boolean>;
+  /** The asker chose "Private — only I see the answer" (issue 14): never public. */
+  asker_private: WithDefault<boolean>;
+  /** The public wording the owner chose (issue 14); null: as asked. The original stays in `question`/`detail`. */
+  public_question: ColumnType<string | null, string | null | undefined, string | null>;
+  public_detail: ColumnType<string | null, string | null | undefined, string | null>;
   deleted_by_receiver: WithDefault<boolean>;
   to_user_id: string;
   to_username: string;
@@ -104,3 +110,15 @@ export interface QuestionOriginsTable {
   device_hash: string | null;
   created_at: Timestamp;
 }
+
+/** A link to a question's private status page (issue 14); only the token's SHA-256 is stored. */
+export interface StatusLinksTable {
+  token_hash: string;
+  question_id: string;
+  /** Mailed to a guest's typed address (opening it confirms the address); false: made for a signed-in asker. */
+  guest: boolean;
+  confirmed_at: NullableTimestamp;
+  answer_mailed: WithDefault<boolean>;
+  created_at: Timestamp;
+}
+export type StatusLinkRow = Selectable<StatusLinksTable>;

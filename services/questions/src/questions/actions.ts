@@ -17,6 +17,7 @@ import {
   type PatchQuestionBody,
   type PublicQuestion,
   type Question,
+  type SimilarAnswer,
   type SubmitTippedQuestionRequest,
 } from '@ques/contracts';
 import {
@@ -113,6 +114,7 @@ export class QuestionActions {
         asker,
         question: draft.question,
         detail: draft.detail,
+        isPrivate: draft.isPrivate,
         now: this.deps.clock(),
       },
     };
@@ -171,6 +173,21 @@ export class QuestionActions {
     return listed(page, toPublicQuestion);
   }
 
+  /** "Already answered?" (issue 14): up to 3 public answers of `username` matching the title being typed. */
+  async similarAnswers(username: string, title: string): Promise<SimilarAnswer[]> {
+    const words = (title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 2).slice(0, 12);
+    if (words.join('').length < 3) return [];
+    const rows = await this.deps.questions.similarAnswers(username.trim().toLowerCase(), words);
+    return rows.map((row) => ({
+      id: row.id,
+      // The public wording when the owner redacted it (issue 14).
+      question: row.public_question ?? row.question,
+      answer: row.answer ?? '',
+      toUsername: row.to_username,
+      answeredAt: row.answered_at === null ? null : new Date(row.answered_at).toISOString(),
+    }));
+  }
+
   /** `GET /api/questions[?role=…]` with a token: the caller's inbox, asked, curated, or all three. */
   async ownList(claims: AccessClaims, query: ListQuestionsQuery): Promise<ListedQuestions> {
     const { questions } = this.deps;
@@ -207,7 +224,7 @@ export class QuestionActions {
     await this.deps.commands.handle(
       id,
       draft.skipNotify
-        ? { type: 'EditAnswer', data: { actor, answer: draft.answer, tags: draft.tags, now } }
+        ? { type: 'EditAnswer', data: { actor, answer: draft.answer, tags: draft.tags, redaction: draft.redaction, now } }
         : {
             type: 'PostAnswer',
             data: {
@@ -216,6 +233,7 @@ export class QuestionActions {
               tags: draft.tags ?? [],
               displayOnProfile: draft.displayOnProfile ?? true,
               replierName: draft.replierName,
+              redaction: draft.redaction,
               now,
             },
           },
@@ -281,6 +299,7 @@ export class QuestionActions {
           question: draft.question,
           detail: draft.detail,
           tip: { amount: amountCents, currency: body.currency, paymentRef: body.paymentRef },
+          isPrivate: draft.isPrivate,
           now: this.deps.clock(),
         },
       },

@@ -16,7 +16,8 @@ import type { QuestionsDB } from '../db/schema.js';
 import { questionDecider, type QuestionCommand } from './domain/decide.js';
 import { isPublic } from './domain/access.js';
 import { questionStreamId, type QuestionEvent, type QuestionState } from './domain/question.js';
-import { answerPostedMail, newQuestionMail } from './notifications.js';
+import { createStatusLink, lockGuestLink, statusPageUrl } from '../status/links.js';
+import { answerPostedMail, newQuestionMail, statusLinkMail } from './notifications.js';
 
 export const ANSWER_WINDOW_JOB = 'answer-window';
 export const SEND_MAIL_JOB = 'send-mail';
@@ -74,6 +75,18 @@ async function sideEffects(
         const mail = newQuestionMail({ origin, ...d, recipient: { ...d.recipient, email: to } });
         await queueMail(trx, `mail:question-asked:${d.questionId}`, mail, deps.clock());
       }
+      // A guest gets the link to the question's private status page (issue 14); opening it confirms the address.
+      if (!d.asker.userId && d.asker.email) {
+        const token = await createStatusLink(trx, d.questionId, { guest: true, now: deps.clock() });
+        const mail = statusLinkMail({
+          questionId: d.questionId,
+          to: d.asker.email,
+          recipient: d.recipient,
+          statusUrl: statusPageUrl(origin, token),
+          tipped: !!d.tip,
+        });
+        await queueMail(trx, `mail:status-link:${d.questionId}`, mail, deps.clock());
+      }
       return;
     }
     case 'AnswerPosted': {
@@ -84,15 +97,29 @@ async function sideEffects(
       // at the one they typed.
       const to = state.asker.userId ? await verifiedEmailOf(trx, state.asker.userId) : state.asker.email;
       if (!to) return;
+      let statusUrl: string | null = null;
+      if (!state.asker.userId) {
+        // Issue 14: the answer goes to a guest's typed address only once they opened the status link (confirmed);
+        // otherwise the confirmation sends it. Questions asked before status links existed are mailed as before.
+        const link = await lockGuestLink(trx, state.questionId);
+        if (link && !link.confirmed_at) return;
+        if (link) {
+          if (link.answer_mailed) return;
+          await trx.updateTable('status_links').set({ answer_mailed: true }).where('token_hash', '=', link.token_hash).execute();
+          statusUrl = statusPageUrl(origin, await createStatusLink(trx, state.questionId, { guest: false, now: deps.clock() }));
+        }
+      }
       const mail = answerPostedMail({
         origin,
         questionId: state.questionId,
         recipient: state.recipient,
         askerName: state.asker.name,
         to,
-        question: state.question,
+        // The link's slug follows the public wording (issue 14): the original words stay out of URLs.
+        question: event.data.redaction?.question ?? state.question,
         answer: event.data.answer,
         isPublic: isPublic(state),
+        statusUrl,
       });
       await queueMail(trx, `mail:answer-posted:${state.questionId}`, mail, deps.clock());
       return;

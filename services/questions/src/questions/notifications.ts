@@ -71,11 +71,13 @@ export function answerPostedMail(input: {
   answer: string;
   /** The answer shows on the public page: link there; otherwise to the asker's list. */
   isPublic: boolean;
+  /** A guest's private status page (issue 14): the link when the answer is not public. */
+  statusUrl?: string | null;
 }): MailMessage {
   const { origin, recipient, askerName, question, answer, isPublic } = input;
   const link = isPublic
     ? answerPageUrl(origin, recipient.username, input.questionId, question)
-    : `${origin}/admin/questions-asked`;
+    : (input.statusUrl ?? `${origin}/admin/questions-asked`);
   return {
     to: input.to,
     subject: `${recipient.name} answered your question`,
@@ -95,5 +97,38 @@ export function answerPostedMail(input: {
       '— Ques',
     ].join('\n'),
     messageId: `<answer-posted.${input.questionId}@ques>`,
+  };
+}
+
+/**
+ * To a guest right after they asked (issue 14): the link to the question's private status page. Nothing the asker
+ * typed — only the owner's name, the status and the link — so an address typed by someone else receives nothing an
+ * attacker composed. Opening the link confirms the address.
+ */
+export function statusLinkMail(input: {
+  questionId: string;
+  to: string;
+  recipient: Recipient;
+  statusUrl: string;
+  tipped: boolean;
+}): MailMessage {
+  const { recipient, statusUrl } = input;
+  return {
+    to: input.to,
+    subject: `Your question to ${recipient.name} on Ques`,
+    text: [
+      'Hello,',
+      '',
+      `A question to ${recipient.name} was asked on Ques with this e-mail address. Status: Pending.`,
+      '',
+      `Follow it, ${input.tipped ? 'see when the held tip is released, ' : ''}or withdraw it, on its private page:`,
+      statusUrl,
+      '',
+      'Opening the link confirms this address: the answer is e-mailed only to a confirmed address.',
+      'If you did not ask a question on Ques, ignore this e-mail.',
+      '',
+      '— Ques',
+    ].join('\n'),
+    messageId: `<status-link.${input.questionId}@ques>`,
   };
 }

@@ -23,8 +23,9 @@ export function toPublicQuestion(row: QuestionRow): PublicQuestion {
   return {
     _id: row.id,
     id: row.id,
-    question: row.question,
-    detail: row.detail,
+    // Redaction (issue 14): the public sees the owner's public wording, never the original.
+    question: row.public_question ?? row.question,
+    detail: row.public_question !== null ? (row.public_detail ?? '') : row.detail,
     answer: row.answer ?? '',
     source: row.source,
     tags: row.tags,
@@ -57,6 +58,13 @@ export function toQuestion(row: QuestionRow, viewer: 'recipient' | 'asker'): Que
     tipStatus: row.tip_status,
     answerDeadline: iso(row.answer_deadline),
     answerWindowExpired: row.answer_window_expired,
+    isPrivate: row.asker_private,
+    // Its parties read the original, and the public wording when there is one.
+    question: row.question,
+    detail: row.detail,
+    ...(row.public_question !== null
+      ? { publicQuestion: row.public_question, publicDetail: row.public_detail ?? '' }
+      : {}),
   };
   if (viewer === 'recipient') q.toUserEmail = row.to_user_email;
   return q;
@@ -68,6 +76,7 @@ export function partiesOf(row: QuestionRow): QuestionParties {
     status: row.lifecycle,
     displayOnProfile: row.display_on_profile,
     deletedByReceiver: row.deleted_by_receiver,
+    askerPrivate: row.asker_private,
     recipient: { userId: row.to_user_id },
     asker: row.is_curated ? null : { userId: row.asker_user_id, email: row.asked_email },
   };

@@ -40,10 +40,13 @@ export class SitemapReadModel {
     let query = this.db
       .selectFrom('questions')
       .innerJoin('recipients', 'recipients.user_id', 'questions.to_user_id')
-      .select(['questions.id', 'questions.to_username', 'questions.question', 'questions.updated_at'])
+      .select(['questions.id', 'questions.to_username', 'questions.question', 'questions.public_question'])
+      .select('questions.updated_at')
       .where('questions.lifecycle', '=', 'answered')
       .where('questions.display_on_profile', '=', true)
       .where('questions.deleted_by_receiver', '=', false)
+      // Issue 14: the asker's "Private" is never public, whatever the owner toggles.
+      .where('questions.asker_private', '=', false)
       .where('recipients.deleted', '=', false)
       .orderBy('questions.id')
       .limit(limit + 1);
@@ -52,7 +55,8 @@ export class SitemapReadModel {
     const items = rows.slice(0, limit).map((r) => ({
       id: r.id,
       username: r.to_username,
-      question: r.question,
+      // The redacted public wording when there is one (its slug is in the URL).
+      question: r.public_question ?? r.question,
       updatedAt: new Date(r.updated_at).toISOString(),
     }));
     return { items, nextCursor: rows.length > limit ? encode(items.at(-1)!.id) : null };

@@ -28,6 +28,10 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
   const [answer, setAnswer] = useState('');
   const [tags, setTags] = useState<string[]>(question.tags ?? []);
   const [displayOnProfile, setDisplayOnProfile] = useState(true);
+  // Redaction (issue 14): the public wording, starting from the question as asked.
+  const [publicQuestion, setPublicQuestion] = useState(question.question);
+  const [publicDetail, setPublicDetail] = useState(question.detail ?? '');
+  const redacted = publicQuestion.trim() !== question.question || publicDetail.trim() !== (question.detail ?? '');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const tip = tipView(question, Date.now());
@@ -46,6 +50,7 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
         displayOnProfile,
         replierName: replierName.trim() || 'Anonymous',
         tags,
+        ...(redacted && publicQuestion.trim() ? { publicQuestion: publicQuestion.trim(), publicDetail: publicDetail.trim() } : {}),
       });
       onAnswered({ ...question, answer: answer.trim(), tags, displayOnProfile, status: 'Answered', ...(updated ?? {}) });
       close();
@@ -74,9 +79,35 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
             describedBy={error ? errorId : undefined}
           />
           <TagInput tags={tags} onChange={setTags} />
-          <Checkbox checked={displayOnProfile} onChange={setDisplayOnProfile}>
-            Show on profile
-          </Checkbox>
+          {question.isPrivate ? (
+            // The asker's consent (issue 14): a private question is never on the public page.
+            <p className="field__hint answer-modal__private">
+              <span className="display-value display-value--private">Private</span>
+              <label className="checkbox">
+                <input type="checkbox" checked={false} disabled aria-describedby={`${errorId}-private`} /> Show on
+                profile
+              </label>
+              <span id={`${errorId}-private`}>The asker chose “Private — only I see the answer”: it is never shown on your page.</span>
+            </p>
+          ) : (
+            <>
+              <Checkbox checked={displayOnProfile} onChange={setDisplayOnProfile}>
+                Show on profile
+              </Checkbox>
+              <details className="answer-modal__redact">
+                <summary>Edit the public wording (remove personal details)</summary>
+                <label className="field">
+                  <span className="field__label">Public question</span>
+                  <input className="input" type="text" value={publicQuestion} onChange={(e) => setPublicQuestion(e.target.value)} />
+                </label>
+                <label className="field">
+                  <span className="field__label">Public description</span>
+                  <textarea className="input" rows={3} value={publicDetail} onChange={(e) => setPublicDetail(e.target.value)} />
+                </label>
+                <p className="field__hint">Your page shows this wording; the asker keeps the original.</p>
+              </details>
+            </>
+          )}
           <ErrorBanner id={errorId}>{error}</ErrorBanner>
           <FormFooter onCancel={requestClose} busy={busy} submit="Post Answer" submitting="Posting…" />
         </form>

@@ -98,7 +98,7 @@ export default function QuestionReceivedPage() {
   const menu = (q: Question) => {
     // Pending: Reply is the row's button, the menu holds Block and Delete. Answered: hide/show, Block and Delete.
     const actions: MenuAction[] = [
-      ...(isPending(q)
+      ...(isPending(q) || q.isPrivate
         ? []
         : [
             {
@@ -160,7 +160,7 @@ export default function QuestionReceivedPage() {
             meta={
               <>
                 {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
-                {isPending(q) ? null : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
+                {isPending(q) ? null : q.isPrivate ? ' · Private' : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
               </>
             }
           />

@@ -1,8 +1,9 @@
 import type { Question } from '@ques/contracts/core';
 import { useState } from 'react';
 import { usePageHead } from '../../lib/head';
+import { useNavigate } from '../../lib/router';
 import { formatDate } from '../../lib/text';
-import { withdrawQuestion } from './api';
+import { createStatusLink, withdrawQuestion } from './api';
 import { QuestionCardHead, RowMenu, StatusTag, TipCell, type Column } from './list-parts';
 import { isPending, questionId, recipientLabel } from './lists';
 import { QuestionListShell } from './QuestionListShell';
@@ -37,6 +38,7 @@ export default function QuestionsAskedPage() {
       <div className="row-actions">
         {/* The recipient removed it from their inbox: it will not be answered (its tip, if any, was released). */}
         <span className="muted row-actions__note">{q.deletedByReceiver ? 'Removed by recipient' : 'Awaiting answer'}</span>
+        <StatusPageButton questionId={id} />
         <RowMenu subject={q.question} actions={[]} onDelete={() => void remove(q)} disabled={page.busy.has(id)} />
       </div>
     ) : (
@@ -44,6 +46,7 @@ export default function QuestionsAskedPage() {
         <button type="button" className="button button--ghost button--small" onClick={() => setViewing(id)}>
           View answer
         </button>
+        <StatusPageButton questionId={id} />
       </div>
     );
   };
@@ -98,5 +101,26 @@ export default function QuestionsAskedPage() {
         />
       ) : null}
     </QuestionListShell>
+  );
+}
+
+/** The asker's private status page (issue 14): the same page a guest reaches from the e-mailed link. */
+function StatusPageButton({ questionId: id }: { questionId: string }) {
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  return (
+    <button
+      type="button"
+      className="button button--ghost button--small"
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        createStatusLink(id)
+          .then((link) => navigate(link.url))
+          .catch(() => setBusy(false));
+      }}
+    >
+      Status page
+    </button>
   );
 }

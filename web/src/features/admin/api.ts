@@ -1,4 +1,4 @@
-import { NEXT_CURSOR_HEADER, type PaymentActionResponse, type Question } from '@ques/contracts/core';
+import { NEXT_CURSOR_HEADER, type PaymentActionResponse, type Question, type StatusLinkResponse } from '@ques/contracts/core';
 import { api } from '../../lib/api';
 import type { Page } from '../../lib/use-paged-list';
 
@@ -22,6 +22,9 @@ export interface AnswerPayload {
   displayOnProfile: boolean;
   replierName: string;
   tags: string[];
+  /** Redaction (issue 14): the question's public wording, when the owner edited it. */
+  publicQuestion?: string;
+  publicDetail?: string;
 }
 
 /** Spec §7 `PUT /api/questions/{id}/answer`. */
@@ -71,3 +74,7 @@ export const createCurated = (payload: CuratePayload) =>
 
 /** Issue 16: block whoever asked this question (account, e-mail, device); lifted in Account Settings. */
 export const blockAsker = (id: string) => api.json<{ id: string; label: string }>(`${path(id)}/block`, { method: 'POST' });
+
+/** Questions Asked → the question's private status page (issue 14): a fresh link for the signed-in asker. */
+export const createStatusLink = (id: string) =>
+  api.json<StatusLinkResponse>(`/api/questions/${encodeURIComponent(id)}/status-link`, { method: 'POST' });

@@ -102,7 +102,16 @@ export function TipCell({ question, now }: { question: Question; now: number }) 
   );
 }
 
+/** Why a private question's display toggle is off (issue 14). */
+export const PRIVATE_REASON = 'The asker chose “Private — only I see the answer”: it is never shown on your page.';
+
 export function DisplayValue({ question }: { question: Question }) {
+  if (question.isPrivate)
+    return (
+      <span className="display-value display-value--private" title={PRIVATE_REASON}>
+        Private
+      </span>
+    );
   const shown = question.displayOnProfile !== false;
   return <span className={`display-value display-value--${shown ? 'yes' : 'no'}`}>{shown ? 'Yes' : 'No'}</span>;
 }

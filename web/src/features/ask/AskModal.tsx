@@ -1,9 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import {
+  dollarsToCents,
+  feeBreakdownText,
   GUEST_USERNAME,
   PAYMENT_MESSAGES,
   QUESTION_LIMITS,
   type PublicProfile,
+  type SimilarAnswer,
   type TipOptionsResponse,
 } from '@ques/contracts/core';
 import { Checkbox, InputField, TermsLinks, TextAreaField } from '../../components/Field';
@@ -13,7 +16,7 @@ import { useAuth } from '../../lib/auth/auth-context';
 import { leaveTo } from '../../lib/browser';
 import { themeVars } from '../../lib/color';
 import { useApiData } from '../../lib/use-api-data';
-import { createCheckoutSession, fetchTipOptions, postQuestion, type QuestionPayload } from './api';
+import { createCheckoutSession, fetchSimilarAnswers, fetchTipOptions, postQuestion, type QuestionPayload } from './api';
 import { TipSelector, type TipValue } from './TipSelector';
 import { tipAmount, validateAsk, type AskField, type AskRecipient } from './validate';
 import './ask.css';
@@ -71,6 +74,8 @@ function AskForm({
   const [email, setEmail] = useState('');
   const [agreed, setAgreed] = useState(false);
   const [tip, setTip] = useState<TipValue>({ preset: null, custom: '' });
+  // The asker's consent (issue 14): published by default, or private.
+  const [isPrivate, setIsPrivate] = useState(false);
   const [error, setError] = useState<{ message: string; field: AskField } | null>(null);
   const [busy, setBusy] = useState<'posting' | 'redirecting' | null>(null);
   const [sent, setSent] = useState(false);
@@ -133,6 +138,7 @@ function AskForm({
       yourEmail: askerEmail,
       toUserEmail: recipient.email,
       ...(isGuest ? { agreedToTerms: agreed } : {}),
+      ...(isPrivate ? { isPrivate: true } : {}),
     };
 
     if (amount > 0) {
@@ -172,7 +178,12 @@ function AskForm({
     return (
       <div className="ask-sent" role="status">
         <p className="ask-sent__title">Your question is on its way.</p>
-        <p>{recipient.name} will be notified. Answers appear on this page once published.</p>
+        <p>
+          {recipient.name} will be notified.{' '}
+          {isGuest
+            ? 'We e-mailed you a private link to follow your question (and to withdraw it).'
+            : 'Follow it under Questions Asked.'}
+        </p>
         <button type="button" className="button button--primary" onClick={requestClose}>
           Close
         </button>
@@ -197,6 +208,7 @@ function AskForm({
         value={title}
         onChange={setTitle}
       />
+      <SimilarAnswers username={recipient.username} title={title} />
       <TextAreaField label="Description" marker="optional" rows={4} maxLength={QUESTION_LIMITS.detail} value={detail} onChange={setDetail} />
       {isGuest ? (
         <div className="field-row">
@@ -243,8 +255,25 @@ function AskForm({
             A tip is held on your card, never charged unless {recipient.name} answers. It is released if there is
             no answer within 5 days.
           </p>
+          {amount > 0 ? (
+            <p className="field__hint ask-form__fees" data-testid="fee-breakdown">
+              {feeBreakdownText(recipient.name, dollarsToCents(amount) ?? 0)}
+            </p>
+          ) : null}
         </>
       ) : null}
+
+      <fieldset className="ask-form__consent">
+        <legend>Who may see the answer</legend>
+        <label>
+          <input type="radio" name="consent" checked={!isPrivate} onChange={() => setIsPrivate(false)} /> May be
+          published on {recipient.name}'s page
+        </label>
+        <label>
+          <input type="radio" name="consent" checked={isPrivate} onChange={() => setIsPrivate(true)} /> Private — only I
+          see the answer
+        </label>
+      </fieldset>
 
       {error ? (
         <p id={ids.error} className="banner banner--error" role="alert">
@@ -270,5 +299,51 @@ function AskForm({
         <p className="field__hint ask-form__pay-note">You will confirm the ${amount} tip on the secure payment page.</p>
       ) : null}
     </form>
+  );
+}
+
+/** How long typing must pause before "Already answered?" asks the server. */
+const SIMILAR_DEBOUNCE_MS = 350;
+
+/**
+ * "Already answered?" (issue 14): up to 3 of the owner's public answers matching the title, fetched when typing
+ * pauses; each opens in place. Asking anyway is just going on with the form.
+ */
+function SimilarAnswers({ username, title }: { username: string; title: string }) {
+  const [answers, setAnswers] = useState<SimilarAnswer[]>([]);
+  const [open, setOpen] = useState<string | null>(null);
+  useEffect(() => {
+    const q = title.trim();
+    if (q.length < 3) {
+      setAnswers([]);
+      return;
+    }
+    const controller = new AbortController();
+    const t = window.setTimeout(() => {
+      fetchSimilarAnswers(username, q, controller.signal)
+        .then(setAnswers)
+        .catch(() => undefined); // a hint only: nothing to show when it fails
+    }, SIMILAR_DEBOUNCE_MS);
+    return () => {
+      window.clearTimeout(t);
+      controller.abort();
+    };
+  }, [username, title]);
+  if (answers.length === 0) return null;
+  return (
+    <section className="ask-similar" aria-label="Already answered?" data-testid="similar-answers">
+      <p className="ask-similar__title">Already answered? {answers.length === 1 ? 'This answer' : 'These answers'} may help:</p>
+      <ul>
+        {answers.map((a) => (
+          <li key={a.id}>
+            <button type="button" className="text-link" aria-expanded={open === a.id} onClick={() => setOpen(open === a.id ? null : a.id)}>
+              {a.question}
+            </button>
+            {open === a.id ? <p className="ask-similar__answer">{a.answer}</p> : null}
+          </li>
+        ))}
+      </ul>
+      <p className="field__hint">Not it? Go on and ask your question.</p>
+    </section>
   );
 }

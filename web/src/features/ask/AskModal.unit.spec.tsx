@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ASK_MESSAGES, DEFAULT_TIP_OPTIONS, type PublicProfile } from '@ques/contracts/core';
@@ -39,6 +39,8 @@ function setup(options: { tippingEnabled?: boolean; recipient?: PublicProfile & 
         avatarUrl: '/images/user-image.png',
       }),
     'POST /api/questions': (call) => json({ _id: 'q1', ...(call.body as object) }, { status: 201 }),
+    'GET /api/asking/similar/ada': () =>
+      json([{ id: 'a1', question: 'How do I price a workshop?', answer: 'Per day.', toUsername: 'ada', answeredAt: null }]),
     'POST /api/checkout/create-checkout-session': () =>
       json({ sessionId: 'cs_1', paymentIntentId: 'pi_1', url: 'https://checkout.example/cs_1' }),
   });
@@ -97,7 +99,7 @@ describe('ask modal — validation rules of spec §5, in order', () => {
 
     // Nothing was posted while any rule failed.
     expect(mock.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
-  });
+  }, 20_000); // many typed fields: slow on a loaded machine
 
   it('rule 4: a recipient without an id', async () => {
     const { user, post, alertText } = setup({ recipient: { ...recipient, id: '', _id: '' } });
@@ -230,6 +232,41 @@ describe('ask modal — posting', () => {
       questionData: { question: 'Review my deck?', tip: 25 },
     });
     expect(mock.calls.some((c) => c.method === 'POST' && c.url === '/api/questions')).toBe(false);
+  });
+
+  it('shows the fee breakdown under the tip before paying, and carries the private choice to checkout (issue 14)', async () => {
+    const { user, post, mock } = setup({ tippingEnabled: true });
+    await ready();
+    expect(screen.queryByTestId('fee-breakdown')).toBeNull();
+    // Published by default; the asker may choose private.
+    expect(screen.getByRole('radio', { name: "May be published on Ada Lovelace's page" })).toBeChecked();
+    await user.type(screen.getByLabelText(/Question title/), 'Review my deck?');
+    await user.type(screen.getByLabelText('Your Name'), 'Guest Person');
+    await user.type(screen.getByLabelText('Email'), 'guest@example.com');
+    await user.click(screen.getByRole('checkbox'));
+    await user.click(screen.getByRole('radio', { name: '$25' }));
+    expect(screen.getByTestId('fee-breakdown').textContent).toBe(
+      'Ada Lovelace receives $22.50 · Ques fee (10 %) $2.50 · Your card is held, not charged, until Ada Lovelace ' +
+        'answers; released automatically after 5 days. One-time tip, never recurring.',
+    );
+    await user.click(screen.getByRole('radio', { name: 'Private — only I see the answer' }));
+    await post();
+    await waitFor(() => expect(leaveTo).toHaveBeenCalled());
+    const checkout = mock.calls.find((c) => c.url === '/api/checkout/create-checkout-session');
+    expect(checkout?.body).toMatchObject({ questionData: { isPrivate: true } });
+  });
+
+  it('shows the owner\'s matching public answers as the title is typed, each opening in place (issue 14)', async () => {
+    const { user, mock } = setup({ tippingEnabled: true });
+    await ready();
+    await user.type(screen.getByLabelText(/Question title/), 'workshop pricing');
+    const box = await screen.findByTestId('similar-answers', {}, { timeout: 3000 });
+    await user.click(within(box).getByRole('button', { name: 'How do I price a workshop?' }));
+    expect(within(box).getByText('Per day.')).toBeInTheDocument();
+    const calls = mock.calls.filter((c) => c.url.startsWith('/api/asking/similar/ada'));
+    // Debounced: not one request per keystroke.
+    expect(calls.length).toBeLessThan(4);
+    expect(calls.at(-1)?.url).toContain('q=workshop+pricing');
   });
 
   it('asks a signed-in user for neither name, e-mail nor agreement, and sends their identity', async () => {

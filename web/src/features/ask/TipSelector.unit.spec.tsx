@@ -106,7 +106,8 @@ describe('tip selector inside the ask modal', () => {
     open(false);
     await waitFor(() => expect(screen.getByRole('button', { name: 'Post Question' })).toBeEnabled());
     expect(screen.queryByRole('group', { name: 'Tip amount' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('radio')).not.toBeInTheDocument();
+    // Only the asker's consent choice (issue 14) is left: no tip amount.
+    expect(screen.queryByRole('radio', { name: /\$|No tip/ })).not.toBeInTheDocument();
   });
 
   it('is hidden when the tip options fail to load (tipping off, spec §4)', async () => {

@@ -2,6 +2,7 @@ import {
   DEFAULT_TIP_OPTIONS,
   type CheckoutSessionResponse,
   type Question,
+  type SimilarAnswer,
   type TipOptionsResponse,
 } from '@ques/contracts/core';
 import { api } from '../../lib/api';
@@ -39,6 +40,8 @@ export interface QuestionPayload {
   toUserEmail?: string | undefined;
   /** A guest ticked the terms box (the server checks it again; signed-in askers agreed when signing up). */
   agreedToTerms?: boolean;
+  /** The asker's consent (issue 14): "Private — only I see the answer". */
+  isPrivate?: boolean;
 }
 
 export const postQuestion = (payload: QuestionPayload) =>
@@ -50,4 +53,12 @@ export const createCheckoutSession = (donationAmount: number, userId: string, qu
     body: { donationAmount, userId, questionData },
     headers: deviceHeaders(),
     idempotent: true,
+  });
+
+/** "Already answered?" (issue 14): up to 3 of the owner's public answers matching the title being typed. */
+export const fetchSimilarAnswers = (username: string, q: string, signal?: AbortSignal) =>
+  api.json<SimilarAnswer[]>(`/api/asking/similar/${encodeURIComponent(username)}`, {
+    query: { q },
+    anonymous: true,
+    signal,
   });

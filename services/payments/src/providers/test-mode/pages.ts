@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { paymentsBrowserCalls as calls } from '@ques/contracts';
+import { feeBreakdownText, paymentsBrowserCalls as calls } from '@ques/contracts';
 import { routeFor, type HttpApp } from '@ques/kit';
 import { TEST_MODE_PAGES, type TestModeProvider } from './test-mode-provider.js';
 
@@ -105,9 +105,8 @@ export async function registerTestModePages(app: HttpApp, provider: TestModeProv
           `Tip ${amount} for ${session.recipient_name}`,
           `<p class="label">Tip for</p><p class="to"><strong>${to}</strong></p>
 <p class="label">Amount</p><p class="amount">${amount}</p><p class="label">${escape(session.currency.toUpperCase())}</p>
-<ul style="margin-top:18px"><li>Held on your card (authorized, not charged) until ${to} answers your question.</li>
-<li>Released, never charged, if it is withdrawn, deleted or not answered within 5 days.</li>
-<li>Ques keeps 10 % (${money(session.application_fee, session.currency)}); ${to} receives the rest.</li></ul>
+<p class="label" style="margin-top:18px" data-testid="fee-breakdown">${escape(feeBreakdownText(session.recipient_name, session.amount, session.currency))}</p>
+<ul><li>Released, never charged, if it is withdrawn, deleted or not answered within 5 days.</li></ul>
 <div class="actions">
 <form method="post" action="${TEST_MODE_PAGES}/checkout/${escape(id)}/pay"><button class="primary" type="submit">Pay ${amount}</button></form>
 <form method="post" action="${TEST_MODE_PAGES}/checkout/${escape(id)}/cancel"><button class="secondary" type="submit">Cancel</button></form>

@@ -17,7 +17,7 @@ export interface Actor {
 }
 
 /** What the rule reads of a question: the aggregate's state, or a read-model row mapped to it. */
-export type QuestionParties = Pick<QuestionFacts, 'status' | 'displayOnProfile' | 'deletedByReceiver'> & {
+export type QuestionParties = Pick<QuestionFacts, 'status' | 'displayOnProfile' | 'deletedByReceiver' | 'askerPrivate'> & {
   recipient: Pick<Recipient, 'userId'>;
   /** null for curated Q&A (the owner wrote both sides). */
   asker: Pick<Asker, 'userId' | 'email'> | null;
@@ -27,10 +27,13 @@ type Seen = QuestionParties | QuestionState;
 
 const existing = (q: Seen): QuestionParties | null => (q.status === 'none' ? null : q);
 
-/** Anyone may read it: answered, shown on the profile, not deleted (spec §5 "Lists", public profile). */
+/**
+ * Anyone may read it: answered, shown on the profile, not deleted (spec §5 "Lists", public profile) — and the asker
+ * did not choose "Private" (issue 14): then it is never public, whatever the owner toggles.
+ */
 export function isPublic(q: Seen): boolean {
   const s = existing(q);
-  return !!s && s.status === 'answered' && s.displayOnProfile && !s.deletedByReceiver;
+  return !!s && s.status === 'answered' && s.displayOnProfile && !s.deletedByReceiver && !s.askerPrivate;
 }
 
 /** The account that asked it, or — for a guest's question — the account whose verified e-mail it was asked with. */

@@ -10,6 +10,7 @@ import {
   type QuestionFacts,
   type QuestionState,
   type Recipient,
+  type Redaction,
   type Tip,
 } from './question.js';
 
@@ -22,6 +23,8 @@ export type QuestionCommand =
         asker: Asker;
         question: string;
         detail: string;
+        /** The asker's consent (issue 14). */
+        isPrivate?: boolean;
         now: Date;
       };
     }
@@ -34,6 +37,7 @@ export type QuestionCommand =
         question: string;
         detail: string;
         tip: Tip;
+        isPrivate?: boolean;
         now: Date;
       };
     }
@@ -64,13 +68,19 @@ export type QuestionCommand =
         tags: string[];
         displayOnProfile: boolean;
         replierName: string | null;
+        /** The public wording (issue 14); null: as asked. */
+        redaction?: Redaction | null;
         now: Date;
       };
     }
-  | { type: 'EditAnswer'; data: { actor: Actor; answer: string; tags: string[] | null; now: Date } }
+  | {
+      type: 'EditAnswer';
+      data: { actor: Actor; answer: string; tags: string[] | null; redaction?: Redaction | null; now: Date };
+    }
   | { type: 'ChangeVisibility'; data: { actor: Actor; displayOnProfile: boolean; now: Date } }
   | { type: 'DeleteByReceiver'; data: { actor: Actor; now: Date } }
-  | { type: 'WithdrawQuestion'; data: { actor: Actor; now: Date } }
+  /** By its asker's account, or (`actor` null, `viaStatusLink`) by whoever holds its status page's link (issue 14). */
+  | { type: 'WithdrawQuestion'; data: { actor: Actor | null; viaStatusLink?: boolean; now: Date } }
   | { type: 'ExpireAnswerWindow'; data: { now: Date } }
   | { type: 'ConfirmTipCapture'; data: { paymentRef: string; now: Date } }
   | { type: 'ConfirmTipRelease'; data: { paymentRef: string; now: Date } }
@@ -110,6 +120,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
             tip: null,
             askedAt: now.toISOString(),
             answerDeadline: null,
+            ...(command.data.isPrivate ? { askerPrivate: true } : {}),
           },
         },
       ];
@@ -127,7 +138,16 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       return [
         {
           type: 'TippedQuestionSubmitted',
-          data: { questionId, recipient, asker, question, detail, tip, submittedAt: now.toISOString() },
+          data: {
+            questionId,
+            recipient,
+            asker,
+            question,
+            detail,
+            tip,
+            submittedAt: now.toISOString(),
+            ...(command.data.isPrivate ? { askerPrivate: true } : {}),
+          },
         },
       ];
     }
@@ -151,6 +171,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
             tip,
             askedAt: now.toISOString(),
             answerDeadline: new Date(now.getTime() + ANSWER_WINDOW_MS).toISOString(),
+            ...(state.askerPrivate ? { askerPrivate: true } : {}),
           },
         },
       ];
@@ -200,6 +221,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
             answeredAt: now.toISOString(),
             // After the window expired the tip is already released: the answer is free.
             tipToCapture: heldTip(s),
+            ...(command.data.redaction ? { redaction: command.data.redaction } : {}),
           },
         },
       ];
@@ -211,11 +233,18 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       if (s.status !== 'answered') throw conflict(MESSAGES.notAnsweredYet);
       const { answer, now } = command.data;
       const tags = command.data.tags ?? s.tags;
-      if (answer === s.answer && sameTags(tags, s.tags)) return [];
+      const redaction = command.data.redaction ?? null;
+      if (answer === s.answer && sameTags(tags, s.tags) && !redaction) return [];
       return [
         {
           type: 'AnswerEdited',
-          data: { questionId: s.questionId, answer, tags, editedAt: now.toISOString() },
+          data: {
+            questionId: s.questionId,
+            answer,
+            tags,
+            editedAt: now.toISOString(),
+            ...(redaction ? { redaction } : {}),
+          },
         },
       ];
     }
@@ -248,9 +277,14 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       ];
     }
     case 'WithdrawQuestion': {
-      const { actor, now } = command.data;
+      const { actor, viaStatusLink, now } = command.data;
       if (state.status === 'none' || isInvisible(state.status)) throw notFound(QUESTION_NOT_FOUND);
-      requireAccess(isAsker(state, actor), viewerOf(state, actor) !== null, accessMessages(MESSAGES.onlyAsker));
+      if (!viaStatusLink)
+        requireAccess(
+          !!actor && isAsker(state, actor),
+          viewerOf(state, actor) !== null,
+          accessMessages(MESSAGES.onlyAsker),
+        );
       if (state.status === 'withdrawn') throw conflict(MESSAGES.alreadyWithdrawn);
       if (state.status === 'answered') throw conflict(MESSAGES.answeredCannotWithdraw);
       if (state.deletedByReceiver) throw conflict(MESSAGES.deletedCannotWithdraw);

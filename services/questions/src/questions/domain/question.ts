@@ -26,6 +26,12 @@ export interface Tip {
   paymentRef: string;
 }
 
+/** The question's public wording, when the owner edited it before publishing (issue 14); the original stays private. */
+export interface Redaction {
+  question: string;
+  detail: string;
+}
+
 export type TipStatus = 'none' | 'awaiting_authorization' | 'held' | 'capturing' | 'captured' | 'released';
 
 export type QuestionEvent =
@@ -40,6 +46,8 @@ export type QuestionEvent =
         detail: string;
         tip: Tip;
         submittedAt: string;
+        /** The asker's consent (issue 14): never public. Absent in events recorded before it: false. */
+        askerPrivate?: boolean;
       };
     }
   | {
@@ -55,6 +63,8 @@ export type QuestionEvent =
         askedAt: string;
         /** Tipped questions only: when the tip is released if still unanswered. */
         answerDeadline: string | null;
+        /** The asker's consent (issue 14): never public. Absent in events recorded before it: false. */
+        askerPrivate?: boolean;
       };
     }
   | {
@@ -86,9 +96,13 @@ export type QuestionEvent =
         answeredAt: string;
         /** The held tip payments captures now; null for a free question or one whose tip was already released. */
         tipToCapture: Tip | null;
+        redaction?: Redaction;
       };
     }
-  | { type: 'AnswerEdited'; data: { questionId: string; answer: string; tags: string[]; editedAt: string } }
+  | {
+      type: 'AnswerEdited';
+      data: { questionId: string; answer: string; tags: string[]; editedAt: string; redaction?: Redaction };
+    }
   | {
       type: 'QuestionVisibilityChanged';
       data: { questionId: string; displayOnProfile: boolean; changedAt: string };
@@ -134,6 +148,8 @@ export interface QuestionFacts {
   answer: string | null;
   tags: string[];
   displayOnProfile: boolean;
+  /** The asker chose "Private — only I see the answer" (issue 14). */
+  askerPrivate: boolean;
   deletedByReceiver: boolean;
   tip: Tip | null;
   tipStatus: TipStatus;
@@ -167,6 +183,7 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
         answer: null,
         tags: [],
         displayOnProfile: true,
+        askerPrivate: d.askerPrivate ?? false,
         deletedByReceiver: false,
         tip: d.tip,
         tipStatus: 'awaiting_authorization',
@@ -187,6 +204,7 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
         answer: null,
         tags: [],
         displayOnProfile: true,
+        askerPrivate: d.askerPrivate ?? false,
         deletedByReceiver: false,
         tip: d.tip,
         tipStatus: d.tip ? 'held' : 'none',
@@ -207,6 +225,7 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
         answer: d.answer,
         tags: d.tags,
         displayOnProfile: d.displayOnProfile,
+        askerPrivate: false,
         deletedByReceiver: false,
         tip: null,
         tipStatus: 'none',

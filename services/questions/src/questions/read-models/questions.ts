@@ -36,6 +36,7 @@ function askedRow(e: AskedEvent, version: number): Insertable<QuestionsTable> & 
     payment_ref: d.tip?.paymentRef ?? null,
     tip_status: e.type === 'TippedQuestionSubmitted' ? 'awaiting_authorization' : d.tip ? 'held' : 'none',
     answer_deadline: e.type === 'QuestionAsked' ? e.data.answerDeadline : null,
+    asker_private: d.askerPrivate ?? false,
     // A tipped question is listed from when it was asked (authorized), not when checkout began.
     created_at: at,
     updated_at: at,
@@ -142,11 +143,18 @@ export const questionsProjection: Projection<QuestionsDB> = {
           replier_name: d.replierName,
           answered_at: d.answeredAt,
           ...(d.tipToCapture ? { tip_status: 'capturing' } : {}),
+          ...(d.redaction ? { public_question: d.redaction.question, public_detail: d.redaction.detail } : {}),
         });
         return;
       }
       case 'AnswerEdited':
-        await update(e.data.questionId, e.data.editedAt, { answer: e.data.answer, tags: json(e.data.tags) });
+        await update(e.data.questionId, e.data.editedAt, {
+          answer: e.data.answer,
+          tags: json(e.data.tags),
+          ...(e.data.redaction
+            ? { public_question: e.data.redaction.question, public_detail: e.data.redaction.detail }
+            : {}),
+        });
         return;
       case 'QuestionVisibilityChanged':
         await update(e.data.questionId, e.data.changedAt, { display_on_profile: e.data.displayOnProfile });
@@ -259,6 +267,28 @@ export class QuestionsReadModel {
     return this.db.selectFrom('questions').selectAll();
   }
 
+  /**
+   * "Already answered?" (issue 14): up to `limit` public answers of `username` matching the words being typed — each
+   * word as a prefix (the last one is often half typed), any of them, ranked by `ts_rank`. Public rows only.
+   */
+  async similarAnswers(username: string, words: string[], limit = 3): Promise<QuestionRow[]> {
+    if (words.length === 0) return [];
+    const query = words.map((w) => `${w}:*`).join(' | ');
+    const doc = sql`to_tsvector('english', coalesce(public_question, question) || ' ' || coalesce(answer, ''))`;
+    const tsq = sql`to_tsquery('english', ${query})`;
+    return this.base()
+      .where('to_username', '=', username)
+      .where('lifecycle', '=', 'answered')
+      .where('display_on_profile', '=', true)
+      .where('deleted_by_receiver', '=', false)
+      .where('asker_private', '=', false)
+      .where(sql<boolean>`${doc} @@ ${tsq}`)
+      .orderBy(sql`ts_rank(${doc}, ${tsq})`, 'desc')
+      .orderBy('answered_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
   byId(id: string, executor: Kysely<QuestionsDB> = this.db): Promise<QuestionRow | undefined> {
     return executor.selectFrom('questions').selectAll().where('id', '=', id).executeTakeFirst();
   }
@@ -270,7 +300,9 @@ export class QuestionsReadModel {
         .where('to_username', '=', username)
         .where('lifecycle', '=', 'answered')
         .where('display_on_profile', '=', true)
-        .where('deleted_by_receiver', '=', false),
+        .where('deleted_by_receiver', '=', false)
+        // The asker's consent (issue 14): a private question is never on the public page.
+        .where('asker_private', '=', false),
       limit,
       after,
     );

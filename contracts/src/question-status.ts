@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/*
+ * Asker trust (issue 14): the private status page of one question, reached by its unguessable token
+ * (`/q/{token}`), without an account.
+ */
+
+export * from './core/asker-trust.js';
+
+const ZTime = z.iso.datetime({ offset: true });
+
+export const ZStatusTokenParams = z.object({ token: z.string().max(200) });
+
+/** What the status page shows: only this question, only to whoever holds its link. */
+export const ZQuestionStatusPage = z.strictObject({
+  questionId: z.string(),
+  question: z.string(),
+  detail: z.string(),
+  /** The public wording when the owner redacted it before publishing (issue 14); null otherwise. */
+  publicQuestion: z.string().nullable(),
+  publicDetail: z.string().nullable(),
+  /** The owner it was asked to. */
+  toName: z.string(),
+  toUsername: z.string(),
+  status: z.enum(['Pending', 'Answered', 'Withdrawn', 'Released']),
+  askedAt: ZTime,
+  /** The answer, also when the owner keeps it off the public page. */
+  answer: z.string().nullable(),
+  answeredAt: ZTime.nullable(),
+  /** Shown on the owner's public page now. */
+  isPublic: z.boolean(),
+  /** The asker chose "Private — only I see the answer". */
+  isPrivate: z.boolean(),
+  /** null without a tip. `state`: held on the card, charged (answered), or released (never charged). */
+  tip: z
+    .strictObject({
+      amountCents: z.number().int().nonnegative(),
+      currency: z.string(),
+      state: z.enum(['held', 'charged', 'released']),
+      /** When the hold is released automatically if still unanswered. */
+      releaseAt: ZTime.nullable(),
+      chargedAt: ZTime.nullable(),
+    })
+    .nullable(),
+  /** The guest's address is confirmed (the link was opened): answer e-mails go to it. */
+  emailConfirmed: z.boolean(),
+});
+export type QuestionStatusPage = z.infer<typeof ZQuestionStatusPage>;
+
+/** "Already answered?" (issue 14): up to 3 of an owner's public answers matching a title being typed. */
+export const ZSimilarAnswersQuery = z.object({ q: z.string().max(300).default('') });
+export const ZSimilarAnswer = z.strictObject({
+  id: z.string(),
+  question: z.string(),
+  answer: z.string(),
+  toUsername: z.string(),
+  answeredAt: ZTime.nullable(),
+});
+export const ZSimilarAnswers = z.array(ZSimilarAnswer).max(3);
+export type SimilarAnswer = z.infer<typeof ZSimilarAnswer>;
+
+/** `POST /api/questions/:id/status-link`: a signed-in asker's way to the same page. */
+export const ZStatusLinkResponse = z.strictObject({ token: z.string(), url: z.string() });
+export type StatusLinkResponse = z.infer<typeof ZStatusLinkResponse>;

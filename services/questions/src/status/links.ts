@@ -1,0 +1,46 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { STATUS_PAGE_PATH } from '@ques/contracts';
+import type { QuestionsDB } from '../db/schema.js';
+
+/*
+ * Links to a question's private status page (issue 14): 32 random bytes (256 bits, base64url) that only the mail or
+ * the signed-in asker ever sees; the table keeps their SHA-256, so a read of the database opens no page.
+ */
+
+export const newStatusToken = (): string => randomBytes(32).toString('base64url');
+export const hashStatusToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+export const statusPageUrl = (origin: string, token: string) => `${origin}${STATUS_PAGE_PATH}${token}`;
+
+/** A new link to `questionId`'s page, stored hashed; returns the token (the only time it exists in clear). */
+export async function createStatusLink(
+  db: Kysely<QuestionsDB>,
+  questionId: string,
+  opts: { guest: boolean; now: Date },
+): Promise<string> {
+  const token = newStatusToken();
+  await db
+    .insertInto('status_links')
+    .values({
+      token_hash: hashStatusToken(token),
+      question_id: questionId,
+      guest: opts.guest,
+      created_at: opts.now,
+    })
+    .execute();
+  return token;
+}
+
+/**
+ * The guest link of a question, locked (`FOR UPDATE`): the answer's side effect and the confirmation take the same
+ * row lock, so the answer e-mail goes out exactly once, whichever comes first.
+ */
+export function lockGuestLink(db: Kysely<QuestionsDB>, questionId: string) {
+  return db
+    .selectFrom('status_links')
+    .selectAll()
+    .where('question_id', '=', questionId)
+    .where('guest', '=', true)
+    .forUpdate()
+    .executeTakeFirst();
+}
