@@ -23,6 +23,7 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
   'GET /api/users/public/:username': 'the public profile (checked below for private fields)',
   'GET /api/asking/status/:username': "whether a page takes questions (public: it replaces the ask button)",
   'GET /images/avatars/:userId/:file': 'public avatar images',
+  'GET /api/asking/similar/:username': "an owner's public answers matching a title (checked below for private fields)",
   // The test-mode provider's hosted pages are keyed by unguessable session/account ids, as Stripe's are.
   'GET /pay/test/checkout/:id': 'hosted checkout page (capability URL)',
   'POST /pay/test/checkout/:id/pay': 'hosted checkout page (capability URL)',
@@ -46,6 +47,7 @@ function privateFieldsIn(value: unknown, path = '$'): string[] {
 }
 
 const key = (method: string, path: string) => `${method} ${path}`;
+const GUESSED_TOKEN = 'A'.repeat(43);
 
 describe('access matrix: another user and a guest against every route that names a resource', () => {
   let product: EmbeddedProduct;
@@ -111,6 +113,12 @@ describe('access matrix: another user and a guest against every route that names
       { method: 'DELETE', path: '/api/users/profile/:id', url: () => `/api/users/profile/${ada.id}` },
       { method: 'POST', path: '/api/payments/process/:id/finalize-payment', url: () => `/api/payments/process/${pendingToAda}/finalize-payment` },
       { method: 'POST', path: '/api/payments/process/:id/cancel-payment', url: () => `/api/payments/process/${askedByAda}/cancel-payment` },
+      { method: 'POST', path: '/api/questions/:id/status-link', url: () => `/api/questions/${askedByAda}/status-link` },
+      // The asker's status page is a capability URL (a 256-bit token): a guessed one, or a question id, reaches nothing.
+      { method: 'GET', path: '/api/question-status/:token', url: () => `/api/question-status/${GUESSED_TOKEN}` },
+      { method: 'GET', path: '/api/question-status/:token', url: () => `/api/question-status/${pendingToAda}` },
+      { method: 'POST', path: '/api/question-status/:token/confirm', url: () => `/api/question-status/${GUESSED_TOKEN}/confirm` },
+      { method: 'POST', path: '/api/question-status/:token/withdraw', url: () => `/api/question-status/${pendingToAda}/withdraw` },
     ];
   }, 120_000);
 
@@ -165,6 +173,7 @@ describe('access matrix: another user and a guest against every route that names
       `/api/questions?username=${ada.username}&role=receiver`,
       `/api/questions/${answeredByAda}`,
       `/api/asking/status/${ada.username}`,
+      `/api/asking/similar/${ada.username}?q=${encodeURIComponent('answered public question')}`,
       '/api/sitemap/profiles',
       '/api/sitemap/answers',
     ];
