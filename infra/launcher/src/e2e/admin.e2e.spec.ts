@@ -270,7 +270,7 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     // The owner's options, and nothing else: no $50, no custom amount.
     await dialog.getByRole('radio', { name: '$25' }).waitFor();
     expect(
-      await dialog.getByRole('radio').evaluateAll((els) => els.map((el) => el.parentElement?.textContent)),
+      await dialog.getByRole('group', { name: 'Tip amount' }).getByRole('radio').evaluateAll((els) => els.map((el) => el.parentElement?.textContent)),
     ).toEqual(['No tip', '$5', '$25']);
     expect(await dialog.getByLabel('Custom amount ($)').count()).toBe(0);
     await dialog.getByLabel(/Question title/).fill(TIPPED);
@@ -433,7 +433,7 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     expect(await text(deletedRow.locator('td[data-label="Asked To"]'))).toBe(
       `${owner.name} @${owner.username}`,
     );
-    expect(await text(deletedRow.locator('td.q-table__actions'))).toBe('Removed by recipient');
+    expect(await text(deletedRow.locator('td.q-table__actions'))).toBe('Removed by recipient Status page');
     expect(await text(row(mine.page, TO_WITHDRAW).locator('td[data-label="Tip"]'))).toMatch(
       /^\$5 HELD Releases in 4d 23h$/,
     );
