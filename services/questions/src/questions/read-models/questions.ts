@@ -269,24 +269,40 @@ export class QuestionsReadModel {
 
   /**
    * "Already answered?" (issue 14): up to `limit` public answers of `username` matching the words being typed — each
-   * word as a prefix (the last one is often half typed), any of them, ranked by `ts_rank`. Public rows only.
+   * word as a prefix (the last one is often half typed), any of them, ranked by `ts_rank`. When full-text search finds
+   * nothing (a typo in every word), the titles whose trigrams are close to what was typed (`pg_trgm`'s `%`, ranked by
+   * `similarity()`). Public rows only.
    */
   async similarAnswers(username: string, words: string[], limit = 3): Promise<QuestionRow[]> {
     if (words.length === 0) return [];
     const query = words.map((w) => `${w}:*`).join(' | ');
     const doc = sql`to_tsvector('english', coalesce(public_question, question) || ' ' || coalesce(answer, ''))`;
     const tsq = sql`to_tsquery('english', ${query})`;
-    return this.base()
-      .where('to_username', '=', username)
-      .where('lifecycle', '=', 'answered')
-      .where('display_on_profile', '=', true)
-      .where('deleted_by_receiver', '=', false)
-      .where('asker_private', '=', false)
+    const ranked = await this.publicAnswersOf(username)
       .where(sql<boolean>`${doc} @@ ${tsq}`)
       .orderBy(sql`ts_rank(${doc}, ${tsq})`, 'desc')
       .orderBy('answered_at', 'desc')
       .limit(limit)
       .execute();
+    if (ranked.length > 0) return ranked;
+    const typed = words.join(' ');
+    const title = sql`coalesce(public_question, question)`;
+    return this.publicAnswersOf(username)
+      .where(sql<boolean>`${title} OPERATOR(public.%) ${typed}`)
+      .orderBy(sql`public.similarity(${title}, ${typed})`, 'desc')
+      .orderBy('answered_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** An owner's answers anyone may see (the public list's conditions). */
+  private publicAnswersOf(username: string) {
+    return this.base()
+      .where('to_username', '=', username)
+      .where('lifecycle', '=', 'answered')
+      .where('display_on_profile', '=', true)
+      .where('deleted_by_receiver', '=', false)
+      .where('asker_private', '=', false);
   }
 
   byId(id: string, executor: Kysely<QuestionsDB> = this.db): Promise<QuestionRow | undefined> {
