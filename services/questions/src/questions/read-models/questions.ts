@@ -330,7 +330,8 @@ export class QuestionsReadModel {
         .where('to_user_id', '=', userId)
         .where('is_curated', '=', false)
         .where('deleted_by_receiver', '=', false)
-        .where('lifecycle', 'in', ['pending', 'answered']),
+        // Withdrawn ones stay, marked so (issue 14): the owner sees the asker took it back.
+        .where('lifecycle', 'in', ['pending', 'answered', 'withdrawn']),
       limit,
       after,
     );
