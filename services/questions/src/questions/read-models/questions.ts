@@ -276,15 +276,22 @@ export class QuestionsReadModel {
   async similarAnswers(username: string, words: string[], limit = 3): Promise<QuestionRow[]> {
     if (words.length === 0) return [];
     const query = words.map((w) => `${w}:*`).join(' | ');
-    const doc = sql`to_tsvector('english', coalesce(public_question, question) || ' ' || coalesce(answer, ''))`;
     const tsq = sql`to_tsquery('english', ${query})`;
-    const ranked = await this.publicAnswersOf(username)
-      .where(sql<boolean>`${doc} @@ ${tsq}`)
-      .orderBy(sql`ts_rank(${doc}, ${tsq})`, 'desc')
+    // Ranked among the newest SIMILAR_CANDIDATES matches: a word every answer has costs the same as a rare one.
+    const matches = this.publicAnswersOf(username)
+      .where(sql<boolean>`search_doc @@ ${tsq}`)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(SIMILAR_CANDIDATES);
+    const ranked = await this.db
+      .selectFrom(matches.as('m'))
+      .selectAll()
+      .orderBy(sql`ts_rank(search_doc, ${tsq})`, 'desc')
       .orderBy('answered_at', 'desc')
       .limit(limit)
       .execute();
     if (ranked.length > 0) return ranked;
+    // Typos in every word: titles whose trigrams are close (the GIN trigram index finds them).
     const typed = words.join(' ');
     const title = sql`coalesce(public_question, question)`;
     return this.publicAnswersOf(username)
@@ -411,3 +418,7 @@ function merge(lists: QuestionRow[][]): QuestionRow[] {
   }
   return all.sort(newestFirst);
 }
+
+/** How many of an owner's newest matching answers "already answered?" ranks. */
+const SIMILAR_CANDIDATES = 200;
+
