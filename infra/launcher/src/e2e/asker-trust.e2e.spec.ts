@@ -1,7 +1,7 @@
 // Functions passed to page.evaluate run in the browser.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { feeBreakdownText } from '@ques/contracts';
 import { readMailbox } from '@ques/kit';
