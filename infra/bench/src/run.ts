@@ -283,7 +283,7 @@ try {
     report.push({ name: 'pipeline', ...pipeline, rebuildOk, relayOk, load: loadNow() });
   }
   if (runs('latency')) {
-    const latency = await runLatency();
+    const latency = await runLatency((line) => console.log(`      ${line}`));
     if (!latency) console.log('MISS  Distributed latency: no nats-server binary (NATS_SERVER_BIN)\n');
     else {
       const inbox = latency.askToInbox;
