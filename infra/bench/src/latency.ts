@@ -82,6 +82,9 @@ async function askToInbox(client: BffClient, owner: Account): Promise<AskToInbox
   const reads = readLoad(inbox, owner.token, READ_RATE, ASK_SECONDS + 1);
   const samples: number[] = [];
   let failedAsks = 0;
+  let firstFailure: string | null = null;
+  /** The POST alone (the rest is the inbox read): where the time goes. */
+  const postMs: number[] = [];
   const one = async (n: number, counted: boolean) => {
     const started = performance.now();
     try {
@@ -91,8 +94,9 @@ async function askToInbox(client: BffClient, owner: Account): Promise<AskToInbox
         { json: guestAsk(owner, `Bench ask ${n}: is the inbox quick?`, `ask.${n}@bench.example`), idempotencyKey: randomUUID() },
         10_000,
       );
-      if (asked.status !== 201) throw new Error(`ask answered ${asked.status}`);
+      if (asked.status !== 201) throw new Error(`ask answered ${asked.status} ${JSON.stringify(asked.body).slice(0, 200)}`);
       const id = (asked.body as { id: string }).id;
+      if (counted) postMs.push(performance.now() - started);
       // Newest first: the question is on the first page as soon as it is visible. A few tries at most (a saturated
       // machine must not be flooded further by the measurement itself).
       for (let attempt = 0; attempt < 20; attempt++) {
@@ -103,8 +107,9 @@ async function askToInbox(client: BffClient, owner: Account): Promise<AskToInbox
         }
       }
       throw new Error('never in the inbox');
-    } catch {
+    } catch (err) {
       failedAsks += 1;
+      firstFailure ??= (err as Error).message;
     }
   };
   const total = ASK_RATE * ASK_SECONDS;
@@ -119,6 +124,9 @@ async function askToInbox(client: BffClient, owner: Account): Promise<AskToInbox
   const sentIn = (performance.now() - started) / 1000;
   await Promise.all(inFlight);
   const read = await reads;
+  const post = figures(postMs);
+  console.log(`      ask → inbox: the POST alone p50 ${post.p50.toFixed(1)} ms, p99 ${post.p99.toFixed(1)} ms`);
+  if (firstFailure) console.error(`ask → inbox: ${failedAsks} asks failed, the first with: ${firstFailure}`);
   return { ...figures(samples), askRate: total / sentIn, readRate: read.perSec, failedAsks, readErrors: read.non2xx + read.errors };
 }
 
@@ -167,7 +175,7 @@ async function tippedQuestion(client: BffClient, owner: Account, n: number): Pro
 export async function runLatency(progress: (line: string) => void = () => {}): Promise<LatencyResult | null> {
   const natsBin = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
   if (!existsSync(natsBin)) return null;
-  const topology = await Topology.start({ logLevel: 'warn', progress, readyTimeoutMs: 120_000 });
+  const topology = await Topology.start({ logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn', progress, readyTimeoutMs: 120_000 });
   let failed = true;
   try {
     const client = new BffClient(topology.bffUrl);
@@ -213,6 +221,6 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
     }
   } finally {
     if (failed) console.error(`latency: the topology's logs are kept in ${topology.logDir}`);
-    await topology.stop({ keepRunDir: failed, keepDatabase: failed && process.env.BENCH_KEEP_DATABASE === "1" });
+    await topology.stop({ keepRunDir: failed || process.env.BENCH_LOG_LEVEL !== undefined, keepDatabase: failed && process.env.BENCH_KEEP_DATABASE === "1" });
   }
 }
