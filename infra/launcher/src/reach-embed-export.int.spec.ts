@@ -6,6 +6,7 @@ import { eventually } from '@ques/kit/testing';
 import { markArchiveProfile as markArchive } from '@ques/identity';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
 import { call, signup as signupThroughBff, verifyEmail } from './test/identity-journey.js';
+import { seedTippedAnswer } from './test/tipped-answer.js';
 
 let offsetMs = 0;
 const clock = () => new Date(Date.now() + offsetMs);
@@ -126,24 +127,7 @@ describe('embed card and data export through the BFF (embedded default)', () => 
       await verifyEmail(base, product.mailDir, ada.email);
 
       // Ada takes $5 tips (test-mode onboarding), a guest tips $5, Ada answers: captured 500 / 50 / 450.
-      const connected = await call(base, 'POST', '/api/payments/connect', { country: 'CA' }, ada.token);
-      expect(connected.status).toBe(200);
-      expect(await press(`${connected.body.url}/complete`)).toBe(303);
-      await until(async () => (await call(base, 'GET', '/api/payments/account-status', undefined, ada.token)).body.stripeAccountStatus, 'completed');
-      const saved = await call(base, 'PUT', '/api/payments/tipOptions', { tipOptions: [{ value: '$0' }, { value: '$5' }], tippingEnabled: true }, ada.token);
-      expect(saved.status).toBe(200);
-      const checkout = await call(base, 'POST', '/api/checkout/create-checkout-session', {
-        donationAmount: 5,
-        userId: 'guest',
-        questionData: { question: 'Is a tipped question worth it?', toUserId: ada.id, toUsername: ada.username, askedName: 'Gil Guest', askedEmail: 'gil@example.com', agreedToTerms: true, tip: 5 },
-      });
-      expect(checkout.status, JSON.stringify(checkout.body)).toBe(200);
-      tippedId = checkout.body.questionId;
-      expect(await press(`${checkout.body.url}/pay`)).toBe(303);
-      const inbox = async () => ((await call(base, 'GET', '/api/questions?role=receiver', undefined, ada.token)).body as { _id: string; tipStatus: string }[]).find((q) => q._id === tippedId)?.tipStatus;
-      await until(inbox, 'held');
-      expect((await call(base, 'PUT', `/api/questions/${tippedId}/answer`, { answer: 'Every cent.' }, ada.token)).status).toBe(200);
-      await until(inbox, 'captured');
+      tippedId = await seedTippedAnswer(base, ada, 'Is a tipped question worth it?', 'Every cent.');
 
       // Bob asks Ada a question whose title is a spreadsheet formula; Ada curates one with tags; Ada asks Carol.
       const free = (to: Owner, question: string, token: string) =>

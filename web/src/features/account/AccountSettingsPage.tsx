@@ -221,6 +221,8 @@ export default function AccountSettingsPage() {
               ref={fileRef}
               type="file"
               accept="image/*"
+              aria-label="Avatar image file"
+              tabIndex={-1}
               className="visually-hidden"
               onChange={(e) => void onAvatarPicked(e)}
             />
