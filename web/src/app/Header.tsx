@@ -62,10 +62,7 @@ export function Header({ onOpenSupport }: HeaderProps) {
               aria-label={menuOpen ? 'Close menu' : 'Open menu'}
               onClick={() => setMenuOpen((open) => !open)}
             >
-              {/* The initials are a picture of the account, not the button's name ("Open menu"). */}
-              <span aria-hidden="true">
-                <Avatar name={user.name} url={user.avatarUrl} size={40} initialsWhenDefault />
-              </span>
+              <Avatar name={user.name} url={user.avatarUrl} size={40} initialsWhenDefault />
             </button>
             <nav
               ref={panelRef}
