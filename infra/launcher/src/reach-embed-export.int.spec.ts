@@ -116,6 +116,8 @@ describe('embed card and data export through the BFF (embedded default)', () => 
       const res = await fetch(`${base}/api/users/exports/${id}/download`, { headers: { authorization: `Bearer ${who.token}` } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('application/zip');
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="ques-export-\d{4}-\d{2}-\d{2}\.zip"$/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
       const zip = unzipSync(new Uint8Array(await res.arrayBuffer()));
       return { id, ms, files: Object.fromEntries(Object.entries(zip).map(([name, bytes]) => [name, strFromU8(bytes)])) };
     };

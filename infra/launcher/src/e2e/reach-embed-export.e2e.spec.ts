@@ -60,7 +60,9 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
   let tippedId: string;
 
   beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct(), launchChromium()]);
+    // One after the other: on a busy machine Chromium's start-up handshake needs the CPU to itself.
+    browser = await launchChromium();
+    product = await startProduct();
     base = product.url;
     // Another origin: a tiny static site on a second local port (localhost, not the product's 127.0.0.1).
     elsewhere = createServer((_req, res) => {
@@ -80,7 +82,10 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
   }, 120_000);
 
   afterAll(async () => {
-    await new Promise((resolve) => elsewhere?.close(resolve));
+    if (elsewhere) {
+      elsewhere.closeAllConnections();
+      await new Promise((resolve) => elsewhere.close(resolve));
+    }
     await browser?.close();
     await product?.stop();
   });
