@@ -44,8 +44,6 @@ describe('embed card and data export through the BFF (embedded default)', () => 
   const poll = (fn: () => Promise<unknown>) => expect.poll(fn, { timeout: 20_000, interval: 100 });
   /** Outside a test (set-up): waits until `fn` gives `want`. */
   const until = (fn: () => Promise<unknown>, want: unknown) => eventually(async () => (await fn()) === want, 20_000);
-  const press = async (url: string) =>
-    (await fetch(new URL(url, base), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' })).status;
 
   describe('the embed card', () => {
     it('shows "Ask {name} a question" in the brand colours, framable anywhere, with no script, ≤ 5 kB transferred', async () => {
