@@ -51,7 +51,7 @@ export function httpExportSources(opts: { questionsUrl: string; paymentsUrl: str
     if (opts.internalToken) headers['x-internal-token'] = opts.internalToken;
     const res = await fetch(new URL(path, base), { headers, signal: AbortSignal.timeout(30_000) });
     if (!res.ok) throw new Error(`${path} answered ${res.status}`);
-    return res.json() as Promise<unknown>;
+    return res.json();
   };
   const at = (template: string, userId: string) => template.replace(':userId', encodeURIComponent(userId));
   return {
@@ -123,7 +123,7 @@ export class DataExports {
         .where('status', 'in', ['requested', 'running'])
         .orderBy('requested_at', 'desc')
         .executeTakeFirst();
-      if (current && !this.isStale(current)) return { row: current as Row, fresh: false };
+      if (current && !this.isStale(current)) return { row: current, fresh: false };
       const inserted: Row = {
         id: randomUUID(),
         user_id: userId,
@@ -146,7 +146,7 @@ export class DataExports {
   /** `GET /api/users/exports`: the latest export, or null. */
   async latest(userId: string): Promise<DataExport | null> {
     const row = await this.columns().where('user_id', '=', userId).orderBy('requested_at', 'desc').executeTakeFirst();
-    return row ? this.toDto(row as Row) : null;
+    return row ? this.toDto(row) : null;
   }
 
   /** `GET /api/users/exports/:id`: one of the caller's exports; anyone else's is "not found". */
@@ -154,7 +154,7 @@ export class DataExports {
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound(X.notFound);
     const row = await this.columns().where('id', '=', id.toLowerCase()).where('user_id', '=', userId).executeTakeFirst();
     if (!row) throw notFound(X.notFound);
-    return this.toDto(row as Row);
+    return this.toDto(row);
   }
 
   /** `GET /api/users/exports/:id/download`: the ZIP, to its owner, while it is ready and unexpired. */

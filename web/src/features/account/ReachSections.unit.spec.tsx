@@ -37,7 +37,7 @@ describe('Account Settings: ask button for your website (issue 15)', () => {
     const link = within(section).getByLabelText('Button link');
     expect((link as HTMLTextAreaElement).value).toContain('Ask Ada Lovelace a question');
     expect((link as HTMLTextAreaElement).value).toContain('background:#0B5FFF');
-    expect((within(section).getByLabelText('Card') as HTMLTextAreaElement).value).toContain('/embed/ada');
+    expect(within(section).getByLabelText<HTMLTextAreaElement>('Card').value).toContain('/embed/ada');
     const user = userEvent.setup();
     const writeText = vi.spyOn(navigator.clipboard, 'writeText');
     await user.click(within(section).getByRole('button', { name: 'Copy button link' }));
