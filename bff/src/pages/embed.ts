@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import type { PublicProfile } from '@ques/contracts';
 import {
   brandColor,
@@ -36,11 +37,23 @@ export function embedHtml(origin: string, profile: PublicProfile): string {
 const NOT_FOUND_HTML =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>Not found · Ques</title></head><body><main><p>This profile is not available.</p></main></body></html>';
 
+/** The card's route (hidden from the API docs: it is a page, not a call). */
+const EMBED_ROUTE_SCHEMA = {
+  hide: true,
+  params: z.object({ username: z.string() }),
+  response: {
+    200: z.string().meta({ description: 'The card (HTML)' }),
+    404: z.string().meta({ description: 'Unknown or deleted profile (HTML)' }),
+    503: z.string().meta({ description: 'Profiles unavailable (HTML)' }),
+  },
+};
+
 /** `GET /embed/:username`: read from identity's public profile, cached for a minute (and by browsers/CDNs too). */
 export function registerEmbed(app: FastifyInstance, opts: { upstreams: Upstreams; publicOrigin: string }): void {
   const origin = opts.publicOrigin.replace(/\/+$/, '');
   app.get<{ Params: { username: string } }>(
     `${EMBED_PREFIX}:username`,
+    { schema: EMBED_ROUTE_SCHEMA },
     async (request, reply) => {
       // Framing allowed here and only here: the helmet defaults (frame-ancestors 'none', X-Frame-Options) replaced.
       void reply
