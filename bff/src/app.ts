@@ -11,6 +11,7 @@ import { refuseLargeJson, refuseMalformedMultipart, registerJsonBodyParser, JSON
 import { registerCompression } from './compression.js';
 import { registerSecurityHeaders } from './headers.js';
 import { documentedResponses, registerApiDocs } from './openapi.js';
+import { registerEmbed } from './pages/embed.js';
 import { evictOnOwnWrites, watchPublicChanges } from './pages/events.js';
 import { registerSitemap } from './pages/sitemap.js';
 import { loadPageRendering } from './pages/ssr.js';
@@ -191,6 +192,8 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
   }
 
   if (upstreams.has('questions')) registerSitemap(app, { upstreams, publicOrigin: opts.publicOrigin });
+  // The embeddable ask button (issue 15): the only page other sites may frame (pages/embed.ts, docs/adr/0030).
+  if (upstreams.has('identity')) registerEmbed(app, { upstreams, publicOrigin: opts.publicOrigin });
 
   app.addHook('onClose', async () => upstreams.close());
   return app;

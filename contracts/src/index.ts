@@ -9,6 +9,8 @@ export * from './core/money.js';
 export * from './core/page-meta.js';
 export * from './core/profile-meta.js';
 export * from './core/question-meta.js';
+export * from './core/embed.js';
 export * from './api/index.js';
 export * from './asking.js';
 export * from './question-status.js';
+export * from './exports.js';

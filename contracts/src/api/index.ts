@@ -1,4 +1,5 @@
 import type { ApiCall } from './call.js';
+import { exportsApi } from './exports.js';
 import { identityApi, identityBrowserCalls } from './identity.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
@@ -6,6 +7,7 @@ import { sitemapApi } from './sitemap.js';
 import { supportApi } from './support.js';
 
 export * from './call.js';
+export { exportsApi, exportsInternalCalls } from './exports.js';
 export { identityApi, identityBrowserCalls } from './identity.js';
 export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
@@ -22,6 +24,8 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(paymentsApi),
   ...Object.values(sitemapApi),
   ...Object.values(identityApi),
+  // Issue 15: the data export (api/exports.ts).
+  ...Object.values(exportsApi),
 ];
 
 /**

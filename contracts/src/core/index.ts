@@ -45,3 +45,5 @@ export type {
 } from '../payments.js';
 export type { CaptchaChallenge, SupportSendRequest, SupportSendResponse } from '../support.js';
 export * from './asking.js';
+export * from './embed.js';
+export type { DataExport, ExportStatus, LatestExport } from '../exports.js';

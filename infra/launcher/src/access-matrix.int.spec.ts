@@ -59,6 +59,8 @@ describe('access matrix: another user and a guest against every route that names
   let answeredByAda: string;
   let askedByAda: string;
   let adaBlock: string;
+  /** Issue 15: one of Ada's data exports. */
+  let adaExport: string;
   let rows: Row[];
 
   const ask = async (to: { id: string; username: string }, question: string, token?: string, detail = 'Private detail of the asker') => {
@@ -99,6 +101,11 @@ describe('access matrix: another user and a guest against every route that names
     const settings = await call(product.url, 'PUT', '/api/asking/settings', { blockedWords: ['adasecretword'] }, ada.token);
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
 
+    // Issue 15 (data export): Ada asks for hers.
+    const requested = await call(product.url, 'POST', '/api/users/exports', {}, ada.token);
+    expect(requested.status, JSON.stringify(requested.body)).toBe(202);
+    adaExport = requested.body.id as string;
+
     rows = [
       { method: 'GET', path: '/api/questions/:id', url: () => `/api/questions/${pendingToAda}` },
       { method: 'GET', path: '/api/questions/:id', url: () => `/api/questions/${askedByAda}` },
@@ -119,6 +126,9 @@ describe('access matrix: another user and a guest against every route that names
       { method: 'GET', path: '/api/question-status/:token', url: () => `/api/question-status/${pendingToAda}` },
       { method: 'POST', path: '/api/question-status/:token/confirm', url: () => `/api/question-status/${GUESSED_TOKEN}/confirm` },
       { method: 'POST', path: '/api/question-status/:token/withdraw', url: () => `/api/question-status/${pendingToAda}/withdraw` },
+      // Issue 15 (data export): Ada's export, its state and its ZIP, are hers alone.
+      { method: 'GET', path: '/api/users/exports/:id', url: () => `/api/users/exports/${adaExport}` },
+      { method: 'GET', path: '/api/users/exports/:id/download', url: () => `/api/users/exports/${adaExport}/download` },
     ];
   }, 120_000);
 

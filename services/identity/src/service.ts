@@ -1,6 +1,8 @@
 import { PersonalDataVault, signAccessToken, type ServiceDefinition } from '@ques/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { identityMigrations } from './db/migrations/index.js';
+import { DataExports, httpExportSources } from './exports/data-exports.js';
+import { registerExportRoutes } from './exports/routes.js';
 import type { IdentityDB } from './db/schema.js';
 import { LoginThrottle, outboxAnnouncer, Sessions } from './sessions/sessions.js';
 import { SignIn } from './sessions/sign-in.js';
@@ -26,6 +28,8 @@ export interface IdentityParts {
   avatars: AvatarStore;
   verification: EmailVerification;
   resets: PasswordResets;
+  /** The data export (issue 15, ADR 0030). */
+  exports: DataExports;
 }
 
 export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, IdentityParts> = {
@@ -60,6 +64,16 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
       avatars: new AvatarStore(db),
       verification: new EmailVerification({ db, commands, users, ...mail }),
       resets: new PasswordResets({ db, commands, users, sessions, ...mail }),
+      exports: new DataExports({
+        db,
+        users,
+        ...mail,
+        sources: httpExportSources({
+          questionsUrl: config.QUESTIONS_URL,
+          paymentsUrl: config.PAYMENTS_URL,
+          ...(config.INTERNAL_API_TOKEN ? { internalToken: config.INTERNAL_API_TOKEN } : {}),
+        }),
+      }),
     };
   },
   async routes(app, parts, ctx) {
@@ -69,6 +83,8 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     const accounts = new Accounts({ ...parts, vault: identityVault, clock: ctx.clock, issueAccess });
     const signIn = new SignIn({ ...parts, issueAccess });
     await registerIdentityRoutes(app, { ...parts, accounts, signIn });
+    registerExportRoutes(app, parts);
+    app.addHook('onClose', async () => parts.exports.settled());
   },
   jobs: ({ verification, resets }) => ({
     [VERIFICATION_MAIL_JOB]: verification.sendJob,

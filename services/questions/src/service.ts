@@ -3,6 +3,7 @@ import type { ServiceDefinition } from '@ques/kit';
 import { Asking } from './asking/asking.js';
 import { nudgeJobs } from './asking/nudges.js';
 import { registerAskingRoutes } from './asking/routes.js';
+import { registerExportRoutes } from './exports/export.js';
 import { loadQuestionsConfig, type QuestionsConfig } from './config.js';
 import { questionsMigrations } from './db/migrations/index.js';
 import type { QuestionsDB } from './db/schema.js';
@@ -64,6 +65,8 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     await registerAskingRoutes(app, parts, ctx);
     registerStatusRoutes(app, parts.statusPages, parts.actions);
     registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
+    // Issue 15: questions' part of a person's data export, read by identity.
+    registerExportRoutes(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log, config }) => ({

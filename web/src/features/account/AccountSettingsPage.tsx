@@ -11,6 +11,8 @@ import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin, usePageHead } from '../../lib/head';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AskingSettingsSection } from './AskingSettingsSection';
+import { DataExportSection } from './DataExportSection';
+import { EmbedSection } from './EmbedSection';
 import { changePassword, checkAvatarFile, deleteAccount, resendVerification, updateProfile, uploadAvatar, type ProfileFields } from './api';
 import './account.css';
 
@@ -219,6 +221,8 @@ export default function AccountSettingsPage() {
               ref={fileRef}
               type="file"
               accept="image/*"
+              aria-label="Avatar image file"
+              tabIndex={-1}
               className="visually-hidden"
               onChange={(e) => void onAvatarPicked(e)}
             />
@@ -320,6 +324,10 @@ export default function AccountSettingsPage() {
       </div>
 
       <AskingSettingsSection />
+
+      {/* Issue 15: the ask button for other websites, and the data export. */}
+      <EmbedSection user={user} />
+      <DataExportSection />
 
       <div className="account__card account__card--danger">
         <h2 className="account__heading">Delete account</h2>
