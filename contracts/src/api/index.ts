@@ -4,6 +4,7 @@ import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { sitemapApi } from './sitemap.js';
 import { supportApi } from './support.js';
+import { trustApi } from './trust.js';
 
 export * from './call.js';
 export { identityApi, identityBrowserCalls } from './identity.js';
@@ -11,6 +12,7 @@ export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
 export * from './sitemap.js';
+export * from './trust.js';
 
 /**
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
@@ -21,6 +23,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(supportApi),
   ...Object.values(paymentsApi),
   ...Object.values(sitemapApi),
+  ...Object.values(trustApi),
   ...Object.values(identityApi),
 ];
 

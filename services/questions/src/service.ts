@@ -18,6 +18,7 @@ import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from 
 import { Parties } from './questions/parties.js';
 import { registerStatusRoutes } from './status/routes.js';
 import { StatusPages } from './status/status-pages.js';
+import { registerTrustRoutes, TrustStatsReadModel, trustTimingsProjection } from './trust/trust-stats.js';
 
 /** What questions builds once and its routes, consumers and jobs share. */
 export interface QuestionsParts {
@@ -30,6 +31,8 @@ export interface QuestionsParts {
   asking: Asking;
   /** The asker's private status page (issue 14). */
   statusPages: StatusPages;
+  /** Public trust stats (issue 15). */
+  trust: TrustStatsReadModel;
 }
 
 export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, QuestionsParts> = {
@@ -37,7 +40,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
   config: loadQuestionsConfig,
   migrations: questionsMigrations,
   // Order matters: the erasure of deleted people runs on the row the questions projection just wrote.
-  projections: [questionsProjection, deletedUsersProjection],
+  projections: [questionsProjection, deletedUsersProjection, trustTimingsProjection],
   toIntegration: questionsIntegration,
   cipher: questionsVault,
   consumes: ['identity', 'payments'],
@@ -57,13 +60,15 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
       clock,
       publicOrigin: config.PUBLIC_ORIGIN,
     });
-    return { commands, questions, recipients, actions, asking, statusPages };
+    const trust = new TrustStatsReadModel({ db, clock });
+    return { commands, questions, recipients, actions, asking, statusPages, trust };
   },
   routes: async (app, parts, ctx) => {
     await registerQuestionRoutes(app, parts, ctx);
     await registerAskingRoutes(app, parts, ctx);
     registerStatusRoutes(app, parts.statusPages, parts.actions);
     registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
+    registerTrustRoutes(app, parts.trust);
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log, config }) => ({
