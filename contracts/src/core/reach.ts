@@ -97,10 +97,8 @@ export function contentHash(text: string): string {
   return h1.toString(16).padStart(8, '0') + h2.toString(16).padStart(8, '0');
 }
 
-export type ShareProfileFields = Pick<
-  PublicProfile,
-  'username' | 'name' | 'bio' | 'avatarUrl' | 'brandColorMain' | 'brandColorLight' | 'archiveProfile'
->;
+export type ShareProfileFields = Pick<PublicProfile, 'username' | 'name' | 'bio' | 'avatarUrl'> &
+  Partial<Pick<PublicProfile, 'brandColorMain' | 'brandColorLight' | 'archiveProfile'>>;
 export type ShareAnswerFields = Pick<PublicQuestion, '_id' | 'question' | 'answer'>;
 
 const clip = (text: string | undefined, max: number) => {
