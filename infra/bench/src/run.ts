@@ -20,7 +20,7 @@ import { printFigures, runLighthouse } from './lighthouse.js';
 import { runLatency } from './latency.js';
 import { runPipeline } from './pipeline.js';
 
-const SECTIONS = ['http', 'static', 'memory', 'pipeline', 'latency', 'lighthouse'] as const;
+const SECTIONS = ['http', 'static', 'memory', 'pipeline', 'latency', 'lighthouse', 'reach'] as const;
 type Section = (typeof SECTIONS)[number];
 const named = process.argv.slice(2).filter((arg) => arg !== '--');
 const unknown = named.filter((arg) => !(SECTIONS as readonly string[]).includes(arg));
@@ -233,6 +233,7 @@ try {
       report.push({ name: 'latency', ...latency, heldOk, capturedOk });
     }
   }
+  if (runs('reach')) report.push(await (await import('./reach.js')).runReach());
   if (runs('lighthouse')) {
     const pages = await runLighthouse();
     report.push({ name: 'lighthouse', pages });
