@@ -13,8 +13,10 @@ import { rebuildProjections } from '@ques/kit';
  * unknown and deleted owners; archive profiles get both.
  */
 
+// A clock that moves only when told: the seeded timings are exact (1 h is 3,600 s, not 3,600 s plus the test's own time).
+const T0 = Date.now();
 let offset = 0;
-const clock = { now: () => new Date(Date.now() + offset), advance: (ms: number) => void (offset += ms) };
+const clock = { now: () => new Date(T0 + offset), advance: (ms: number) => void (offset += ms) };
 const tag = Date.now().toString(36);
 
 const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
