@@ -31,7 +31,7 @@ describe('share image', () => {
     it(`renders ${name} text as a 1200×630 PNG with every node inside the card`, async () => {
       const nodes: { left: number; top: number; width: number; height: number; type: string }[] = [];
       await renderCardSvg(answerCard({ ...profile, name: name === 'long' ? 'N'.repeat(200) : profile.name }, q), null, (node) =>
-        nodes.push(node as never),
+        nodes.push(node),
       );
       expect(nodes.length).toBeGreaterThan(5);
       for (const n of nodes) {

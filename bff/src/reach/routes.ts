@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import sharp from 'sharp';
 import {
@@ -14,6 +15,7 @@ import {
   type ShareCard,
 } from '@ques/contracts';
 import type { ServiceName, Upstreams } from '../upstreams.js';
+import { cachedNegotiator } from '../web/encoding.js';
 import { TaggedLru } from './cache.js';
 import { atomFeed, isPublicAnswer } from './feed.js';
 import { renderCardPng } from './image.js';
@@ -38,7 +40,11 @@ interface Bytes {
   body: Buffer;
   etag: string;
   lastModified?: string;
+  /** A feed's compressed copies (made once per cached feed; an image is not compressible). */
+  br?: Buffer;
+  gzip?: Buffer;
 }
+
 
 export interface ReachOptions {
   upstreams: Upstreams;
@@ -167,6 +173,7 @@ export function registerReachRoutes(app: FastifyInstance, opts: ReachOptions): R
     });
   });
 
+  const accepted = cachedNegotiator();
   app.get<{ Params: { username: string } }>('/ask/:username/feed.atom', async (request, reply) => {
     const username = request.params.username.trim().toLowerCase();
     if (!username || username.length > 100) return reply.status(404).send(NOT_FOUND);
@@ -178,9 +185,13 @@ export function registerReachRoutes(app: FastifyInstance, opts: ReachOptions): R
       const answers = (await getJson<PublicQuestion[]>('questions', `/api/questions?${query}`)) ?? [];
       const { xml, updated } = atomFeed(origin, profile, answers);
       const body = Buffer.from(xml);
+      const br = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+      const gzip = gzipSync(body, { level: 6 });
       feed = {
         body,
-        bytes: body.length,
+        br,
+        gzip,
+        bytes: body.length + br.length + gzip.length,
         etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
         lastModified: new Date(updated).toUTCString(),
       };
@@ -191,11 +202,14 @@ export function registerReachRoutes(app: FastifyInstance, opts: ReachOptions): R
       .header('cache-control', 'public, no-cache')
       .header('etag', feed.etag)
       .header('last-modified', feed.lastModified!)
+      .header('vary', 'Accept-Encoding')
       .type('application/atom+xml; charset=utf-8');
     const inm = request.headers['if-none-match'];
     const ims = request.headers['if-modified-since'];
     if (inm ? inm === feed.etag : ims && Date.parse(ims) >= Date.parse(feed.lastModified!))
       return reply.code(304).send();
+    const coding = accepted(request.headers['accept-encoding']);
+    if (coding === 'br' || coding === 'gzip') return reply.header('content-encoding', coding).send(feed[coding]);
     return reply.send(feed.body);
   });
 
