@@ -1,4 +1,3 @@
-import type { PublicProfile } from '../identity.js';
 import type { PublicQuestion } from '../questions.js';
 import { excerpt, profilePath, STRUCTURED_DATA_QUESTIONS, trimOrigin, type PageMeta } from './page-meta.js';
 import { feedPath, profileImagePath, trustStatsJsonLd, type ShareProfileFields, type TrustStats } from './reach.js';
