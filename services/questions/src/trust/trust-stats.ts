@@ -119,8 +119,19 @@ async function apply(trx: Kysely<QuestionsDB>, recorded: RecordedEvent): Promise
     case 'AnswerWindowExpired':
       await update(e.data.questionId).set({ window_expired: true, version }).execute();
       return;
-    default:
+    // Rows are added by rowOf (asked, curated); nothing else changes a timing or a flag kept here.
+    case 'QuestionAsked':
+    case 'QuestionCurated':
+    case 'AnswerEdited':
+    case 'TippedQuestionSubmitted':
+    case 'TippedCheckoutExpired':
+    case 'TipCaptureConfirmed':
+    case 'TipReleaseConfirmed':
       return;
+    default: {
+      const unknown: never = e;
+      return unknown;
+    }
   }
 }
 
