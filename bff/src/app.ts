@@ -15,6 +15,7 @@ import { registerEmbed } from './pages/embed.js';
 import { evictOnOwnWrites, watchPublicChanges } from './pages/events.js';
 import { registerSitemap } from './pages/sitemap.js';
 import { loadPageRendering } from './pages/ssr.js';
+import { registerReachRoutes, type Reach } from './reach/routes.js';
 import { forwardedCalls } from './routes.js';
 import { SeoRenderer } from './seo/renderer.js';
 import { Upstreams, type ServiceName, type UpstreamUrls } from './upstreams.js';
@@ -166,6 +167,12 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
     });
   }
 
+  // Issue 15: share images and Atom feeds (docs/adr/0029), from the same public calls the pages read.
+  const reach: Reach | null =
+    upstreams.has('identity') && upstreams.has('questions')
+      ? registerReachRoutes(app, { upstreams, publicOrigin: opts.publicOrigin, log: app.log })
+      : null;
+
   const web = opts.webDist ? await loadWebBuild(opts.webDist, { publicOrigin: opts.publicOrigin }) : null;
   if (web) {
     if (web.uncompressed.length)
@@ -184,6 +191,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       log: app.log,
       pages,
       staleWhileRevalidate: Boolean(opts.events),
+      ...(reach ? { onEvict: (tags: readonly string[], o: { profiles: boolean }) => reach.evict(tags, o.profiles) } : {}),
       ...(opts.pageCacheTtlMs === undefined ? {} : { cacheTtlMs: opts.pageCacheTtlMs }),
     });
     registerWebRoutes(app, { build: web, seo });

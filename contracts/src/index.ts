@@ -10,6 +10,7 @@ export * from './core/page-meta.js';
 export * from './core/profile-meta.js';
 export * from './core/question-meta.js';
 export * from './core/embed.js';
+export * from './core/reach.js';
 export * from './api/index.js';
 export * from './asking.js';
 export * from './question-status.js';

@@ -5,6 +5,7 @@ import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { sitemapApi } from './sitemap.js';
 import { supportApi } from './support.js';
+import { trustApi } from './trust.js';
 
 export * from './call.js';
 export { exportsApi, exportsInternalCalls } from './exports.js';
@@ -13,6 +14,7 @@ export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
 export * from './sitemap.js';
+export * from './trust.js';
 
 /**
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
@@ -23,6 +25,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(supportApi),
   ...Object.values(paymentsApi),
   ...Object.values(sitemapApi),
+  ...Object.values(trustApi),
   ...Object.values(identityApi),
   // Issue 15: the data export (api/exports.ts).
   ...Object.values(exportsApi),

@@ -12,6 +12,7 @@
 export * from '../errors.js';
 export * from './identity.js';
 export * from './asker-trust.js';
+export * from './reach.js';
 export * from './money.js';
 export * from './page-meta.js';
 export * from './payments.js';

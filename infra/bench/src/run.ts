@@ -22,7 +22,7 @@ import { runPipeline } from './pipeline.js';
 import { runSimilarAnswers } from './similar-answers.js';
 import { formatTable, loadNow, record, tableLines } from './table.js';
 
-const SECTIONS = ['http', 'static', 'memory', 'pipeline', 'latency', 'lighthouse', 'similar'] as const;
+const SECTIONS = ['http', 'static', 'memory', 'pipeline', 'latency', 'lighthouse', 'similar', 'reach'] as const;
 type Section = (typeof SECTIONS)[number];
 const named = process.argv.slice(2).filter((arg) => arg !== '--');
 const unknown = named.filter((arg) => !(SECTIONS as readonly string[]).includes(arg));
@@ -316,6 +316,7 @@ try {
       report.push({ name: 'latency', ...latency, inboxOk, heldOk, capturedOk, load: loadNow() });
     }
   }
+  if (runs('reach')) report.push(await (await import('./reach.js')).runReach());
   if (runs('lighthouse')) {
     const pages = await runLighthouse();
     report.push({ name: 'lighthouse', pages });

@@ -19,7 +19,14 @@ interface Row {
 }
 
 /** Path-parameter routes that name no private resource of anyone (public by design), with the reason. */
+/** Issue 15, reach (docs/adr/0029): public by design, like the profile they are shown on. */
+const REACH_PUBLIC_BY_DESIGN: Record<string, string> = {
+  'GET /api/trust-stats/:username':
+    "an owner's public trust stats (aggregates only, figures from 5 answered questions; private questions are never named)",
+};
+
 const PUBLIC_BY_DESIGN: Record<string, string> = {
+  ...REACH_PUBLIC_BY_DESIGN,
   'GET /api/users/public/:username': 'the public profile (checked below for private fields)',
   'GET /api/asking/status/:username': "whether a page takes questions (public: it replaces the ask button)",
   'GET /images/avatars/:userId/:file': 'public avatar images',

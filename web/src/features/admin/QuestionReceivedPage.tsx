@@ -4,6 +4,9 @@ import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
 import { useSearchParams } from '../../lib/router';
 import { formatDate } from '../../lib/text';
+import { OwnerTrustStats } from '../../components/TrustStats';
+import { fetchMyTrustStats } from '../../lib/trust-stats';
+import { useApiData } from '../../lib/use-api-data';
 import { blockAsker, deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
 import { DisplayValue, QuestionCardHead, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
@@ -27,6 +30,7 @@ type Open = { kind: 'answer' | 'view'; id: string } | null;
 
 /** Question Received, the owner's inbox (spec §2, §4, §5): search, table or cards, reply, view, hide/show, delete. */
 export default function QuestionReceivedPage() {
+  const trust = useApiData((signal) => fetchMyTrustStats(signal), []);
   usePageHead('Question Received — Ques', 'Questions people asked you.', '/admin');
   const page = useAdminList('receiver');
   const { list, user, busy } = page;
@@ -144,9 +148,13 @@ export default function QuestionReceivedPage() {
     <QuestionListShell
       title="Question Received"
       subtitle={
-        list.status === 'ready' && page.all.length > 0 ? (
-          <p className="q-page__sub">{pendingCount === 0 ? 'All caught up.' : `${pendingCount} waiting for your answer.`}</p>
-        ) : null
+        <>
+          {list.status === 'ready' && page.all.length > 0 ? (
+            <p className="q-page__sub">{pendingCount === 0 ? 'All caught up.' : `${pendingCount} waiting for your answer.`}</p>
+          ) : null}
+          {/* Issue 15: the same figures visitors see (or will), with what they mean. */}
+          {trust.data ? <OwnerTrustStats stats={trust.data} /> : null}
+        </>
       }
       page={page}
       searchPlaceholder="Search questions, names, dates"
