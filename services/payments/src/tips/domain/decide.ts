@@ -4,6 +4,7 @@ import {
   evolveTip,
   initialTipState,
   netOf,
+  type Checkout,
   type TipEvent,
   type TipFacts,
   type TipStage,
@@ -13,17 +14,7 @@ import {
 export type TipCommand =
   | {
       type: 'StartCheckout';
-      data: {
-        questionId: string;
-        recipientUserId: string;
-        askerUserId: string | null;
-        accountId: string;
-        paymentRef: string;
-        amount: number;
-        currency: string;
-        now: Date;
-        expiresAt: Date;
-      };
+      data: Checkout & { now: Date; expiresAt: Date };
     }
   /** The provider says the card is authorized (held) for this checkout. */
   | { type: 'RecordAuthorization'; data: { paymentIntentId: string; now: Date } }
@@ -49,6 +40,16 @@ export const TIP_MESSAGES = {
 } as const;
 
 type Existing = { status: TipStage } & TipFacts;
+
+/** Where a tip is headed: still open (started, authorized), to capture, or to release — for capture/release requests. */
+const COURSE: Record<TipStage, 'open' | 'capture' | 'release'> = {
+  started: 'open',
+  authorized: 'open',
+  capturing: 'capture',
+  captured: 'capture',
+  releasing: 'release',
+  released: 'release',
+};
 
 function existing(state: TipState): Existing {
   if (state.status === 'none') throw notFound(PAYMENT_MESSAGES.paymentNotFound);
@@ -124,54 +125,27 @@ export function decideTip(command: TipCommand, state: TipState): TipEvent[] {
     }
     case 'RequestCapture': {
       const s = existing(state);
-      switch (s.status) {
-        case 'started':
-          throw conflict(PAYMENT_MESSAGES.notPaidYet);
-        case 'authorized':
-          return [
-            {
-              type: 'TipCaptureRequested',
-              data: { questionId: s.questionId, requestedAt: command.data.now.toISOString() },
-            },
-          ];
-        case 'capturing':
-        case 'captured':
-          return [];
-        case 'releasing':
-        case 'released':
-          throw conflict(PAYMENT_MESSAGES.released);
-        default: {
-          const unknown: never = s.status;
-          return unknown;
-        }
-      }
+      if (s.status === 'started') throw conflict(PAYMENT_MESSAGES.notPaidYet);
+      if (COURSE[s.status] === 'release') throw conflict(PAYMENT_MESSAGES.released);
+      if (COURSE[s.status] === 'capture') return [];
+      return [
+        {
+          type: 'TipCaptureRequested',
+          data: { questionId: s.questionId, requestedAt: command.data.now.toISOString() },
+        },
+      ];
     }
     case 'RequestRelease': {
       const s = existing(state);
-      switch (s.status) {
-        case 'started':
-        case 'authorized':
-          return [
-            {
-              type: 'TipReleaseRequested',
-              data: {
-                questionId: s.questionId,
-                reason: command.data.reason,
-                requestedAt: command.data.now.toISOString(),
-              },
-            },
-          ];
-        case 'releasing':
-        case 'released':
-          return [];
-        case 'capturing':
-        case 'captured':
-          throw conflict(PAYMENT_MESSAGES.alreadyCaptured);
-        default: {
-          const unknown: never = s.status;
-          return unknown;
-        }
-      }
+      if (COURSE[s.status] === 'capture') throw conflict(PAYMENT_MESSAGES.alreadyCaptured);
+      if (COURSE[s.status] === 'release') return [];
+      const { reason, now } = command.data;
+      return [
+        {
+          type: 'TipReleaseRequested',
+          data: { questionId: s.questionId, reason, requestedAt: now.toISOString() },
+        },
+      ];
     }
     case 'RecordCapture': {
       const s = existing(state);
