@@ -5,6 +5,7 @@ import {
   initialTipState,
   netOf,
   type Checkout,
+  type HeldTip,
   type TipEvent,
   type TipFacts,
   type TipStage,
@@ -67,15 +68,20 @@ function released(s: Existing, reason: TipReleaseReason, now: Date): TipEvent[] 
   return events;
 }
 
+/** The tip as its authorization, capture and refund events name it (all but the PaymentIntent). */
+const tipOf = (s: Existing): Omit<HeldTip, 'paymentIntentId'> => ({
+  questionId: s.questionId,
+  recipientUserId: s.recipientUserId,
+  paymentRef: s.paymentRef,
+  amount: s.amount,
+  currency: s.currency,
+});
+
 const refunded = (s: Existing, reason: TipReleaseReason, now: Date): TipEvent => ({
   type: 'TipRefunded',
   data: {
-    questionId: s.questionId,
-    recipientUserId: s.recipientUserId,
-    paymentRef: s.paymentRef,
+    ...tipOf(s),
     paymentIntentId: s.paymentIntentId,
-    amount: s.amount,
-    currency: s.currency,
     reason,
     refundedAt: now.toISOString(),
   },
@@ -112,12 +118,8 @@ export function decideTip(command: TipCommand, state: TipState): TipEvent[] {
         {
           type: 'TipAuthorized',
           data: {
-            questionId: s.questionId,
-            recipientUserId: s.recipientUserId,
-            paymentRef: s.paymentRef,
+            ...tipOf(s),
             paymentIntentId: command.data.paymentIntentId,
-            amount: s.amount,
-            currency: s.currency,
             authorizedAt: command.data.now.toISOString(),
           },
         },
@@ -155,14 +157,10 @@ export function decideTip(command: TipCommand, state: TipState): TipEvent[] {
         {
           type: 'TipCaptured',
           data: {
-            questionId: s.questionId,
-            recipientUserId: s.recipientUserId,
-            paymentRef: s.paymentRef,
+            ...tipOf(s),
             paymentIntentId: s.paymentIntentId,
-            amount: s.amount,
             applicationFee: s.applicationFee,
             net: netOf(s),
-            currency: s.currency,
             capturedAt: command.data.now.toISOString(),
           },
         },

@@ -96,6 +96,12 @@ function withTip(state: QuestionState, paymentRef: string): QuestionFacts {
   return state;
 }
 
+/** What a new question's event records of the command: the submission, and the asker's consent only when private. */
+function submissionOf(d: Submission & { isPrivate?: boolean }): Submission & { askerPrivate?: boolean } {
+  const { questionId, recipient, asker, question, detail } = d;
+  return { questionId, recipient, asker, question, detail, ...(d.isPrivate ? { askerPrivate: true } : {}) };
+}
+
 const heldTip = (s: QuestionFacts): Tip | null => (s.tip && s.tipStatus === 'held' ? s.tip : null);
 
 const sameTags = (a: string[], b: string[]) => a.length === b.length && a.every((t, i) => t === b[i]);
@@ -104,26 +110,21 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
   switch (command.type) {
     case 'AskQuestion': {
       if (state.status !== 'none') throw conflict(MESSAGES.exists);
-      const { questionId, recipient, asker, question, detail, now } = command.data;
+      const { now } = command.data;
       return [
         {
           type: 'QuestionAsked',
           data: {
-            questionId,
-            recipient,
-            asker,
-            question,
-            detail,
+            ...submissionOf(command.data),
             tip: null,
             askedAt: now.toISOString(),
             answerDeadline: null,
-            ...(command.data.isPrivate ? { askerPrivate: true } : {}),
           },
         },
       ];
     }
     case 'SubmitTippedQuestion': {
-      const { questionId, recipient, asker, question, detail, tip, now } = command.data;
+      const { tip, now } = command.data;
       // Payments may retry its call: the same checkout again is a no-op, anything else is a clash.
       if (
         state.status === 'awaiting_payment' &&
@@ -135,16 +136,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       return [
         {
           type: 'TippedQuestionSubmitted',
-          data: {
-            questionId,
-            recipient,
-            asker,
-            question,
-            detail,
-            tip,
-            submittedAt: now.toISOString(),
-            ...(command.data.isPrivate ? { askerPrivate: true } : {}),
-          },
+          data: { ...submissionOf(command.data), tip, submittedAt: now.toISOString() },
         },
       ];
     }
