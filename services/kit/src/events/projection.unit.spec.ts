@@ -42,7 +42,10 @@ function fixture() {
 
 describe('a projection built from its handlers (issue 11: no hand-kept event list)', () => {
   it('reads exactly the event types it has a handler for', () => {
-    const { relevant } = eventHandlers<unknown, Ev>({ Opened: async () => undefined, Renamed: async () => undefined });
+    const { relevant } = eventHandlers<unknown, Ev>({
+      Opened: async () => undefined,
+      Renamed: async () => undefined,
+    });
     expect(relevant({ type: 'Opened' })).toBe(true);
     expect(relevant({ type: 'Renamed' })).toBe(true);
     expect(relevant({ type: 'Noted' })).toBe(false);

@@ -42,16 +42,17 @@ function ledgerRow(d: Data<'TipCaptured'>) {
   };
 }
 
-/** A tip moves to `status` at `at`, only by an event newer than its row. */
+/** The tip `questionId` moves to `status` at `at` (and `set`), only by an event newer than its row. */
 const moved = (
   trx: Kysely<PaymentsDB>,
   event: RecordedEvent,
-  move: { questionId: string; status: TipStage; at: string; set?: Updateable<TipsTable> },
+  [questionId, status, at]: [string, TipStage, string],
+  set: Updateable<TipsTable> = {},
 ) =>
   trx
     .updateTable('tips')
-    .set({ ...move.set, status: move.status, updated_at: move.at, version: event.streamVersion })
-    .where('question_id', '=', move.questionId)
+    .set({ ...set, status, updated_at: at, version: event.streamVersion })
+    .where('question_id', '=', questionId)
     .where('version', '<', event.streamVersion)
     .execute();
 
@@ -69,31 +70,14 @@ export const tipsProjection = handlerProjection<PaymentsDB, TipEvent>({
         .values(startedRow(d, event.streamVersion))
         .onConflict((oc) => oc.column('question_id').doNothing())
         .execute(),
-    TipAuthorized: (trx, d, event) =>
-      moved(trx, event, {
-        questionId: d.questionId,
-        status: 'authorized',
-        at: d.authorizedAt,
-        set: { payment_intent_id: d.paymentIntentId },
-      }),
-    TipCaptureRequested: (trx, d, event) =>
-      moved(trx, event, { questionId: d.questionId, status: 'capturing', at: d.requestedAt }),
-    TipCaptured: (trx, d, event) =>
-      moved(trx, event, { questionId: d.questionId, status: 'captured', at: d.capturedAt }),
-    TipReleaseRequested: (trx, d, event) =>
-      moved(trx, event, {
-        questionId: d.questionId,
-        status: 'releasing',
-        at: d.requestedAt,
-        set: { release_reason: d.reason },
-      }),
-    TipRefunded: (trx, d, event) =>
-      moved(trx, event, {
-        questionId: d.questionId,
-        status: 'released',
-        at: d.refundedAt,
-        set: { release_reason: d.reason },
-      }),
+    TipAuthorized: (trx, d, e) =>
+      moved(trx, e, [d.questionId, 'authorized', d.authorizedAt], { payment_intent_id: d.paymentIntentId }),
+    TipCaptureRequested: (trx, d, e) => moved(trx, e, [d.questionId, 'capturing', d.requestedAt]),
+    TipCaptured: (trx, d, e) => moved(trx, e, [d.questionId, 'captured', d.capturedAt]),
+    TipReleaseRequested: (trx, d, e) =>
+      moved(trx, e, [d.questionId, 'releasing', d.requestedAt], { release_reason: d.reason }),
+    TipRefunded: (trx, d, e) =>
+      moved(trx, e, [d.questionId, 'released', d.refundedAt], { release_reason: d.reason }),
   },
   /** Rebuilds: runs of new checkouts go in as one statement (ADR 0026); the moves of a tip as `apply` does them. */
   batch: {
