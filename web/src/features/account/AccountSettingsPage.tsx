@@ -196,7 +196,7 @@ export default function AccountSettingsPage() {
       <h1 className="admin-page__title">Account Settings</h1>
       <SuccessBanner message={success} className="account__success" />
       {user.emailVerified === false ? (
-        <div className="account__card account__card--notice" role="region" aria-label="Verify your email">
+        <div className="panel account__card account__card--notice" role="region" aria-label="Verify your email">
           <h2 className="account__heading">Verify your email</h2>
           <p>
             We sent a link to <strong>{user.email}</strong>. Open it to confirm this address is yours: until then, questions
@@ -210,7 +210,7 @@ export default function AccountSettingsPage() {
         </div>
       ) : null}
 
-      <form className="account__card" noValidate onSubmit={(e) => void saveProfile(e)}>
+      <form className="panel account__card" noValidate onSubmit={(e) => void saveProfile(e)}>
         <h2 className="account__heading">Profile</h2>
         <div className="account__avatar-row">
           <Avatar name={user.name} url={user.avatarUrl} size={AVATAR_SIZE} />
@@ -285,7 +285,7 @@ export default function AccountSettingsPage() {
         </div>
       </form>
 
-      <div className="account__card">
+      <div className="panel account__card">
         <h2 className="account__heading">Password</h2>
         <InputField
           label="Current Password"
@@ -321,7 +321,7 @@ export default function AccountSettingsPage() {
 
       <AskingSettingsSection />
 
-      <div className="account__card account__card--danger">
+      <div className="panel account__card account__card--danger">
         <h2 className="account__heading">Delete account</h2>
         <p>Deleting your account removes your public page and your questions. This cannot be undone.</p>
         <ErrorBanner>{deleteError}</ErrorBanner>

@@ -111,7 +111,7 @@ export function AskingSettingsSection() {
 
   return (
     <form
-      className="account__card asking"
+      className="panel account__card asking"
       noValidate
       aria-labelledby="asking-heading"
       onSubmit={(e) => void save(e)}
