@@ -12,6 +12,7 @@ import { siteOrigin, usePageHead } from '../../lib/head';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AskingSettingsSection } from './AskingSettingsSection';
 import { changePassword, checkAvatarFile, deleteAccount, resendVerification, updateProfile, uploadAvatar, type ProfileFields } from './api';
+import { SaveActions } from './SaveActions';
 import './account.css';
 
 export const DELETE_CONFIRM_TEXT = 'Are you sure you want to delete your account? This action cannot be undone.';
@@ -277,12 +278,7 @@ export default function AccountSettingsPage() {
           Reset Colors to Default
         </button>
 
-        <ErrorBanner>{profileError}</ErrorBanner>
-        <div className="account__actions">
-          <button type="submit" className="button button--primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save Account Settings'}
-          </button>
-        </div>
+        <SaveActions error={profileError} saving={saving} label="Save Account Settings" />
       </form>
 
       <div className="panel account__card">
