@@ -17,7 +17,7 @@ const recorded = (type: string, data: Record<string, unknown>): RecordedEvent =>
   streamVersion: position,
   type,
   data,
-  metadata: {},
+  metadata: { correlationId: 'c', causationId: null, actor: null },
   recordedAt: new Date(0),
 });
 
