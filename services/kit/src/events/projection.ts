@@ -98,7 +98,7 @@ export function eventHandlers<DB, E extends { type: string; data: unknown }>(han
   const relevant = (event: Pick<RecordedEvent, 'type'>) => Object.hasOwn(handlers, event.type);
   return {
     relevant,
-    async apply(trx: Kysely<DB>, event: RecordedEvent): Promise<void> {
+    apply: async (trx: Kysely<DB>, event: RecordedEvent): Promise<void> => {
       if (!relevant(event)) return;
       const handler = handlers[event.type as E['type']] as (
         trx: Kysely<DB>,
@@ -132,14 +132,7 @@ export function handlerProjection<DB, E extends { type: string; data: unknown }>
   batch?: RowBatch<DB, E>;
 }): Projection<DB> {
   const { relevant, apply } = eventHandlers<DB, E>(spec.handlers);
-  const batch = spec.batch as
-    | {
-        type: string;
-        key(d: unknown): string;
-        row(d: unknown, e: RecordedEvent): Record<string, unknown>;
-        insert: BatchingSpec<DB>['insert'];
-      }
-    | undefined;
+  const batch = spec.batch;
   return {
     name: spec.name,
     tables: spec.tables,
@@ -151,7 +144,7 @@ export function handlerProjection<DB, E extends { type: string; data: unknown }>
           event.type === batch.type
             ? { key: batch.key(event.data), row: batch.row(event.data, event) }
             : null,
-        insert: batch.insert,
+        insert: (trx, rows) => batch.insert(trx, rows),
         apply,
       }),
     }),
