@@ -9,9 +9,9 @@ import { fetchMyTrustStats } from '../../lib/trust-stats';
 import { useApiData } from '../../lib/use-api-data';
 import { blockAsker, deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
-import { DisplayValue, QuestionCardHead, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
+import { DisplayValue, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
 import { askerName, isPending, isWithdrawn, needsFinalize, questionId } from './lists';
-import { QuestionListShell } from './QuestionListShell';
+import { PendingQuestionListShell } from './QuestionListShell';
 import { useAdminList } from './use-admin-list';
 import { useNow } from './use-question-list';
 import { ViewAnswerModal } from './ViewAnswerModal';
@@ -145,7 +145,7 @@ export default function QuestionReceivedPage() {
   ];
 
   return (
-    <QuestionListShell
+    <PendingQuestionListShell
       title="Question Received"
       subtitle={
         <>
@@ -157,27 +157,17 @@ export default function QuestionReceivedPage() {
         </>
       }
       page={page}
-      searchPlaceholder="Search questions, names, dates"
-      pendingToggle
       emptyText="No questions yet. Share your profile link and the questions people ask you appear here."
-      noMatchText={page.search.trim() ? `No questions match “${page.search.trim()}”.` : 'No pending questions.'}
       label="Questions received"
       columns={columns}
-      card={(q) => (
+      now={now}
+      meta={(q) => (
         <>
-          <QuestionCardHead
-            question={q}
-            now={now}
-            meta={
-              <>
-                {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
-                {isPending(q) || isWithdrawn(q) ? null : q.isPrivate ? ' · Private' : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
-              </>
-            }
-          />
-          {actions(q)}
+          {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
+          {isPending(q) || isWithdrawn(q) ? null : q.isPrivate ? ' · Private' : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
         </>
       )}
+      actions={actions}
     >
       {current && user && open?.kind === 'answer' ? (
         <AnswerModal question={current} replierName={user.name || 'Anonymous'} onAnswered={(q) => void answered(q)} onClose={() => setOpen(null)} />
@@ -191,6 +181,6 @@ export default function QuestionReceivedPage() {
           onClose={() => setOpen(null)}
         />
       ) : null}
-    </QuestionListShell>
+    </PendingQuestionListShell>
   );
 }
