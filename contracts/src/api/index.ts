@@ -1,5 +1,6 @@
 import type { ApiCall } from './call.js';
 import { identityApi, identityBrowserCalls } from './identity.js';
+import { opsApi } from './ops.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { sitemapApi } from './sitemap.js';
@@ -10,6 +11,7 @@ export { identityApi, identityBrowserCalls } from './identity.js';
 export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
+export { opsApi, OPERATOR_ERRORS } from './ops.js';
 export * from './sitemap.js';
 
 /**
@@ -22,6 +24,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(paymentsApi),
   ...Object.values(sitemapApi),
   ...Object.values(identityApi),
+  ...Object.values(opsApi),
 ];
 
 /**
