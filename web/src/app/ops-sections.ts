@@ -18,6 +18,7 @@ export interface OpsSection {
 
 export const OPS_SECTIONS: readonly OpsSection[] = [
   { path: '', label: 'Audit log', group: 'Overview', load: () => import('../features/ops/audit/AuditPage') },
+  { path: 'archives', label: 'Archive profiles', group: 'Profiles', load: () => import('../features/ops/archives/ArchivesPage') },
 ];
 
 /** Group headings in the order the navigation shows them. */
