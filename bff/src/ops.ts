@@ -1,6 +1,7 @@
 import type {} from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { OPERATOR_CLAIM, OPS_BASE_PATH, OPS_SESSION_COOKIE } from '@ques/contracts';
+import { z } from 'zod';
+import { OPERATOR_CLAIM, OPS_BASE_PATH, OPS_SESSION_COOKIE, ZErrorBody } from '@ques/contracts';
 import { requireOperator, type AccessClaims } from '@ques/kit';
 
 /**
@@ -37,16 +38,23 @@ export async function opsPageAllowed(app: FastifyInstance, request: FastifyReque
 const cookie = (value: string, maxAge: number, secure: boolean) =>
   `${OPS_SESSION_COOKIE}=${value}; Path=${OPS_BASE_PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`;
 
+/** The BFF's own calls (not forwarded, not in the public API document): no body, 204 or the operator 404. */
+const SESSION_SCHEMA = {
+  hide: true,
+  body: z.unknown().optional(),
+  response: { 204: z.null(), 401: ZErrorBody, 404: ZErrorBody },
+};
+
 export function registerOpsSession(app: FastifyInstance, opts: { publicOrigin: string }): void {
   const secure = opts.publicOrigin.startsWith('https:');
   // Not a forwarded call: the BFF itself answers it (a non-operator gets the 404 of any operator route).
-  app.post('/api/ops/session', { config: { cors: false } }, async (request, reply) => {
+  app.post('/api/ops/session', { config: { cors: false }, schema: SESSION_SCHEMA }, async (request, reply) => {
     const claims = (await requireOperator(request)) as AccessClaims & { exp?: number };
     const token = request.headers.authorization!.replace(/^Bearer\s+/i, '');
     const maxAge = Math.max(0, (claims.exp ?? 0) - Math.floor(Date.now() / 1000));
     return reply.header('set-cookie', cookie(token, maxAge, secure)).header('cache-control', 'no-store').status(204).send();
   });
-  app.delete('/api/ops/session', { config: { cors: false } }, async (_request, reply) =>
+  app.delete('/api/ops/session', { config: { cors: false }, schema: SESSION_SCHEMA }, async (_request, reply) =>
     reply.header('set-cookie', cookie('', 0, secure)).header('cache-control', 'no-store').status(204).send(),
   );
 }

@@ -42,7 +42,7 @@ describe.runIf(browserGate())('operator console (browser)', () => {
     const { context, page, errors, scripts } = await logIn('owen.owner@example.com');
     const res = await page.goto('/ops/archives');
     expect(res?.status()).toBe(404);
-    expect(await page.getByRole('heading', { name: 'Page not found' }).isVisible()).toBe(true);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     expect(scripts.filter((s) => /\/assets\/(OpsApp|AuditPage|ArchivesPage)-/.test(s))).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
