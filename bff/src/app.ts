@@ -11,10 +11,12 @@ import { refuseLargeJson, refuseMalformedMultipart, registerJsonBodyParser, JSON
 import { registerCompression } from './compression.js';
 import { registerSecurityHeaders } from './headers.js';
 import { documentedResponses, registerApiDocs } from './openapi.js';
+import { registerEmbed } from './pages/embed.js';
 import { evictOnOwnWrites, watchPublicChanges } from './pages/events.js';
 import { registerSitemap } from './pages/sitemap.js';
 import { isOpsPage, opsPageAllowed, registerOpsSession } from './ops.js';
 import { loadPageRendering } from './pages/ssr.js';
+import { registerReachRoutes, type Reach } from './reach/routes.js';
 import { forwardedCalls } from './routes.js';
 import { SeoRenderer } from './seo/renderer.js';
 import { Upstreams, type ServiceName, type UpstreamUrls } from './upstreams.js';
@@ -169,6 +171,11 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
   }
 
   registerOpsSession(app, { publicOrigin: opts.publicOrigin });
+  // Issue 15: share images and Atom feeds (docs/adr/0029), from the same public calls the pages read.
+  const reach: Reach | null =
+    upstreams.has('identity') && upstreams.has('questions')
+      ? registerReachRoutes(app, { upstreams, publicOrigin: opts.publicOrigin, log: app.log })
+      : null;
 
   const web = opts.webDist ? await loadWebBuild(opts.webDist, { publicOrigin: opts.publicOrigin }) : null;
   if (web) {
@@ -188,6 +195,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       log: app.log,
       pages,
       staleWhileRevalidate: Boolean(opts.events),
+      ...(reach ? { onEvict: (tags: readonly string[], o: { profiles: boolean }) => reach.evict(tags, o.profiles) } : {}),
       ...(opts.pageCacheTtlMs === undefined ? {} : { cacheTtlMs: opts.pageCacheTtlMs }),
     });
     registerWebRoutes(app, { build: web, seo, opsPages: { matches: isOpsPage, allowed: (request) => opsPageAllowed(app, request) } });
@@ -196,6 +204,8 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
   }
 
   if (upstreams.has('questions')) registerSitemap(app, { upstreams, publicOrigin: opts.publicOrigin });
+  // The embeddable ask button (issue 15): the only page other sites may frame (pages/embed.ts, docs/adr/0030).
+  if (upstreams.has('identity')) registerEmbed(app, { upstreams, publicOrigin: opts.publicOrigin });
 
   app.addHook('onClose', async () => upstreams.close());
   return app;

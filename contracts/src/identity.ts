@@ -253,4 +253,15 @@ export const IdentityEvents = {
   },
 } as const;
 export const SESSIONS_PER_REVOCATION_EVENT = 500;
+
+/**
+ * A consumer's handlers for the identity events that carry a whole user snapshot (registration and every profile
+ * update), each parsed with its schema and applied by `effect`: a service keeping a local copy of users takes them all.
+ */
+export function userSnapshotHandlers<Effect>(effect: Effect) {
+  return {
+    UserRegistered: { schema: IdentityEvents.UserRegistered.schema, effect },
+    ProfileUpdated: { schema: IdentityEvents.ProfileUpdated.schema, effect },
+  };
+}
 export type IdentityEventType = keyof typeof IdentityEvents;

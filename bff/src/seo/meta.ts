@@ -31,7 +31,7 @@ export function escapeHtml(text: string): string {
 const tagHtml = (tag: HeadTag): string =>
   tag.kind === 'title'
     ? `<title>${escapeHtml(tag.text)}</title>`
-    : `<${tag.kind} ${tag.attribute}="${tag.key}" ${valueAttribute(tag.kind)}="${escapeHtml(tag.value)}" />`;
+    : `<${tag.kind} ${tag.attribute}="${tag.key}"${tag.type ? ` type="${escapeHtml(tag.type)}"` : ''}${tag.title ? ` title="${escapeHtml(tag.title)}"` : ''} ${valueAttribute(tag.kind)}="${escapeHtml(tag.value)}" />`;
 
 /**
  * The tags that replace the default block, in `headTags` order (the share preview's five first, bounded in size, so

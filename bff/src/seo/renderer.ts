@@ -7,6 +7,7 @@ import {
   questionMeta,
   STRUCTURED_DATA_QUESTIONS,
   type PageMeta,
+  type TrustStats,
 } from '@ques/contracts/core';
 import type { PageRendering } from '../pages/ssr.js';
 import { composePage, type Screen } from '../pages/template.js';
@@ -109,6 +110,8 @@ export interface SeoRendererOptions {
   /** Per upstream call; past it the page goes out with the default metadata. */
   timeoutMs?: number;
   now?: () => number;
+  /** Told of every eviction (issue 15: the share images and feeds are dropped by the same changes). */
+  onEvict?: (tags: readonly string[], options: { profiles: boolean }) => void;
 }
 
 class UpstreamError extends Error {}
@@ -193,6 +196,7 @@ export class SeoRenderer {
    */
   evict(tags: readonly string[], { profiles = false }: { profiles?: boolean } = {}): void {
     const wanted = new Set(tags.filter(Boolean).map((t) => t.toLowerCase()));
+    this.opts.onEvict?.([...wanted], { profiles });
     const now = this.now();
     for (const tag of wanted) {
       this.evictedAt.set(tag, now);
@@ -336,10 +340,11 @@ export class SeoRenderer {
         correlationId,
       );
     if (route.kind === 'profile') {
-      const [profile, answers, asking] = await Promise.all([
+      const [profile, answers, asking, trust] = await Promise.all([
         profileCall(),
         this.firstAnswers(route.username, correlationId),
         this.opts.pages ? this.askingStatus(route.username, correlationId) : null,
+        this.trustStats(route.username, correlationId),
       ]);
       const profileKey = `profile:${route.username}`;
       const questionsKey = `questions:${route.username}`;
@@ -352,11 +357,13 @@ export class SeoRenderer {
         };
       // Without the answers the preview is still right; only the FAQ data is missing (and the page not cached).
       const mine = answers.items.filter((q) => belongsTo(q, profile.body!));
-      const meta = profileMeta(this.origin, profile.body, mine);
+      const meta = profileMeta(this.origin, profile.body, mine, trust);
       const values: Loaded['values'] = { [profileKey]: { data: profile.body } };
       if (answers.complete) values[questionsKey] = { data: { items: answers.page, nextCursor: answers.nextCursor } };
       // Paused or at the owner's cap (issue 16): the page says so in place of the ask button.
       if (asking) values[`asking:${route.username}`] = { data: asking };
+      // Issue 15: the owner's trust stats (figures once established), shown and in the structured data.
+      if (trust) values[`trust:${route.username}`] = { data: trust };
       return {
         status: 200,
         meta,
@@ -421,6 +428,18 @@ export class SeoRenderer {
       return status.body;
     } catch (err) {
       this.opts.log.warn({ err, username }, 'asking status unavailable for the page');
+      return null;
+    }
+  }
+
+  /** The owner's public trust stats (`GET /api/trust-stats/:username`, issue 15); null when unknown. */
+  private async trustStats(username: string, correlationId: string | undefined): Promise<TrustStats | null> {
+    if (!this.opts.upstreams.has('questions')) return null;
+    try {
+      const stats = await this.getJson<TrustStats>('questions', `/api/trust-stats/${encodeURIComponent(username)}`, correlationId);
+      return stats.body;
+    } catch (err) {
+      this.opts.log.warn({ err, username }, 'trust stats unavailable for the page');
       return null;
     }
   }

@@ -8,7 +8,7 @@ import type { PublicProfile, PublicQuestion } from '@ques/contracts';
 import { createLogger, generateJwtKeys } from '@ques/kit';
 import { buildBff } from '../app.js';
 import { Upstreams } from '../upstreams.js';
-import { excerpt, jsonForScript, profileMeta, questionMeta, questionPath } from '@ques/contracts/core';
+import { excerpt, jsonForScript, profileImagePath, profileMeta, questionMeta, questionPath } from '@ques/contracts/core';
 import { escapeHtml, renderMetaBlock } from './meta.js';
 import { matchSeoRoute, SeoRenderer } from './renderer.js';
 
@@ -186,24 +186,24 @@ describe('page metadata (pure)', () => {
     expect(questionPath('ada', Q1, '???')).toBe(`/ask/ada/question/${Q1}`);
   });
 
-  it('profile: "{name} — Ask Me Anything", bio excerpt, avatar as a square card, FAQPage of the first 2 answers', () => {
+  it('profile: "{name} — Ask Me Anything", bio excerpt, its share card (issue 15), FAQPage of the first 2 answers', () => {
     const meta = profileMeta(ORIGIN, profile(), [question(Q3), question(Q2), question(Q1)]);
     expect(meta).toMatchObject({
       title: 'Ada Lovelace — Ask Me Anything',
       description: profile().bio,
       canonical: `${ORIGIN}/ask/ada`,
-      image: `${ORIGIN}/images/avatars/${ADA_ID}/abc123def.webp`,
-      twitterCard: 'summary',
+      image: `${ORIGIN}${profileImagePath(profile())}`,
+      twitterCard: 'summary_large_image',
     });
     expect((meta.jsonLd as any).mainEntity.map((q: any) => q.name)).toEqual(['Question 3?', 'Question 2?']);
   });
 
-  it('profile without bio, avatar or answers: default sentence, default share image, no structured data', () => {
+  it('profile without bio, avatar or answers: default sentence, its share card, no structured data', () => {
     const meta = profileMeta(ORIGIN, profile({ bio: ' ', avatarUrl: '/images/user-image.png' }), []);
     expect(meta.description).toBe(
       'Ask Ada Lovelace a question on Ques and read the answers they have already given.',
     );
-    expect(meta.image).toBe(`${ORIGIN}/images/og-default.png`);
+    expect(meta.image).toMatch(/\/share\/profile\/ada\/[0-9a-f]{16}\.png$/);
     expect(meta.twitterCard).toBe('summary_large_image');
     expect(meta.jsonLd).toBeNull();
   });
@@ -322,11 +322,11 @@ describe('server-rendered page metadata through the BFF', () => {
     expect(title(html)).toBe('Ada Lovelace — Ask Me Anything');
     expect(tag(html, 'name', 'description')).toBe(profile().bio);
     expect(canonical(html)).toBe(`${ORIGIN}/ask/${username}`);
-    expect(tag(html, 'property', 'og:image')).toBe(`${ORIGIN}/images/avatars/${ADA_ID}/abc123def.webp`);
-    expect(tag(html, 'name', 'twitter:card')).toBe('summary');
+    expect(tag(html, 'property', 'og:image')).toMatch(new RegExp(`^${ORIGIN}/share/profile/${username}/[0-9a-f]{16}\\.png$`));
+    expect(tag(html, 'name', 'twitter:card')).toBe('summary_large_image');
     expect(tag(html, 'property', 'og:title')).toBe('Ada Lovelace — Ask Me Anything');
     expect(tag(html, 'property', 'og:url')).toBe(`${ORIGIN}/ask/${username}`);
-    expect(tag(html, 'name', 'twitter:image')).toBe(`${ORIGIN}/images/avatars/${ADA_ID}/abc123def.webp`);
+    expect(tag(html, 'name', 'twitter:image')).toBe(tag(html, 'property', 'og:image'));
     // The default block is replaced, not added to; the rest of the shell is intact.
     expect(html.match(/<title>/g)).toHaveLength(1);
     expect(html).not.toContain(DEFAULT_TITLE);
@@ -382,8 +382,8 @@ describe('server-rendered page metadata through the BFF', () => {
     expect(canonical(html)).toBe(
       `${ORIGIN}/ask/${username}/question/${Q2}/whats-the-analytical-engine-really`,
     );
-    expect(tag(html, 'property', 'og:image')).toBe(`${ORIGIN}/images/avatars/${ADA_ID}/abc123def.webp`);
-    expect(tag(html, 'name', 'twitter:card')).toBe('summary');
+    expect(tag(html, 'property', 'og:image')).toMatch(new RegExp(`^${ORIGIN}/share/answer/${Q2}/[0-9a-f]{16}\\.png$`));
+    expect(tag(html, 'name', 'twitter:card')).toBe('summary_large_image');
     expect(tag(html, 'property', 'og:type')).toBe('article');
     const data = jsonLd(html);
     expect(data).toMatchObject({

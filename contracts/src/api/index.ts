@@ -1,18 +1,22 @@
 import type { ApiCall } from './call.js';
+import { exportsApi } from './exports.js';
 import { identityApi, identityBrowserCalls } from './identity.js';
 import { opsApi } from './ops.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { sitemapApi } from './sitemap.js';
 import { supportApi } from './support.js';
+import { trustApi } from './trust.js';
 
 export * from './call.js';
+export { exportsApi, exportsInternalCalls } from './exports.js';
 export { identityApi, identityBrowserCalls } from './identity.js';
 export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
 export { opsApi, OPERATOR_ERRORS } from './ops.js';
 export * from './sitemap.js';
+export * from './trust.js';
 
 /**
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
@@ -23,8 +27,11 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(supportApi),
   ...Object.values(paymentsApi),
   ...Object.values(sitemapApi),
+  ...Object.values(trustApi),
   ...Object.values(identityApi),
   ...Object.values(opsApi),
+  // Issue 15: the data export (api/exports.ts).
+  ...Object.values(exportsApi),
 ];
 
 /**

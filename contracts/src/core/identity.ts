@@ -29,6 +29,15 @@ export function usernameFromName(name: string): string {
     .slice(0, LIMITS.username);
 }
 
+/** The profile fields a person edits in account settings (identity's `ProfileUpdated` names the changed ones). */
+export interface EditableProfileFields {
+  name: string;
+  email: string;
+  bio: string;
+  brandColorMain: string;
+  brandColorLight: string;
+}
+
 /** Size limit of an avatar upload (spec: 2 MB). */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 

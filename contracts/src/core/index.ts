@@ -12,6 +12,7 @@
 export * from '../errors.js';
 export * from './identity.js';
 export * from './asker-trust.js';
+export * from './reach.js';
 export * from './money.js';
 export * from './page-meta.js';
 export * from './payments.js';
@@ -46,3 +47,5 @@ export type {
 } from '../payments.js';
 export type { CaptchaChallenge, SupportSendRequest, SupportSendResponse } from '../support.js';
 export * from './asking.js';
+export * from './embed.js';
+export type { DataExport, ExportStatus, LatestExport } from '../exports.js';

@@ -39,7 +39,11 @@ export interface PageMeta {
   ogType: 'website' | 'profile' | 'article';
   /** schema.org data, rendered as one `<script type="application/ld+json" id={JSON_LD_ID}>`. */
   jsonLd: object | null;
+  /** The page's Atom feed (issue 15: an owner's public answers), as `<link rel="alternate" type="application/atom+xml">`. */
+  feed?: { href: string; title: string } | null;
 }
+
+export const FEED_TYPE = 'application/atom+xml';
 
 /**
  * One tag of the metadata block; `headTags` lists them in the order they go into the document. A `meta` or `link` is
@@ -48,7 +52,7 @@ export interface PageMeta {
  */
 export type HeadTag =
   | { kind: 'title'; text: string }
-  | { kind: 'meta' | 'link'; attribute: 'name' | 'property' | 'rel'; key: string; value: string };
+  | { kind: 'meta' | 'link'; attribute: 'name' | 'property' | 'rel'; key: string; value: string; type?: string; title?: string };
 
 /** The attribute a `meta` or `link` tag carries its value in. */
 export const valueAttribute = (kind: 'meta' | 'link') => (kind === 'link' ? 'href' : 'content');
@@ -131,6 +135,9 @@ export function headTags(meta: PageMeta): HeadTag[] {
     name('twitter:title', title),
     name('twitter:description', meta.description),
     name('twitter:image', meta.image),
+    ...(meta.feed
+      ? [{ kind: 'link', attribute: 'rel', key: 'alternate', value: meta.feed.href, type: FEED_TYPE, title: meta.feed.title } as HeadTag]
+      : []),
   ];
 }
 

@@ -64,15 +64,18 @@ describe('page metadata (spec §1, §2)', () => {
     );
   });
 
-  it('describes a profile: title, bio excerpt (or a sentence), canonical, avatar and FAQPage of the first 2 answers', () => {
+  it('describes a profile: title, bio excerpt (or a sentence), canonical, share card, feed and FAQPage of the first 2 answers', () => {
     const meta = profileMeta(ORIGIN, { ...ada, bio: 'x'.repeat(200) }, [answer(1), answer(2), answer(3)]);
     expect(meta).toMatchObject({
       title: 'Ada Lovelace — Ask Me Anything',
       canonical: `${ORIGIN}/ask/ada`,
-      image: `${ORIGIN}/images/avatars/a/1.webp`,
-      twitterCard: 'summary',
+      image: expect.stringMatching(new RegExp(`^${ORIGIN}/share/profile/ada/[0-9a-f]{16}\\.png$`)),
+      twitterCard: 'summary_large_image',
       ogType: 'profile',
+      feed: { href: `${ORIGIN}/ask/ada/feed.atom`, title: 'Ada Lovelace — answers on Ques' },
     });
+    // The image URL changes with what the card shows (immutable caching by content).
+    expect(profileMeta(ORIGIN, { ...ada, name: 'Ada King' }, []).image).not.toBe(profileMeta(ORIGIN, ada, []).image);
     expect(meta.description).toHaveLength(150);
     expect(meta.jsonLd).toEqual({
       '@context': 'https://schema.org',
@@ -85,7 +88,27 @@ describe('page metadata (spec §1, §2)', () => {
     });
     const bare = profileMeta(ORIGIN, { ...ada, bio: ' ', avatarUrl: '/images/user-image.png?v=1' }, []);
     expect(bare.description).toBe('Ask Ada Lovelace a question on Ques and read the answers they have already given.');
-    expect(bare).toMatchObject({ image: `${ORIGIN}/images/og-default.png`, twitterCard: 'summary_large_image', jsonLd: null });
+    expect(bare).toMatchObject({ twitterCard: 'summary_large_image', jsonLd: null });
+  });
+
+  it('puts established trust stats (only) into the profile JSON-LD', () => {
+    const stats = {
+      periodDays: 90,
+      windowDays: 5,
+      established: true,
+      figures: { answered: 6, medianAnswerSeconds: 216_000, answeredWithinWindow: 5 / 7, publicAnswers: 5 },
+    };
+    const withAnswers = profileMeta(ORIGIN, ada, [answer(1)], stats).jsonLd as Record<string, any>;
+    expect(withAnswers['@type']).toBe('FAQPage');
+    expect(withAnswers.about.additionalProperty).toEqual([
+      { '@type': 'PropertyValue', name: 'Median time to answer', value: 3600, unitText: 'MIN' },
+      { '@type': 'PropertyValue', name: 'Answered within 5 days', value: 71, unitText: 'P1' },
+      { '@type': 'PropertyValue', name: 'Public answers', value: 5 },
+    ]);
+    expect((profileMeta(ORIGIN, ada, [], stats).jsonLd as Record<string, any>)['@type']).toBe('ProfilePage');
+    const fresh = { ...stats, established: false, figures: null };
+    expect(profileMeta(ORIGIN, ada, [], fresh).jsonLd).toBeNull();
+    expect(JSON.stringify(profileMeta(ORIGIN, ada, [answer(1)], fresh).jsonLd)).not.toContain('additionalProperty');
   });
 
   it('describes an answer page: slugged canonical, answer excerpt, QAPage with the answer’s date and author', () => {
@@ -106,11 +129,9 @@ describe('page metadata (spec §1, §2)', () => {
     });
   });
 
-  it('never points the share image anywhere but http(s)', () => {
-    expect(profileMeta(ORIGIN, { ...ada, avatarUrl: 'javascript:alert(1)' }, []).image).toBe(
-      `${ORIGIN}/images/og-default.png`,
-    );
-    expect(profileMeta(ORIGIN, { ...ada, avatarUrl: 'https://cdn.test/a.webp' }, []).image).toBe('https://cdn.test/a.webp');
+  it('points the share image at our own origin whatever the avatar URL says', () => {
+    expect(profileMeta(ORIGIN, { ...ada, avatarUrl: 'javascript:alert(1)' }, []).image.startsWith(`${ORIGIN}/share/profile/`)).toBe(true);
+    expect(questionMeta(ORIGIN, ada, answer(1)).image).toMatch(new RegExp(`^${ORIGIN}/share/answer/q1/[0-9a-f]{16}\\.png$`));
   });
 
   it('lists the preview tags first and bounds the title in every title tag', () => {

@@ -1,5 +1,6 @@
 import type { PublicQuestion } from '../questions.js';
-import { excerpt, profilePath, questionPath, shareImage, trimOrigin, type PageMeta } from './page-meta.js';
+import { excerpt, profilePath, questionPath, trimOrigin, type PageMeta } from './page-meta.js';
+import { answerImagePath } from './reach.js';
 import type { ProfileFields } from './profile-meta.js';
 
 /** Spec §2 answered-question page: answer excerpt as description, canonical with the slug, QAPage data. */
@@ -14,7 +15,9 @@ export function questionMeta(
     title: `${question.question} — ${profile.name} on Ques`,
     description: excerpt(question.answer),
     canonical,
-    ...shareImage(base, profile.avatarUrl),
+    // Issue 15: the answer's share card (docs/adr/0029).
+    image: `${base}${answerImagePath(profile, question)}`,
+    twitterCard: 'summary_large_image',
     ogType: 'article',
     jsonLd: {
       '@context': 'https://schema.org',

@@ -8,13 +8,22 @@
  * - answer → tip captured: questions' AnswerPosted → payments' TipCaptured.
  * BENCH_LATENCY_QUESTIONS (default 40) tipped questions, a few at a time.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { BffClient, createCast, Topology, type Account } from '@ques/chaos';
+import { BffClient, createCast, guestAsk, Topology, type Account } from '@ques/chaos';
 
 const QUESTIONS = Number(process.env.BENCH_LATENCY_QUESTIONS ?? 40);
 const CONCURRENCY = 4;
+/** Ask → inbox: asks per second (open loop), inbox reads per second in the background, seconds measured. */
+const ASK_RATE = Number(process.env.BENCH_ASK_RATE ?? 100);
+const READ_RATE = Number(process.env.BENCH_READ_RATE ?? 1_000);
+const ASK_SECONDS = Number(process.env.BENCH_ASK_SECONDS ?? 10);
+/** Asks of the first seconds warm the path up and are left out of the figures. */
+const ASK_WARMUP_S = 2;
 
 export interface LatencyFigures {
   samples: number;
@@ -23,7 +32,16 @@ export interface LatencyFigures {
   max: number;
 }
 
+export interface AskToInbox extends LatencyFigures {
+  /** Asks per second sent (open loop) and inbox reads per second the background load achieved. */
+  askRate: number;
+  readRate: number;
+  failedAsks: number;
+  readErrors: number;
+}
+
 export interface LatencyResult {
+  askToInbox: AskToInbox;
   authorisedToHeld: LatencyFigures;
   answerToCaptured: LatencyFigures;
 }
@@ -32,6 +50,84 @@ function figures(ms: number[]): LatencyFigures {
   const sorted = [...ms].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
   return { samples: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
+}
+
+interface ReadLoadResult {
+  requests: number;
+  perSec: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** The background inbox reads, at a fixed overall rate, in a child process (src/read-load.ts). */
+function readLoad(url: string, token: string, rate: number, seconds: number): Promise<ReadLoadResult> {
+  const script = fileURLToPath(new URL('./read-load.js', import.meta.url));
+  const child = spawn(process.execPath, [script, JSON.stringify({ url, rate, seconds, connections: 32, headers: { authorization: `Bearer ${token}` } })], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as ReadLoadResult));
+    child.once('exit', (code) => code !== 0 && reject(new Error(`read load exited with ${code}`)));
+  });
+}
+
+/**
+ * Ask → visible in the owner's inbox, as the owner sees it: free guest questions posted through the BFF at ASK_RATE
+ * a second (open loop: one every 1/ASK_RATE s whatever the answers take) while another process reads the owner's
+ * inbox READ_RATE times a second; each ask is timed from sending the POST to the first inbox read (issued as soon as
+ * the POST is answered, repeated until it shows) that lists the new question.
+ */
+async function askToInbox(client: BffClient, owner: Account): Promise<AskToInbox> {
+  const inbox = `${client.base}/api/questions?role=receiver&limit=50`;
+  const reads = readLoad(inbox, owner.token, READ_RATE, ASK_SECONDS + 1);
+  const samples: number[] = [];
+  let failedAsks = 0;
+  let firstFailure: string | null = null;
+  /** The POST alone (the rest is the inbox read): where the time goes. */
+  const postMs: number[] = [];
+  const one = async (n: number, counted: boolean) => {
+    const started = performance.now();
+    try {
+      const asked = await client.send(
+        'POST',
+        '/api/questions',
+        { json: guestAsk(owner, `Bench ask ${n}: is the inbox quick?`, `ask.${n}@bench.example`), idempotencyKey: randomUUID() },
+        10_000,
+      );
+      if (asked.status !== 201) throw new Error(`ask answered ${asked.status} ${JSON.stringify(asked.body).slice(0, 200)}`);
+      const id = (asked.body as { id: string }).id;
+      if (counted) postMs.push(performance.now() - started);
+      // Newest first: the question is on the first page as soon as it is visible. A few tries at most (a saturated
+      // machine must not be flooded further by the measurement itself).
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const seen = await client.send('GET', '/api/questions?role=receiver&limit=50', { token: owner.token }, 10_000);
+        if (seen.status === 200 && (seen.body as { id: string }[]).some((q) => q.id === id)) {
+          if (counted) samples.push(performance.now() - started);
+          return;
+        }
+      }
+      throw new Error('never in the inbox');
+    } catch (err) {
+      failedAsks += 1;
+      firstFailure ??= (err as Error).message;
+    }
+  };
+  const total = ASK_RATE * ASK_SECONDS;
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let n = 0; n < total; n++) {
+    const due = started + (n * 1000) / ASK_RATE;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    inFlight.push(one(n, n >= ASK_RATE * ASK_WARMUP_S));
+  }
+  const sentIn = (performance.now() - started) / 1000;
+  await Promise.all(inFlight);
+  const read = await reads;
+  const post = figures(postMs);
+  console.log(`      ask → inbox: the POST alone p50 ${post.p50.toFixed(1)} ms, p99 ${post.p99.toFixed(1)} ms`);
+  if (firstFailure) console.error(`ask → inbox: ${failedAsks} asks failed, the first with: ${firstFailure}`);
+  return { ...figures(samples), askRate: total / sentIn, readRate: read.perSec, failedAsks, readErrors: read.non2xx + read.errors };
 }
 
 async function tippedQuestion(client: BffClient, owner: Account, n: number): Promise<string> {
@@ -79,12 +175,13 @@ async function tippedQuestion(client: BffClient, owner: Account, n: number): Pro
 export async function runLatency(progress: (line: string) => void = () => {}): Promise<LatencyResult | null> {
   const natsBin = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
   if (!existsSync(natsBin)) return null;
-  const topology = await Topology.start({ logLevel: 'warn', progress });
+  const topology = await Topology.start({ logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn', progress, readyTimeoutMs: 120_000 });
   let failed = true;
   try {
     const client = new BffClient(topology.bffUrl);
     const cast = await createCast(client, `bench${Date.now().toString(36)}`, { owners: 1, askers: 0 });
     const owner = cast.owners[0]!;
+    progress(`tipped questions: ${QUESTIONS}`);
     const ids: string[] = [];
     for (let next = 0; next < QUESTIONS; ) {
       const wave = Array.from({ length: Math.min(CONCURRENCY, QUESTIONS - next) }, (_, i) => tippedQuestion(client, owner, next + i));
@@ -115,12 +212,15 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
         `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM payments.events WHERE type = 'TipCaptured' GROUP BY 1`,
       );
       failed = false;
-      return { authorisedToHeld: figures(authorisedToHeld), answerToCaptured: figures(answerToCaptured) };
+      // Last, as it may saturate a loaded machine: ask → inbox under its read load.
+      progress(`ask → inbox: ${ASK_RATE} asks/s with ${READ_RATE} inbox reads/s for ${ASK_SECONDS} s`);
+      const inboxFigures = await askToInbox(client, owner);
+      return { askToInbox: inboxFigures, authorisedToHeld: figures(authorisedToHeld), answerToCaptured: figures(answerToCaptured) };
     } finally {
       await db.end();
     }
   } finally {
     if (failed) console.error(`latency: the topology's logs are kept in ${topology.logDir}`);
-    await topology.stop({ keepRunDir: failed, keepDatabase: failed && process.env.BENCH_KEEP_DATABASE === "1" });
+    await topology.stop({ keepRunDir: failed || process.env.BENCH_LOG_LEVEL !== undefined, keepDatabase: failed && process.env.BENCH_KEEP_DATABASE === "1" });
   }
 }

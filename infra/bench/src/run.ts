@@ -6,12 +6,12 @@
  * test-artifacts/bench/results.json.
  *
  * `npm run bench -w @ques/bench -- <section>…` runs only the named sections: http, static, memory, pipeline,
- * latency, lighthouse (all of them when none is named). `npm run bench:pipeline` (root) runs pipeline and latency
+ * latency, lighthouse, similar (all of them when none is named). `npm run bench:pipeline` (root) runs pipeline and latency
  * over 1M events.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +19,10 @@ import autocannon from 'autocannon';
 import { printFigures, runLighthouse } from './lighthouse.js';
 import { runLatency } from './latency.js';
 import { runPipeline } from './pipeline.js';
+import { runSimilarAnswers } from './similar-answers.js';
+import { formatTable, loadNow, record, tableLines } from './table.js';
 
-const SECTIONS = ['http', 'static', 'memory', 'pipeline', 'latency', 'lighthouse'] as const;
+const SECTIONS = ['http', 'static', 'memory', 'pipeline', 'latency', 'lighthouse', 'similar', 'reach'] as const;
 type Section = (typeof SECTIONS)[number];
 const named = process.argv.slice(2).filter((arg) => arg !== '--');
 const unknown = named.filter((arg) => !(SECTIONS as readonly string[]).includes(arg));
@@ -91,14 +93,16 @@ interface Comparison {
   headers?: Record<string, string>;
   /** None: printed for the record only. */
   bar?: { ratio: number; p99?: number };
+  /** The figures-table row (src/table.ts) this comparison fills in. */
+  row?: string;
 }
 
 function httpComparisons(targets: Record<string, string | number>): Comparison[] {
   const list = `/api/questions?username=${targets.owner}&role=receiver&limit=${targets.page}`;
   return [
-    { name: 'Service GET /health (full plugin stack) vs bare node:http', target: `${targets.identityUrl}/health`, baseline: `${targets.bareHttp}/`, bar: { ratio: 0.85 } },
+    { name: 'Service GET /health (full plugin stack) vs bare node:http', target: `${targets.identityUrl}/health`, baseline: `${targets.bareHttp}/`, bar: { ratio: 0.85 }, row: 'health' },
     { name: 'Questions public list (Fastify + kysely + pg) vs bare Fastify + raw pg', target: `${targets.questionsUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.85, p99: 1.2 } },
-    { name: 'BFF public list (one hop) vs the bare route', target: `${targets.bffUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.5, p99: 2 } },
+    { name: 'BFF public list (one hop) vs the bare route', target: `${targets.bffUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.75, p99: 2 }, row: 'bff-list' },
     // The server-rendered profile (docs/adr/0024) from the page cache against the static app shell from memory.
     // As browsers ask (Accept-Encoding: br): 4 kB against the shell's 1 kB. Without it the page is 53 kB against 2 kB and
     // the row measures bytes more than the server (printed for the record).
@@ -134,30 +138,86 @@ async function compare(c: Comparison): Promise<boolean> {
   console.log(`      baseline ${Math.round(baseline.reqPerSec)} req/s  p50 ${baseline.p50} ms  p99 ${baseline.p99} ms  runs ${baseline.runs.join('/')}`);
   const bars = c.bar ? ` (bar ≥ ${c.bar.ratio * 100} %)${c.bar.p99 ? `, p99 ×${p99Ratio.toFixed(2)} (bar ≤ ×${c.bar.p99})` : ''}` : ' (no bar)';
   console.log(`      ratio ${(ratio * 100).toFixed(1)} %${bars}\n`);
-  report.push({ ...c, target, baseline, ratio, p99Ratio, ok });
+  report.push({ ...c, target, baseline, ratio, p99Ratio, ok, load: loadNow() });
+  if (c.row) record(c.row, `${(ratio * 100).toFixed(1)} % (${Math.round(target.reqPerSec)} vs ${Math.round(baseline.reqPerSec)} req/s)`, ok, { ratio, target: target.reqPerSec, baseline: baseline.reqPerSec });
   return ok;
 }
 
-/** Peak resident memory of the embedded product (`npm start`'s process) while it serves the public list. */
-async function embeddedMemory(): Promise<{ peakRssMb: number; reqPerSec: number }> {
-  const launcher = fileURLToPath(new URL('../../launcher/dist/main.js', import.meta.url));
+/** The pid and its descendants (from /proc), with their resident set sizes in kB. */
+function processTree(root: number): { pid: number; rssKb: number; name: string }[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree: { pid: number; rssKb: number; name: string }[] = [];
+  const walk = (pid: number) => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      tree.push({ pid, rssKb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0), name: /Name:\s+(\S+)/.exec(status)?.[1] ?? '?' });
+    } catch {
+      return;
+    }
+    for (const child of children.get(pid) ?? []) walk(child);
+  };
+  walk(root);
+  return tree;
+}
+
+/**
+ * Peak resident memory of the embedded product as `npm start` runs it: `node infra/launcher/start.mjs` (the build
+ * step is a turbo cache hit after the bench's own build), its whole process tree sampled every 50 ms while it serves
+ * the public list and the owner's inbox; the peak of the tree's summed RSS. npm's own CLI process, which only waits
+ * for the launcher, is not counted.
+ */
+async function embeddedMemory(): Promise<{ peakRssMb: number; peakMainHwmMb: number; processes: number; reqPerSec: number }> {
+  const launcher = fileURLToPath(new URL('../../launcher/start.mjs', import.meta.url));
   const port = 3900 + Math.floor(Math.random() * 90);
   const proc = spawn(process.execPath, [launcher], {
+    cwd: fileURLToPath(new URL('../../../', import.meta.url)),
     env: { ...process.env, PORT: String(port), DATA_DIR: mkdtempSync(join(tmpdir(), 'ques-bench-')), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  let peakKb = 0;
+  let processes = 0;
+  const sampler = setInterval(() => {
+    const tree = processTree(proc.pid!);
+    const sum = tree.reduce((total, p) => total + p.rssKb, 0);
+    if (sum > peakKb) {
+      peakKb = sum;
+      processes = tree.length;
+    }
+  }, 50);
   try {
     await new Promise<void>((resolve, reject) => {
       proc.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('Ques is running') && resolve());
       proc.once('exit', (code) => reject(new Error(`embedded product exited with ${code}`)));
     });
+    // The build step's processes (npm, turbo) are gone by now: the peak counts the running product only.
+    peakKb = 0;
     const url = `http://127.0.0.1:${port}`;
-    await fetch(`${url}/api/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Mem Owner', email: 'mem@example.com', password: 'a long enough password' }) });
-    const load = await once(`${url}/api/questions?username=mem-owner&role=receiver`, DURATION_S);
+    const signup = await fetch(`${url}/api/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Mem Owner', email: 'mem@example.com', password: 'a long enough password' }) });
+    const { token } = (await signup.json()) as { token: string };
+    const [publicList, inbox] = await Promise.all([
+      once(`${url}/api/questions?username=mem-owner&role=receiver`, DURATION_S),
+      once(`${url}/api/questions?role=receiver`, DURATION_S, { authorization: `Bearer ${token}` }),
+    ]);
     const status = readFileSync(`/proc/${proc.pid}/status`, 'utf8');
-    const peakKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return { peakRssMb: Math.round(peakKb / 1024), reqPerSec: Math.round(load.requests.average) };
+    const mainHwmKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return {
+      peakRssMb: Math.round(peakKb / 1024),
+      peakMainHwmMb: Math.round(mainHwmKb / 1024),
+      processes,
+      reqPerSec: Math.round(publicList.requests.average + inbox.requests.average),
+    };
   } finally {
+    clearInterval(sampler);
     proc.kill('SIGTERM');
   }
 }
@@ -197,6 +257,17 @@ try {
       targets.stop();
     }
   }
+  if (runs('similar')) {
+    const targets = await startTargets('./similar-targets.js');
+    try {
+      const rows = await runSimilarAnswers(targets.urls, { runs: RUNS, durationS: DURATION_S });
+      report.push({ name: 'similar answers (issue 14)', rows });
+      const worst = rows.reduce((a, b) => (b.p99 > a.p99 ? b : a));
+      record('similar', `p99 ${worst.p99} ms (${worst.name})`, rows.every((r) => r.ok), { rows });
+    } finally {
+      targets.stop();
+    }
+  }
   if (runs('static')) {
     const targets = await startTargets('./static-targets.js');
     try {
@@ -207,43 +278,59 @@ try {
   }
   if (runs('memory')) {
     const memory = await embeddedMemory();
-    const memoryOk = memory.peakRssMb <= 1024;
-    console.log(`${memoryOk ? 'PASS' : 'MISS'}  Embedded product (npm start) peak RSS under load: ${memory.peakRssMb} MB (bar ≤ 1024 MB; ${memory.reqPerSec} req/s)\n`);
-    report.push({ name: 'embedded peak RSS', ...memory, ok: memoryOk });
+    const memoryOk = memory.peakRssMb <= 400;
+    console.log(`${memoryOk ? 'PASS' : 'MISS'}  Embedded product (npm start) peak RSS under load: ${memory.peakRssMb} MB over ${memory.processes} process(es) (launcher VmHWM ${memory.peakMainHwmMb} MB; ${memory.reqPerSec} req/s) (bar ≤ 400 MB)\n`);
+    report.push({ name: 'embedded peak RSS', ...memory, ok: memoryOk, load: loadNow() });
+    record('rss', `${memory.peakRssMb} MB (${memory.reqPerSec} req/s)`, memoryOk, memory);
   }
   if (runs('pipeline')) {
     const pipeline = await runPipeline();
     const ratio = pipeline.rebuildPerSec / pipeline.rawReadPerSec;
-    const rebuildOk = pipeline.rebuildPerSec >= 50_000 && ratio >= 0.55;
-    console.log(`${rebuildOk ? 'PASS' : 'MISS'}  Projection rebuild (online, shadow tables): ${Math.round(pipeline.rebuildPerSec)} events/s over ${pipeline.events} events; raw keyset read of the same events ${Math.round(pipeline.rawReadPerSec)}/s (ratio ${(ratio * 100).toFixed(1)} %) (bar ≥ 50,000/s and ≥ 55 %)`);
+    const rebuildOk = pipeline.events >= 1_000_000 && pipeline.rebuildPerSec >= 50_000 && ratio >= 0.55;
+    console.log(`${rebuildOk ? 'PASS' : 'MISS'}  Projection rebuild (online, shadow tables): ${Math.round(pipeline.rebuildPerSec)} events/s over ${pipeline.events} events; raw keyset read of the same events ${Math.round(pipeline.rawReadPerSec)}/s (ratio ${(ratio * 100).toFixed(1)} %) (bar ≥ 50,000/s over 1M events and ≥ 55 %)`);
+    record('rebuild', `${Math.round(pipeline.rebuildPerSec).toLocaleString('en')}/s over ${pipeline.events.toLocaleString('en')}, ${(ratio * 100).toFixed(1)} % of ${Math.round(pipeline.rawReadPerSec).toLocaleString('en')}/s`, rebuildOk, { ...pipeline, ratio });
     const relayOk = pipeline.relayPerSec !== null && pipeline.relayPerSec >= 25_000;
     console.log(`${relayOk ? 'PASS' : 'MISS'}  Outbox → JetStream relay: ${pipeline.relayPerSec === null ? 'no NATS' : `${Math.round(pipeline.relayPerSec)} events/s over ${pipeline.outbox} rows`} (bar ≥ 25,000/s)\n`);
-    report.push({ name: 'pipeline', ...pipeline, rebuildOk, relayOk });
+    record('relay', pipeline.relayPerSec === null ? 'no NATS' : `${Math.round(pipeline.relayPerSec).toLocaleString('en')}/s over ${pipeline.outbox.toLocaleString('en')}`, relayOk);
+    report.push({ name: 'pipeline', ...pipeline, rebuildOk, relayOk, load: loadNow() });
   }
   if (runs('latency')) {
-    const latency = await runLatency();
+    const latency = await runLatency((line) => console.log(`      ${line}`));
     if (!latency) console.log('MISS  Distributed latency: no nats-server binary (NATS_SERVER_BIN)\n');
     else {
+      const inbox = latency.askToInbox;
+      // The bar holds at the stated load: the asks and reads must really have been sent at (nearly) those rates.
+      const inboxOk = inbox.p99 <= 25 && inbox.askRate >= 0.9 * 100 && inbox.readRate >= 0.9 * 1_000 && inbox.failedAsks === 0 && inbox.readErrors === 0;
+      const at = `${inbox.askRate.toFixed(0)} asks/s, ${inbox.readRate.toFixed(0)} reads/s`;
+      console.log(`${inboxOk ? 'PASS' : 'MISS'}  Ask → visible in the owner's inbox (distributed, ${inbox.samples} asks at ${at}, ${inbox.failedAsks} failed, ${inbox.readErrors} read errors): p50 ${inbox.p50.toFixed(1)} ms, p99 ${inbox.p99.toFixed(1)} ms, max ${inbox.max.toFixed(1)} ms (bar p99 ≤ 25 ms at 100 asks/s with 1,000 reads/s)`);
+      const inboxValue = inbox.samples === 0 ? `no ask answered in 10 s (${inbox.failedAsks} failed; ${at})` : `p99 ${inbox.p99.toFixed(1)} ms, p50 ${inbox.p50.toFixed(1)} ms (${at})`;
+      record('ask-inbox', inboxValue, inboxOk, { ...inbox });
       const held = latency.authorisedToHeld;
       const heldOk = held.p99 <= 25;
       console.log(`${heldOk ? 'PASS' : 'MISS'}  Card authorised → question held (distributed, ${held.samples} questions): p50 ${held.p50.toFixed(1)} ms, p99 ${held.p99.toFixed(1)} ms, max ${held.max.toFixed(1)} ms (bar p99 ≤ 25 ms)`);
+      record('authorised-held', `p99 ${held.p99.toFixed(1)} ms, p50 ${held.p50.toFixed(1)} ms (${held.samples})`, heldOk, { ...held });
       const captured = latency.answerToCaptured;
       const capturedOk = captured.p99 <= 100;
       console.log(`${capturedOk ? 'PASS' : 'MISS'}  Answer → tip captured (distributed, ${captured.samples} questions): p50 ${captured.p50.toFixed(1)} ms, p99 ${captured.p99.toFixed(1)} ms, max ${captured.max.toFixed(1)} ms (bar p99 ≤ 100 ms)\n`);
-      report.push({ name: 'latency', ...latency, heldOk, capturedOk });
+      record('answer-captured', `p99 ${captured.p99.toFixed(1)} ms, p50 ${captured.p50.toFixed(1)} ms (${captured.samples})`, capturedOk, { ...captured });
+      report.push({ name: 'latency', ...latency, inboxOk, heldOk, capturedOk, load: loadNow() });
     }
   }
+  if (runs('reach')) report.push(await (await import('./reach.js')).runReach());
   if (runs('lighthouse')) {
     const pages = await runLighthouse();
     report.push({ name: 'lighthouse', pages });
     console.log('Lighthouse summary (reports in test-artifacts/lighthouse/):');
     for (const page of pages) printFigures(page);
   }
-  const dir = fileURLToPath(new URL('../../../test-artifacts/bench/', import.meta.url));
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}results.json`, JSON.stringify({ at: new Date().toISOString(), sections: named.length ? named : SECTIONS, runs: RUNS, durationS: DURATION_S, connections: CONNECTIONS, report }, null, 2));
 } catch (error) {
   failed = true;
   console.error(error);
 }
+// The figures table of issue 17, whatever happened above: every declared row with its figure, bar and PASS/MISS.
+const table = tableLines(runs);
+console.log(`\nFigures (issue 17), load average now ${loadNow().toFixed(1)} on ${cpus().length} cores:\n${formatTable(table)}\n`);
+const dir = fileURLToPath(new URL('../../../test-artifacts/bench/', import.meta.url));
+mkdirSync(dir, { recursive: true });
+writeFileSync(`${dir}results.json`, JSON.stringify({ at: new Date().toISOString(), sections: named.length ? named : SECTIONS, runs: RUNS, durationS: DURATION_S, connections: CONNECTIONS, table, report }, null, 2));
 process.exitCode = failed ? 1 : 0;

@@ -20,7 +20,14 @@ interface Row {
 }
 
 /** Path-parameter routes that name no private resource of anyone (public by design), with the reason. */
+/** Issue 15, reach (docs/adr/0029): public by design, like the profile they are shown on. */
+const REACH_PUBLIC_BY_DESIGN: Record<string, string> = {
+  'GET /api/trust-stats/:username':
+    "an owner's public trust stats (aggregates only, figures from 5 answered questions; private questions are never named)",
+};
+
 const PUBLIC_BY_DESIGN: Record<string, string> = {
+  ...REACH_PUBLIC_BY_DESIGN,
   'GET /api/users/public/:username': 'the public profile (checked below for private fields)',
   'GET /api/asking/status/:username': "whether a page takes questions (public: it replaces the ask button)",
   'GET /images/avatars/:userId/:file': 'public avatar images',
@@ -60,6 +67,8 @@ describe('access matrix: another user and a guest against every route that names
   let answeredByAda: string;
   let askedByAda: string;
   let adaBlock: string;
+  /** Issue 15: one of Ada's data exports. */
+  let adaExport: string;
   let rows: Row[];
 
   const ask = async (to: { id: string; username: string }, question: string, token?: string, detail = 'Private detail of the asker') => {
@@ -100,6 +109,11 @@ describe('access matrix: another user and a guest against every route that names
     const settings = await call(product.url, 'PUT', '/api/asking/settings', { blockedWords: ['adasecretword'] }, ada.token);
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
 
+    // Issue 15 (data export): Ada asks for hers.
+    const requested = await call(product.url, 'POST', '/api/users/exports', {}, ada.token);
+    expect(requested.status, JSON.stringify(requested.body)).toBe(202);
+    adaExport = requested.body.id as string;
+
     rows = [
       { method: 'GET', path: '/api/questions/:id', url: () => `/api/questions/${pendingToAda}` },
       { method: 'GET', path: '/api/questions/:id', url: () => `/api/questions/${askedByAda}` },
@@ -120,6 +134,9 @@ describe('access matrix: another user and a guest against every route that names
       { method: 'GET', path: '/api/question-status/:token', url: () => `/api/question-status/${pendingToAda}` },
       { method: 'POST', path: '/api/question-status/:token/confirm', url: () => `/api/question-status/${GUESSED_TOKEN}/confirm` },
       { method: 'POST', path: '/api/question-status/:token/withdraw', url: () => `/api/question-status/${pendingToAda}/withdraw` },
+      // Issue 15 (data export): Ada's export, its state and its ZIP, are hers alone.
+      { method: 'GET', path: '/api/users/exports/:id', url: () => `/api/users/exports/${adaExport}` },
+      { method: 'GET', path: '/api/users/exports/:id/download', url: () => `/api/users/exports/${adaExport}/download` },
     ];
   }, 120_000);
 

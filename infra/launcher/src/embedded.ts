@@ -119,7 +119,14 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
 
   const identity = await runService(identityService, {
     ...shared,
-    config: loadIdentityConfig({ ...common, JWT_PRIVATE_KEY: keys.privateKey, OPERATOR_EMAILS: env.OPERATOR_EMAILS ?? '' }),
+    config: loadIdentityConfig({
+      ...common,
+      JWT_PRIVATE_KEY: keys.privateKey,
+      OPERATOR_EMAILS: env.OPERATOR_EMAILS ?? '',
+      // The data export (issue 15) reads the other services' parts over their internal calls.
+      QUESTIONS_URL: questions.url,
+      PAYMENTS_URL: payments.url,
+    }),
     database: connectEmbedded<IdentityDB>(pg, 'identity'),
   });
   // A data folder from before questions existed: replay identity's events once to fill its recipients.

@@ -1,34 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ASKING_MESSAGES, type UserSnapshot } from '@ques/contracts';
-import {
-  connectEmbedded,
-  createLogger,
-  fileMailer,
-  generateJwtKeys,
-  InProcessEventBus,
-  openEmbeddedPostgres,
-  runService,
-  type EmbeddedPostgres,
-  type RunningService,
-} from '@ques/kit';
-import { createTestTokenSigner, eventually, integrationMessage } from '@ques/kit/testing';
-import {
-  HttpQuestionsClient,
-  loadPaymentsConfig,
-  paymentsService,
-  type PaymentsConfig,
-  type PaymentsDB,
-  type PaymentsOverrides,
-  type PaymentsParts,
-} from '@ques/payments';
-import { loadQuestionsConfig, questionsService, type QuestionsConfig, type QuestionsDB, type QuestionsParts } from '@ques/questions';
+import { ASKING_MESSAGES } from '@ques/contracts';
+import type { RunningService } from '@ques/kit';
+import { eventually } from '@ques/kit/testing';
+import type { PaymentsDB } from '@ques/payments';
+import type { QuestionsDB } from '@ques/questions';
+import { startTippedPair, type TippedPair } from './test/tipped-pair.js';
 
-const log = createLogger('moderation-embedded', process.env.TEST_LOG_LEVEL ?? 'silent');
-const ORIGIN = 'http://localhost:3000';
 const DEVICE = 'device-0123456789abcdef0123';
 
 /**
@@ -37,62 +14,13 @@ const DEVICE = 'device-0123456789abcdef0123';
  * refused ask leaves no question, no checkout session and no held card.
  */
 describe('refusals before any hold: questions screens, payments asks first (embedded, test mode)', () => {
-  let pg: EmbeddedPostgres;
-  let bus: InProcessEventBus;
-  let questions: RunningService<QuestionsDB, QuestionsConfig, QuestionsParts>;
-  let payments: RunningService<PaymentsDB, PaymentsConfig, PaymentsParts, PaymentsOverrides>;
-  let token: (user: { id: string; username: string }) => string;
-  let closeSigner: () => Promise<void>;
+  let pair: TippedPair;
+  let questions: TippedPair['questions'];
+  let payments: TippedPair['payments'];
   let owner: { id: string; username: string; token: string };
 
-  const call = async (
-    runtime: { app: RunningService['app'] },
-    method: string,
-    url: string,
-    body?: unknown,
-    opts: { token?: string; device?: string; ip?: string } = {},
-  ) => {
-    const headers: Record<string, string> = {};
-    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-    if (opts.device) headers['x-ques-device'] = opts.device;
-    const res = await runtime.app.inject({
-      method: method as never,
-      url: url.replace(ORIGIN, ''),
-      payload: body as never,
-      headers,
-      remoteAddress: opts.ip,
-    });
-    return {
-      status: res.statusCode,
-      body: res.body && res.headers['content-type']?.toString().includes('json') ? res.json() : res.body,
-    };
-  };
-  const press = (url: string) =>
-    payments.app.inject({
-      method: 'POST',
-      url: url.replace(ORIGIN, ''),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
-    });
-  const register = async (username: string, name: string) => {
-    const userId = randomUUID();
-    const snap: UserSnapshot = {
-      userId,
-      username,
-      name,
-      email: `${username}@example.com`,
-      bio: '',
-      avatarUrl: '/images/user-image.png',
-      brandColorMain: '#1A140F',
-      brandColorLight: '#FAF6F2',
-      archiveProfile: false,
-    };
-    await bus.publish([
-      integrationMessage({ context: 'identity', type: 'UserRegistered', data: snap, streamId: `user-${userId}`, occurredAt: new Date() }),
-    ]);
-    await eventually(async () => !!(await questions.parts.recipients.byId(userId)));
-    return { id: userId, username, token: token({ id: userId, username }) };
-  };
+  const call = (...args: Parameters<TippedPair['call']>) => pair.call(...args);
+  const press = (url: string) => pair.press(url);
   const checkout = (title: string, opts: { email?: string; device?: string; ip?: string } = {}) =>
     call(
       payments,
@@ -141,32 +69,9 @@ describe('refusals before any hold: questions screens, payments asks first (embe
   });
 
   beforeAll(async () => {
-    pg = await openEmbeddedPostgres();
-    bus = new InProcessEventBus({ log });
-    const keys = generateJwtKeys();
-    questions = await runService(questionsService, {
-      config: loadQuestionsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: ORIGIN }),
-      database: connectEmbedded<QuestionsDB>(pg, 'questions'),
-      bus,
-      log,
-      mailer: fileMailer(join(mkdtempSync(join(tmpdir(), 'ques-moderation-')), 'mail'), 'Ques <no-reply@ques.test>', log),
-      port: 0,
-      pollIntervalMs: 50,
-    });
-    payments = await runService(paymentsService, {
-      config: loadPaymentsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: ORIGIN }),
-      database: connectEmbedded<PaymentsDB>(pg, 'payments'),
-      bus,
-      log,
-      port: 0,
-      pollIntervalMs: 50,
-      overrides: { provider: { kind: 'test', pagesBaseUrl: ORIGIN }, questions: new HttpQuestionsClient({ baseUrl: questions.url }) },
-    });
-    const signer = await createTestTokenSigner(keys);
-    token = (user) => signer.sign(user);
-    closeSigner = () => signer.close();
-
-    owner = await register('mona', 'Mona Owner');
+    pair = await startTippedPair({ name: 'moderation' });
+    ({ questions, payments } = pair);
+    owner = await pair.register('mona', 'Mona Owner');
     const connected = await call(payments, 'POST', '/api/payments/connect', { country: 'CA' }, { token: owner.token });
     expect((await press(`${connected.body.url}/complete`)).statusCode).toBe(303);
     await eventually(
@@ -184,13 +89,7 @@ describe('refusals before any hold: questions screens, payments asks first (embe
     expect(tipping.status).toBe(200);
   }, 60_000);
 
-  afterAll(async () => {
-    await payments?.stop();
-    await questions?.stop();
-    await closeSigner?.();
-    await bus?.close();
-    await pg?.pglite.close();
-  });
+  afterAll(async () => pair?.stop());
 
   it('pause and cap refuse the checkout before any provider call; nothing is created', async () => {
     const before = await footprint();

@@ -1,27 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_WINDOW_MS, type UserSnapshot } from '@ques/contracts';
-import {
-  connectEmbedded,
-  createLogger,
-  fileMailer,
-  generateJwtKeys,
-  InProcessEventBus,
-  openEmbeddedPostgres,
-  runService,
-  type EmbeddedPostgres,
-  type RunningService,
-} from '@ques/kit';
-import { createTestTokenSigner, eventually, integrationMessage } from '@ques/kit/testing';
-import { HttpQuestionsClient, loadPaymentsConfig, paymentsService, type PaymentsConfig, type PaymentsDB, type PaymentsOverrides, type PaymentsParts } from '@ques/payments';
-import { loadQuestionsConfig, questionsService, type QuestionsConfig, type QuestionsDB, type QuestionsParts } from '@ques/questions';
-
-const log = createLogger('tipped-embedded', process.env.TEST_LOG_LEVEL ?? 'silent');
-
-const ORIGIN = 'http://localhost:3000';
+import { ANSWER_WINDOW_MS } from '@ques/contracts';
+import type { RunningService } from '@ques/kit';
+import { eventually } from '@ques/kit/testing';
+import { startTippedPair, type TippedPair } from './test/tipped-pair.js';
 
 /**
  * The embedded default's configuration — one PGlite session shared by every service, the in-process bus, the local
@@ -29,98 +10,23 @@ const ORIGIN = 'http://localhost:3000';
  * It proves the single-session database never deadlocks on the payment paths (provider state, webhooks, jobs).
  */
 describe('payments + questions in the embedded configuration (PGlite, in-process bus, test mode)', () => {
-  let pg: EmbeddedPostgres;
-  let bus: InProcessEventBus;
-  let questions: RunningService<QuestionsDB, QuestionsConfig, QuestionsParts>;
-  let payments: RunningService<PaymentsDB, PaymentsConfig, PaymentsParts, PaymentsOverrides>;
+  let pair: TippedPair;
+  let questions: TippedPair['questions'];
+  let payments: TippedPair['payments'];
   let offset = 0;
   const clock = () => new Date(Date.now() + offset);
-  let token: (user: { id: string; username: string }) => string;
-  let closeSigner: () => Promise<void>;
-
-  const call = async (
-    runtime: { app: RunningService['app'] },
-    method: string,
-    url: string,
-    body?: unknown,
-    tok?: string,
-  ) => {
-    const res = await runtime.app.inject({
-      method: method as never,
-      url: url.replace(ORIGIN, ''),
-      payload: body as never,
-      headers: tok ? { authorization: `Bearer ${tok}` } : {},
-    });
-    return {
-      status: res.statusCode,
-      body: res.body && res.headers['content-type']?.toString().includes('json') ? res.json() : res.body,
-      location: res.headers.location,
-    };
-  };
-  const press = (url: string) =>
-    payments.app.inject({
-      method: 'POST',
-      url: url.replace(ORIGIN, ''),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: '',
-    });
-  const register = async (username: string, name: string) => {
-    const userId = randomUUID();
-    const snap: UserSnapshot = {
-      userId,
-      username,
-      name,
-      email: `${username}@example.com`,
-      bio: '',
-      avatarUrl: '/images/user-image.png',
-      brandColorMain: '#1A140F',
-      brandColorLight: '#FAF6F2',
-      archiveProfile: false,
-    };
-    await bus.publish([
-      integrationMessage({ context: 'identity', type: 'UserRegistered', data: snap, streamId: `user-${userId}`, occurredAt: clock() }),
-    ]);
-    return { id: userId, username, token: token({ id: userId, username }) };
-  };
+  const call = (runtime: { app: RunningService['app'] }, method: string, url: string, body?: unknown, tok?: string) =>
+    pair.call(runtime, method, url, body, { token: tok });
+  const press = (url: string) => pair.press(url);
+  const register = (username: string, name: string) => pair.register(username, name);
   const tipStatus = async (owner: { token: string }, questionId: string) =>
     (await call(questions, 'GET', `/api/questions/${questionId}`, undefined, owner.token)).body?.tipStatus;
 
   beforeAll(async () => {
-    pg = await openEmbeddedPostgres();
-    bus = new InProcessEventBus({ log });
-    const keys = generateJwtKeys();
-    questions = await runService(questionsService, {
-      config: loadQuestionsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: ORIGIN }),
-      database: connectEmbedded<QuestionsDB>(pg, 'questions'),
-      bus,
-      log,
-      clock,
-      mailer: fileMailer(join(mkdtempSync(join(tmpdir(), 'ques-embedded-')), 'mail'), 'Ques <no-reply@ques.test>', log),
-      port: 0,
-      pollIntervalMs: 50,
-    });
-    payments = await runService(paymentsService, {
-      config: loadPaymentsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: ORIGIN }),
-      database: connectEmbedded<PaymentsDB>(pg, 'payments'),
-      bus,
-      log,
-      clock,
-      port: 0,
-      pollIntervalMs: 50,
-      overrides: { provider: { kind: 'test', pagesBaseUrl: ORIGIN }, questions: new HttpQuestionsClient({ baseUrl: questions.url }) },
-    });
-    const signer = await createTestTokenSigner(keys);
-    token = (user) => signer.sign(user);
-    closeSigner = () => signer.close();
+    pair = await startTippedPair({ name: 'tipped-embedded', clock });
+    ({ questions, payments } = pair);
   }, 60_000);
-
-  afterAll(async () => {
-    await payments?.stop();
-    await questions?.stop();
-    await closeSigner?.();
-    await bus?.close();
-    await pg?.pglite.close();
-  });
+  afterAll(async () => pair?.stop());
 
   it('connect → onboard → tipping on → $5 checkout → Pay → held → answer → captured 500/50/450; withdrawn, expired and abandoned ones released', async () => {
     const owner = await register('olga', 'Olga Owner');

@@ -15,6 +15,11 @@ export const ZIdentityEnv = ZServiceEnv.extend({
    * is verified (at their next sign-in or token refresh). The CLI's `grant-operator` is the other way.
    */
   OPERATOR_EMAILS: z.string().default(''),
+  /** The data export (issue 15) reads questions' and payments' parts over their internal calls (not the BFF). */
+  QUESTIONS_URL: z.url().default('http://127.0.0.1:4002'),
+  PAYMENTS_URL: z.url().default('http://127.0.0.1:4003'),
+  /** Shared secret sent to the other services' `/internal/*` calls as `x-internal-token` (same value as theirs). */
+  INTERNAL_API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
 });
 
 export const loadIdentityConfig = (env: Record<string, string | undefined> = process.env) => {

@@ -1,6 +1,8 @@
 import { operatorAuditProjection, PersonalDataVault, signAccessToken, useRevocationCheck, type ServiceDefinition } from '@ques/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { identityMigrations } from './db/migrations/index.js';
+import { DataExports, httpExportSources } from './exports/data-exports.js';
+import { registerExportRoutes } from './exports/routes.js';
 import type { IdentityDB } from './db/schema.js';
 import { ArchiveConsole } from './operators/archives.js';
 import { Operators, parseOperatorEmails } from './operators/operators.js';
@@ -31,6 +33,8 @@ export interface IdentityParts {
   resets: PasswordResets;
   /** Platform operators (issue 18): grant, revoke, list. */
   operators: Operators;
+  /** The data export (issue 15, ADR 0030). */
+  exports: DataExports;
 }
 
 export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, IdentityParts> = {
@@ -66,6 +70,16 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
       verification: new EmailVerification({ db, commands, users, ...mail }),
       resets: new PasswordResets({ db, commands, users, sessions, ...mail }),
       operators: new Operators({ store, commands, users, sessions }),
+      exports: new DataExports({
+        db,
+        users,
+        ...mail,
+        sources: httpExportSources({
+          questionsUrl: config.QUESTIONS_URL,
+          paymentsUrl: config.PAYMENTS_URL,
+          ...(config.INTERNAL_API_TOKEN ? { internalToken: config.INTERNAL_API_TOKEN } : {}),
+        }),
+      }),
     };
   },
   async routes(app, parts, ctx) {
@@ -78,6 +92,8 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     const signIn = new SignIn({ ...parts, issueAccess, operatorEmails: parseOperatorEmails(ctx.config.OPERATOR_EMAILS) });
     await registerIdentityRoutes(app, { ...parts, accounts, signIn });
     registerOperatorRoutes(app, { db: ctx.db, archives: new ArchiveConsole({ store: ctx.store, commands: parts.commands, users: parts.users }) });
+    registerExportRoutes(app, parts);
+    app.addHook('onClose', async () => parts.exports.settled());
   },
   jobs: ({ verification, resets }) => ({
     [VERIFICATION_MAIL_JOB]: verification.sendJob,

@@ -4,6 +4,7 @@ import { AccountSync } from './accounts/account-sync.js';
 import { payoutAccountCommands, type PayoutAccountCommands } from './accounts/commands.js';
 import { payoutAccountsProjection, PayoutAccountsReadModel } from './accounts/read-models/payout-accounts.js';
 import { registerAccountRoutes } from './accounts/routes.js';
+import { registerExportRoutes } from './exports/export.js';
 import { loadPaymentsConfig, type PaymentsConfig } from './config.js';
 import { paymentsMigrations } from './db/migrations/index.js';
 import type { PaymentsDB } from './db/schema.js';
@@ -167,6 +168,8 @@ export const paymentsService: ServiceDefinition<PaymentsDB, PaymentsConfig, Paym
     await registerAccountRoutes(app, { ctx, commands: parts.accountCommands, provider, accounts: parts.accounts, sync: parts.sync, publicOrigin });
     await registerTipRoutes(app, { checkout: parts.checkout, actions: parts.actions });
     if (provider instanceof TestModeProvider) await registerTestModePages(app, provider);
+    // Issue 15: payments' part of a person's data export, read by identity.
+    registerExportRoutes(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
     app.addHook('onClose', async () => inbox.settled());
     ctx.log.info({ provider: provider.mode }, 'payments provider ready');
   },

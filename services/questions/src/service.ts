@@ -4,6 +4,7 @@ import { opsApi } from '@ques/contracts';
 import { Asking } from './asking/asking.js';
 import { nudgeJobs } from './asking/nudges.js';
 import { registerAskingRoutes } from './asking/routes.js';
+import { registerExportRoutes } from './exports/export.js';
 import { loadQuestionsConfig, type QuestionsConfig } from './config.js';
 import { questionsMigrations } from './db/migrations/index.js';
 import type { QuestionsDB } from './db/schema.js';
@@ -19,6 +20,7 @@ import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from 
 import { Parties } from './questions/parties.js';
 import { registerStatusRoutes } from './status/routes.js';
 import { StatusPages } from './status/status-pages.js';
+import { registerTrustRoutes, TrustStatsReadModel, trustTimingsProjection } from './trust/trust-stats.js';
 
 /** What questions builds once and its routes, consumers and jobs share. */
 export interface QuestionsParts {
@@ -31,6 +33,8 @@ export interface QuestionsParts {
   asking: Asking;
   /** The asker's private status page (issue 14). */
   statusPages: StatusPages;
+  /** Public trust stats (issue 15). */
+  trust: TrustStatsReadModel;
 }
 
 export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, QuestionsParts> = {
@@ -38,7 +42,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
   config: loadQuestionsConfig,
   migrations: questionsMigrations,
   // Order matters: the erasure of deleted people runs on the row the questions projection just wrote.
-  projections: [questionsProjection, deletedUsersProjection, operatorAuditProjection],
+  projections: [questionsProjection, deletedUsersProjection, trustTimingsProjection, operatorAuditProjection],
   toIntegration: questionsIntegration,
   cipher: questionsVault,
   consumes: ['identity', 'payments'],
@@ -58,7 +62,8 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
       clock,
       publicOrigin: config.PUBLIC_ORIGIN,
     });
-    return { commands, questions, recipients, actions, asking, statusPages };
+    const trust = new TrustStatsReadModel({ db, clock });
+    return { commands, questions, recipients, actions, asking, statusPages, trust };
   },
   routes: async (app, parts, ctx) => {
     await registerQuestionRoutes(app, parts, ctx);
@@ -66,6 +71,9 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     registerStatusRoutes(app, parts.statusPages, parts.actions);
     registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
     registerOperatorAuditRoute(app, ctx.db, opsApi.auditQuestions);
+    // Issue 15: questions' part of a person's data export, read by identity.
+    registerExportRoutes(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
+    registerTrustRoutes(app, parts.trust);
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log, config }) => ({

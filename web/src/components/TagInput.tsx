@@ -43,7 +43,7 @@ export function TagInput({ tags, onChange, label = 'Tags', placeholder = 'Type a
         {label}
       </label>
       {tags.length > 0 ? (
-        <ul className="tag-input__list" aria-label={`${label} added`}>
+        <ul className="chip-list" aria-label={`${label} added`}>
           {tags.map((tag) => (
             <li key={tag} className="chip">
               <span>{tag}</span>

@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect } from 'react';
 import {
   defaultMeta,
+  FEED_TYPE,
   headTags,
   JSON_LD_ID,
   pageMeta,
@@ -32,11 +33,14 @@ export const HeadCollector = createContext<((meta: PageMeta) => void) | null>(nu
 
 /** Updates the tag index.html (or the server) already put there, or adds it. */
 function setTag(tag: Exclude<HeadTag, { kind: 'title' }>): void {
-  let el = document.head.querySelector(`${tag.kind}[${tag.attribute}="${tag.key}"]`);
+  const typed = tag.type ? `[type="${tag.type}"]` : '';
+  let el = document.head.querySelector(`${tag.kind}[${tag.attribute}="${tag.key}"]${typed}`);
   if (!el) {
     el = document.head.appendChild(document.createElement(tag.kind));
     el.setAttribute(tag.attribute, tag.key);
+    if (tag.type) el.setAttribute('type', tag.type);
   }
+  if (tag.title) el.setAttribute('title', tag.title);
   el.setAttribute(valueAttribute(tag.kind), tag.value);
 }
 
@@ -46,6 +50,8 @@ export function applyHead(meta: PageMeta): void {
     if (tag.kind === 'title') document.title = tag.text;
     else setTag(tag);
   }
+  // A page without a feed (issue 15) leaves none of another page's behind.
+  if (!meta.feed) document.head.querySelector(`link[rel="alternate"][type="${FEED_TYPE}"]`)?.remove();
   document.getElementById(JSON_LD_ID)?.remove();
   if (meta.jsonLd) {
     const script = document.createElement('script');

@@ -36,6 +36,8 @@ export const pageDataKeys = {
   answer: (id: string) => `answer:${id.toLowerCase()}`,
   /** `GET /api/asking/status/{username}` (issue 16: paused, or at the owner's cap). */
   asking: (username: string) => `asking:${username.toLowerCase()}`,
+  /** `GET /api/trust-stats/{username}` (issue 15: the owner's public trust stats). */
+  trust: (username: string) => `trust:${username.toLowerCase()}`,
 };
 
 /** The values of the page data when they belong to the current page, else null. */

@@ -14,9 +14,10 @@ import {
   newContext,
   screenshot,
   seedSession,
+  signUp,
   startProduct,
   watchErrors,
-  type BrowserSession,
+  type Person,
   type ViewportName,
 } from './harness.js';
 
@@ -29,7 +30,6 @@ import {
 
 const run = browserGate();
 const tag = Date.now().toString(36);
-const PASSWORD = 'a long enough password';
 
 const TIPPED = 'How did you check the orbit the IBM computed for John Glenn?';
 const TIPPED_DETAIL = 'He asked for you by name before Friendship 7. What did you actually recompute?';
@@ -58,30 +58,9 @@ const ARCHIVE_ANSWER =
   'The prize is the pleasure of finding the thing out, the kick in the discovery, the observation that other people use it.';
 const ARCHIVE_SOURCE = 'BBC Horizon interview, 1981';
 
+
 /** Polls until the assertion holds (vitest's default of 1 s is too short for a browser on a busy machine). */
 const until = <T>(fn: () => T | Promise<T>, timeout = 10_000) => expect.poll(fn, { timeout, interval: 50 });
-
-interface Person extends BrowserSession {
-  id: string;
-  username: string;
-  name: string;
-  email: string;
-}
-
-async function signUp(base: string, name: string, email: string): Promise<Person> {
-  const res = await call(base, 'POST', '/api/users', { name, email, password: PASSWORD });
-  expect(res.status).toBe(201);
-  const user = res.body.user;
-  return {
-    id: user.id,
-    username: user.username,
-    name,
-    email,
-    user,
-    accessToken: res.body.token,
-    refreshToken: res.body.refreshToken,
-  };
-}
 
 /** What the web app shows as a date (`formatDate`: en-US, UTC in these browser contexts). */
 const shownDate = (date = new Date()) =>

@@ -6,7 +6,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { isCI } from '@ques/kit/testing';
+import { call } from '../test/identity-journey.js';
 import { startEmbedded, type EmbeddedProduct } from '../embedded.js';
 import { markArchiveProfile as markArchive } from '@ques/identity';
 
@@ -252,4 +254,31 @@ export function headValue(
 export function jsonLdOf(html: string): any {
   const match = /<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/.exec(html);
   return match ? JSON.parse(match[1]!) : null;
+}
+
+/** The password every browser test signs up with. */
+export const PASSWORD = 'a long enough password';
+
+/** A person signed up through `/api/users`, with the session the browser keeps. */
+export interface Person extends BrowserSession {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+}
+
+/** Signs `name` up on the product at `base` (expecting a 201) and returns them with their session. */
+export async function signUp(base: string, name: string, email: string): Promise<Person> {
+  const res = await call(base, 'POST', '/api/users', { name, email, password: PASSWORD });
+  expect(res.status).toBe(201);
+  const user = res.body.user;
+  return {
+    id: user.id,
+    username: user.username,
+    name,
+    email,
+    user,
+    accessToken: res.body.token,
+    refreshToken: res.body.refreshToken,
+  };
 }

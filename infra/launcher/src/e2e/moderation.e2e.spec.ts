@@ -11,9 +11,10 @@ import {
   newContext,
   screenshot,
   seedSession,
+  signUp,
   startProduct,
   watchErrors,
-  type BrowserSession,
+  type Person,
 } from './harness.js';
 
 /*
@@ -25,32 +26,24 @@ import {
 
 const run = browserGate();
 const tag = Date.now().toString(36);
-const PASSWORD = 'a long enough password';
 const FIRST = 'Would you sign my copy of your book?';
 const SECOND = 'Why did you ignore my last question?';
 const THIRD = 'Thanks for lifting the block. One more question?';
 
+
+/** Polls until the assertion holds (vitest's default of 1 s is too short for a browser on a busy machine). */
 const until = <T>(fn: () => T | Promise<T>, timeout = 10_000) => expect.poll(fn, { timeout, interval: 50 });
 
 describe.skipIf(!run)('owner control in Chromium: block from the inbox, neutral refusal, lift in settings', () => {
   let product: EmbeddedProduct;
   let browser: Browser;
   let base: string;
-  let owner: BrowserSession & { username: string; name: string };
+  let owner: Person;
 
   beforeAll(async () => {
     [product, browser] = await Promise.all([startProduct(), launchChromium()]);
     base = product.url;
-    const name = 'Grace Hopper';
-    const res = await call(base, 'POST', '/api/users', { name, email: `grace.${tag}@example.com`, password: PASSWORD });
-    expect(res.status).toBe(201);
-    owner = {
-      user: res.body.user,
-      accessToken: res.body.token,
-      refreshToken: res.body.refreshToken,
-      username: res.body.user.username,
-      name,
-    };
+    owner = await signUp(base, 'Grace Hopper', `grace.${tag}@example.com`);
   });
   afterAll(async () => {
     await browser?.close();

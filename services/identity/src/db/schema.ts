@@ -10,6 +10,7 @@ export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTa
   avatars: AvatarsTable;
   password_resets: PasswordResetsTable;
   email_verifications: EmailVerificationsTable;
+  data_exports: DataExportsTable;
   profile_claims: ProfileClaimsTable;
 }
 
@@ -84,6 +85,20 @@ export interface EmailVerificationsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
+}
+
+/** A data export (issue 15, ADR 0030): its state, and the ZIP until it expires. */
+export interface DataExportsTable {
+  id: string;
+  user_id: string;
+  status: 'requested' | 'running' | 'ready' | 'failed' | 'expired';
+  error: string | null;
+  archive: Buffer | null;
+  size_bytes: number | null;
+  requested_at: Timestamp;
+  updated_at: Timestamp;
+  ready_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
 }
 
 /** One claim of an archive profile (issue 18): the read model of the ProfileClaim* events. */

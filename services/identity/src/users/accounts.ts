@@ -36,6 +36,8 @@ export interface AccountsDeps {
   sessions: Sessions;
   avatars: AvatarStore;
   verification: EmailVerification;
+  /** The person's data exports, erased with the account (issue 15). */
+  exports: { forget(trx: Parameters<EmailVerification['forget']>[0], userId: string): Promise<void> };
   vault: PersonalDataVault;
   clock: Clock;
   issueAccess: IssueAccess;
@@ -167,7 +169,7 @@ export class Accounts {
 
   /** Deletes the caller's own account and everything personal identity holds about them. */
   async delete(caller: Caller, id: string): Promise<{ message: string }> {
-    const { commands, vault, avatars, sessions, verification, clock } = this.deps;
+    const { commands, vault, avatars, sessions, verification, exports, clock } = this.deps;
     const { claims, correlationId } = caller;
     if (id !== claims.sub) throw forbidden(M.deleteOwnOnly);
     const userId = claims.sub;
@@ -179,6 +181,8 @@ export class Accounts {
         await avatars.remove(trx, userId);
         await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
         await verification.forget(trx, userId);
+        // Their data exports (and any archive) go with the account; a run finishing later stores nothing.
+        await exports.forget(trx, userId);
         // Published integration events of theirs still waiting for cleanup go now; UserDeleted itself stays queued.
         await trx
           .deleteFrom('outbox')

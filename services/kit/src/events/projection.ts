@@ -55,7 +55,9 @@ export interface BatchingSpec<DB> {
  * other event of the projection first flushes the run, then applies on its own, so the rows end as `apply` per event
  * leaves them. A second event for a key already in the run flushes it first (one statement cannot touch a row twice).
  */
-export function batchedApply<DB>(spec: BatchingSpec<DB>): (trx: Kysely<DB>, events: RecordedEvent[]) => Promise<void> {
+export function batchedApply<DB>(
+  spec: BatchingSpec<DB>,
+): (trx: Kysely<DB>, events: RecordedEvent[]) => Promise<void> {
   const maxRows = spec.maxRows ?? 5_000;
   return async (trx, events) => {
     let pending = new Map<string, Record<string, unknown>>();
@@ -76,5 +78,75 @@ export function batchedApply<DB>(spec: BatchingSpec<DB>): (trx: Kysely<DB>, even
       }
     }
     await flush();
+  };
+}
+
+/** A projection's writes, one handler per event type it reads (the event's data typed by its type). */
+export type EventHandlers<DB, E extends { type: string; data: unknown }> = {
+  [K in E['type']]?: (
+    trx: Kysely<DB>,
+    data: Extract<E, { type: K }>['data'],
+    event: RecordedEvent,
+  ) => Promise<unknown>;
+};
+
+/**
+ * A projection's `relevant` and `apply` from its handlers keyed by event type (issue 11): the events it reads are
+ * exactly the ones it handles, so no list is kept beside a switch; any other event is skipped.
+ */
+export function eventHandlers<DB, E extends { type: string; data: unknown }>(handlers: EventHandlers<DB, E>) {
+  const relevant = (event: Pick<RecordedEvent, 'type'>) => Object.hasOwn(handlers, event.type);
+  return {
+    relevant,
+    apply: async (trx: Kysely<DB>, event: RecordedEvent): Promise<void> => {
+      if (!relevant(event)) return;
+      const handler = handlers[event.type as E['type']] as (
+        trx: Kysely<DB>,
+        data: unknown,
+        e: RecordedEvent,
+      ) => Promise<unknown>;
+      await handler(trx, event.data, event);
+    },
+  };
+}
+
+/** For rebuilds (ADR 0026): the event type whose rows go in as one multi-row statement, its row's key, its row. */
+export type RowBatch<DB, E extends { type: string; data: unknown }> = {
+  [K in E['type']]: {
+    type: K;
+    key(data: Extract<E, { type: K }>['data']): string;
+    row(data: Extract<E, { type: K }>['data'], event: RecordedEvent): Record<string, unknown>;
+    /** Writes a run of rows (e.g. `insertRowsAsJson`); the type's handler must leave the same row. */
+    insert(trx: Kysely<DB>, rows: Record<string, unknown>[]): Promise<void>;
+  };
+}[E['type']];
+
+/**
+ * A projection from its handlers (see `eventHandlers`), and with `batch` an `applyBatch` whose runs of that event type
+ * go in as one statement (`batchedApply`); every other event of the projection as `apply` does it.
+ */
+export function handlerProjection<DB, E extends { type: string; data: unknown }>(spec: {
+  name: string;
+  tables: string[];
+  handlers: EventHandlers<DB, E>;
+  batch?: RowBatch<DB, E>;
+}): Projection<DB> {
+  const { relevant, apply } = eventHandlers<DB, E>(spec.handlers);
+  const batch = spec.batch;
+  return {
+    name: spec.name,
+    tables: spec.tables,
+    apply,
+    ...(batch && {
+      applyBatch: batchedApply<DB>({
+        relevant,
+        rowOf: (event) =>
+          event.type === batch.type
+            ? { key: batch.key(event.data), row: batch.row(event.data, event) }
+            : null,
+        insert: (trx, rows) => batch.insert(trx, rows),
+        apply,
+      }),
+    }),
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
@@ -95,7 +95,31 @@ export const ZNotReady = z.object({ status: z.literal('not ready'), service: z.s
 
 /** The Fastify app every service and the BFF start from: ids, logging, one error handler, health and readiness. */
 export function createHttpApp(opts: HttpAppOptions): HttpApp {
+  const health = (): z.infer<typeof ZHealth> => {
+    const degraded = opts.degraded?.() ?? [];
+    return degraded.length > 0 ? { status: 'degraded', service: opts.name, degraded } : { status: 'ok', service: opts.name };
+  };
+  let closing = false;
   const fastify = Fastify({
+    // `GET /health` (liveness, polled by orchestrators and balancers) is answered by the HTTP server itself, before
+    // Fastify's routing, request id, child logger, hooks and schema serialiser: the same body as the route below
+    // (which `inject` and the route table still see), at the cost of a bare node:http answer. While the app closes,
+    // Fastify answers it (503, `return503OnClosing`). Otherwise the server is the one Fastify would create.
+    serverFactory: (handler) => {
+      const server = createServer((req, res) => {
+        if (req.url === '/health' && req.method === 'GET' && !closing) {
+          const body = JSON.stringify(health());
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) }).end(body);
+          return;
+        }
+        handler(req, res);
+      });
+      // Fastify's defaults for the server it would have made (keepAliveTimeout 72 s; no request or socket timeout).
+      server.keepAliveTimeout = 72_000;
+      server.requestTimeout = 0;
+      server.setTimeout(0);
+      return server;
+    },
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion -- pins the logger generic so the app is a plain FastifyInstance
     loggerInstance: opts.log as FastifyBaseLogger,
     logController: new RequestLog(),
@@ -166,12 +190,11 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' }));
 
-  app.get('/health', { schema: { response: { 200: ZHealth } } }, async () => {
-    const degraded = opts.degraded?.() ?? [];
-    return degraded.length > 0
-      ? { status: 'degraded' as const, service: opts.name, degraded }
-      : { status: 'ok' as const, service: opts.name };
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
   });
+  app.get('/health', { schema: { response: { 200: ZHealth } } }, async () => health());
   app.get('/ready', { schema: { response: { 200: ZReady, 503: ZNotReady } } }, async (_request, reply) => {
     try {
       await opts.ready?.();

@@ -165,3 +165,39 @@ describe('the HTTP error handler', () => {
     }
   });
 });
+
+describe('GET /health on the wire', () => {
+  it('is answered by the server before Fastify (no hooks, no request log) with the route’s body, degraded included', async () => {
+    let degraded: string[] = [];
+    const { log, lines } = capturingLog();
+    const app = createHttpApp({ name: 'probe', log, degraded: () => degraded });
+    let hooked = 0;
+    app.addHook('onRequest', (_request, _reply, done) => {
+      hooked += 1;
+      done();
+    });
+    app.get('/other', { schema: { response: { 200: z.object({ ok: z.boolean() }) } } }, async () => ({ ok: true }));
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const ok = await fetch(`${url}/health`);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const body = await ok.json();
+      expect(body).toEqual({ status: 'ok', service: 'probe' });
+      expect(body).toEqual((await app.inject({ method: 'GET', url: '/health' })).json());
+      degraded = ['bus'];
+      expect(await (await fetch(`${url}/health`)).json()).toEqual({ status: 'degraded', service: 'probe', degraded: ['bus'] });
+      const hookedByInject = hooked;
+      // Only the inject went through Fastify's hooks; the two probes on the wire did not.
+      expect(hookedByInject).toBe(1);
+      // Everything else still goes through Fastify: its hooks ran for /other, never for the probe on the wire.
+      expect((await fetch(`${url}/other`)).status).toBe(200);
+      expect(hooked).toBe(hookedByInject + 1);
+      expect((await fetch(`${url}/health`, { method: 'POST' })).status).toBe(404);
+      expect(hooked).toBe(hookedByInject + 2);
+      expect(lines.filter((l) => l.url === '/health')).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { IdentityEvents, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
+import { IdentityEvents, userSnapshotHandlers, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
 import { AppError, causedBy, ConcurrencyError, upsertLocalCopy, type ConsumerDefinition } from '@ques/kit';
 import type { PaymentsDB, UserRow } from '../db/schema.js';
 import type { TipCommands } from '../tips/commands.js';
@@ -36,8 +36,7 @@ export function usersConsumer(deps: {
     durable: 'payments--users',
     context: 'identity',
     handlers: {
-      UserRegistered: { schema: IdentityEvents.UserRegistered.schema, effect: applySnapshot },
-      ProfileUpdated: { schema: IdentityEvents.ProfileUpdated.schema, effect: applySnapshot },
+      ...userSnapshotHandlers(applySnapshot),
       UserDeleted: {
         schema: IdentityEvents.UserDeleted.schema,
         effect: async (trx: Kysely<PaymentsDB>, envelope: EventEnvelope<{ userId: string; deletedAt: string }>) => {

@@ -11,6 +11,7 @@ export interface QuestionsDB extends KitTables, PersonalDataTables, IdempotencyT
   asker_blocks: AskerBlocksTable;
   question_origins: QuestionOriginsTable;
   status_links: StatusLinksTable;
+  trust_timings: TrustTimingsTable;
 }
 
 /** A column with a database default: optional on insert. */
@@ -122,3 +123,18 @@ export interface StatusLinksTable {
   created_at: Timestamp;
 }
 export type StatusLinkRow = Selectable<StatusLinksTable>;
+
+/** Issue 15: the times an owner's trust stats are computed from (projection `trust_timings`). */
+export interface TrustTimingsTable {
+  question_id: string;
+  owner_id: string;
+  asked_at: NullableTimestamp;
+  answered_at: NullableTimestamp;
+  curated: WithDefault<boolean>;
+  asker_private: WithDefault<boolean>;
+  is_public: WithDefault<boolean>;
+  window_expired: WithDefault<boolean>;
+  withdrawn: WithDefault<boolean>;
+  deleted: WithDefault<boolean>;
+  version: number;
+}

@@ -106,21 +106,19 @@ export class QuestionActions {
     };
     await this.deps.asking.screenOrRefuse(screened);
     const asker = claims ? await this.parties.signedInAsker(claims) : this.parties.guest(draft.guest!);
-    const command: QuestionCommand = {
-      type: 'AskQuestion',
-      data: {
-        questionId,
-        recipient,
-        asker,
-        question: draft.question,
-        detail: draft.detail,
-        isPrivate: draft.isPrivate,
-        now: this.deps.clock(),
-      },
-    };
     const row = await this.createOnce(
-      questionId,
-      command,
+      {
+        type: 'AskQuestion',
+        data: {
+          questionId,
+          recipient,
+          asker,
+          question: draft.question,
+          detail: draft.detail,
+          isPrivate: draft.isPrivate,
+          now: this.deps.clock(),
+        },
+      },
       metadata,
       (existing) =>
         existing.to_user_id === recipient.userId &&
@@ -143,19 +141,17 @@ export class QuestionActions {
     const toUsername = body.toUsername?.trim().toLowerCase();
     if (toUsername && toUsername !== claims.username) throw forbidden(QUESTION_MESSAGES.onlyOwnCuration);
     const owner = await this.parties.curator(claims);
-    const command: QuestionCommand = {
-      type: 'CurateQuestion',
-      data: {
-        questionId,
-        owner,
-        ...draft,
-        replierName: draft.replierName ?? owner.name,
-        now: this.deps.clock(),
-      },
-    };
     const row = await this.createOnce(
-      questionId,
-      command,
+      {
+        type: 'CurateQuestion',
+        data: {
+          questionId,
+          owner,
+          ...draft,
+          replierName: draft.replierName ?? owner.name,
+          now: this.deps.clock(),
+        },
+      },
       metadata,
       (existing) =>
         existing.is_curated &&
@@ -175,7 +171,9 @@ export class QuestionActions {
 
   /** "Already answered?" (issue 14): up to 3 public answers of `username` matching the title being typed. */
   async similarAnswers(username: string, title: string): Promise<SimilarAnswer[]> {
-    const words = (title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 2).slice(0, 12);
+    const words = (title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+      .filter((w) => w.length >= 2)
+      .slice(0, 12);
     if (words.join('').length < 3) return [];
     const rows = await this.deps.questions.similarAnswers(username.trim().toLowerCase(), words);
     return rows.map((row) => ({
@@ -224,7 +222,10 @@ export class QuestionActions {
     await this.deps.commands.handle(
       id,
       draft.skipNotify
-        ? { type: 'EditAnswer', data: { actor, answer: draft.answer, tags: draft.tags, redaction: draft.redaction, now } }
+        ? {
+            type: 'EditAnswer',
+            data: { actor, answer: draft.answer, tags: draft.tags, redaction: draft.redaction, now },
+          }
         : {
             type: 'PostAnswer',
             data: {
@@ -317,12 +318,13 @@ export class QuestionActions {
    * a second "ask" (409), and the retry answers with the question that exists — when it is the same question. The
    * same key on another question is the 422 the kit gives a reused key.
    */
+  /** Creates the question `command` names; a retry of the same request (`sameRequest`) gets the row it made. */
   private async createOnce(
-    questionId: string,
-    command: QuestionCommand,
+    command: Extract<QuestionCommand, { type: 'AskQuestion' | 'CurateQuestion' }>,
     metadata: EventMetadata,
     sameRequest: (existing: QuestionRow) => boolean,
   ): Promise<QuestionRow> {
+    const { questionId } = command.data;
     try {
       await this.deps.commands.handle(questionId, command, metadata);
     } catch (err) {

@@ -1,6 +1,6 @@
 import { ANSWER_WINDOW_DAYS, questionSlug } from '@ques/contracts';
 import type { MailMessage } from '@ques/kit';
-import type { Asker, Recipient, Tip } from './domain/question.js';
+import type { Recipient, Submission, Tip } from './domain/question.js';
 
 const money = (tip: Tip) =>
   `${tip.currency === 'usd' ? '$' : `${tip.currency.toUpperCase()} `}${(tip.amount / 100).toFixed(2)}`;
@@ -22,16 +22,9 @@ export function answerPageUrl(
 }
 
 /** To the owner when a question arrives: who asked, what, the tip and its deadline, and the inbox link. */
-export function newQuestionMail(input: {
-  origin: string;
-  questionId: string;
-  recipient: Recipient;
-  asker: Asker;
-  question: string;
-  detail: string;
-  tip: Tip | null;
-  answerDeadline: string | null;
-}): MailMessage {
+export function newQuestionMail(
+  input: Submission & { origin: string; tip: Tip | null; answerDeadline: string | null },
+): MailMessage {
   const { origin, recipient, asker, question, detail, tip, answerDeadline } = input;
   const lines = [
     `Hi ${recipient.name},`,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { IdentityEvents, type EventEnvelope, type ZUserSnapshot } from '@ques/contracts';
+import { userSnapshotHandlers, type EventEnvelope, type ZUserSnapshot } from '@ques/contracts';
 import { upsertLocalCopy, type ConsumerDefinition, type PersonalDataVault, type Projection, type RecordedEvent } from '@ques/kit';
 import type { QuestionsDB, RecipientRow } from '../db/schema.js';
 
@@ -97,8 +97,7 @@ export function recipientsConsumer(vault: PersonalDataVault): ConsumerDefinition
     durable: 'questions--recipients',
     context: 'identity',
     handlers: {
-      UserRegistered: { schema: IdentityEvents.UserRegistered.schema, effect: applySnapshot },
-      ProfileUpdated: { schema: IdentityEvents.ProfileUpdated.schema, effect: applySnapshot },
+      ...userSnapshotHandlers(applySnapshot),
       UserDeleted: { schema: z.object({ userId: z.uuid() }), effect: (trx, envelope: EventEnvelope<{ userId: string }>) => applyDeleted(trx, envelope, vault) },
     },
   };

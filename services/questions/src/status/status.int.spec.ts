@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUESTION_MESSAGES, STATUS_MESSAGES } from '@ques/contracts';
 import { readMailbox } from '@ques/kit';
 import { eventually, infraGate, natsTestUrl, postgresServerUrl } from '@ques/kit/testing';
-import { registerUser, startHarness, type Harness } from '../test/harness.js';
+import { callApi, guestQuestion, registerUser, startHarness, type ApiMethod, type Harness } from '../test/harness.js';
 
 const natsUrl = await natsTestUrl();
 const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and NATS JetStream');
@@ -18,32 +18,18 @@ describe.runIf(run)(
     let ada: User;
     let sam: User;
 
-    const api = async (
-      method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-      url: string,
-      body?: unknown,
-      token?: string,
-    ) => {
-      const res = await h.a.app.inject({
-        method,
-        url,
-        payload: body as never,
-        headers: token ? { authorization: `Bearer ${token}` } : {},
-      });
-      return { status: res.statusCode, body: res.body ? res.json() : null };
-    };
+    const api = (method: ApiMethod, url: string, body?: unknown, token?: string) => callApi(h, method, url, body, token);
     const guestAsk = (question: string, email: string, over: Record<string, unknown> = {}) =>
-      api('POST', '/api/questions', {
-        question,
-        detail: `Secret detail of ${question}`,
-        tip: 0,
-        toUserId: ada.id,
-        toUsername: ada.username,
-        askedName: 'Mallory Typed-This',
-        askedEmail: email,
-        agreedToTerms: true,
-        ...over,
-      });
+      api(
+        'POST',
+        '/api/questions',
+        guestQuestion(ada, question, {
+          detail: `Secret detail of ${question}`,
+          askedName: 'Mallory Typed-This',
+          askedEmail: email,
+          ...over,
+        }),
+      );
     const mailsTo = (to: string) => readMailbox(h.mailer.dir).filter((m) => m.to === to);
     /** The status token mailed to `email` (waits for the mail). */
     const mailedToken = async (email: string): Promise<string> => {
@@ -319,6 +305,15 @@ describe.runIf(run)(
       // The answer text matches too.
       const byAnswer = await api('GET', '/api/asking/similar/ada?q=jacquard');
       expect(byAnswer.body.map((a: { question: string }) => a.question)).toEqual(['Favourite loom?']);
+      // A typo in every word: full-text search finds nothing, the trigram fallback (pg_trgm) still does.
+      const typos = await api('GET', `/api/asking/similar/ada?q=${encodeURIComponent('how to prise a consultin workshp')}`);
+      expect(typos.body.map((a: { question: string }) => a.question)[0]).toBe('How do I price a consulting workshop?');
+      for (const t of typos.body.map((a: { question: string }) => a.question)) expect(t).not.toMatch(/Hidden|Bob|pending|Private/);
+      expect(
+        (await api('GET', '/api/asking/similar/ada?q=favorite%20lom')).body.map((a: { question: string }) => a.question),
+      ).toEqual(['Favourite loom?']);
+      // Nothing close at all: still nothing.
+      expect((await api('GET', '/api/asking/similar/ada?q=zebra%20quartz')).body).toEqual([]);
       // Too little to search, or only operators: an empty list; too long: 400, never a 5xx.
       expect((await api('GET', '/api/asking/similar/ada?q=a')).body).toEqual([]);
       expect((await api('GET', '/api/asking/similar/ada?q=%27%26%7C%21%3A*')).body).toEqual([]);

@@ -144,3 +144,31 @@ export async function registerUser(
     token: h.token({ id: userId, username: snap.username }),
   };
 }
+
+export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A call into instance a as a browser makes it (bearer `token` if any): status, parsed body, raw text, headers. */
+export async function callApi(h: Harness, method: ApiMethod, url: string, body?: unknown, token?: string) {
+  const res = await h.a.app.inject({
+    method,
+    url,
+    payload: body as never,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  return { status: res.statusCode, body: res.body ? res.json() : null, text: res.body, headers: res.headers };
+}
+
+/** The body of a free question a guest asks `to` (`over` replaces any field). */
+export function guestQuestion(to: { id: string; username: string }, question: string, over: Record<string, unknown> = {}) {
+  return {
+    question,
+    detail: '',
+    tip: 0,
+    toUserId: to.id,
+    toUsername: to.username,
+    askedName: 'Grace Guest',
+    askedEmail: 'grace@example.com',
+    agreedToTerms: true,
+    ...over,
+  };
+}

@@ -11,7 +11,10 @@ import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin, usePageHead } from '../../lib/head';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AskingSettingsSection } from './AskingSettingsSection';
+import { DataExportSection } from './DataExportSection';
+import { EmbedSection } from './EmbedSection';
 import { changePassword, checkAvatarFile, deleteAccount, resendVerification, updateProfile, uploadAvatar, type ProfileFields } from './api';
+import { SaveActions } from './SaveActions';
 import './account.css';
 
 export const DELETE_CONFIRM_TEXT = 'Are you sure you want to delete your account? This action cannot be undone.';
@@ -196,7 +199,7 @@ export default function AccountSettingsPage() {
       <h1 className="admin-page__title">Account Settings</h1>
       <SuccessBanner message={success} className="account__success" />
       {user.emailVerified === false ? (
-        <div className="account__card account__card--notice" role="region" aria-label="Verify your email">
+        <div className="panel account__card account__card--notice" role="region" aria-label="Verify your email">
           <h2 className="account__heading">Verify your email</h2>
           <p>
             We sent a link to <strong>{user.email}</strong>. Open it to confirm this address is yours: until then, questions
@@ -210,7 +213,7 @@ export default function AccountSettingsPage() {
         </div>
       ) : null}
 
-      <form className="account__card" noValidate onSubmit={(e) => void saveProfile(e)}>
+      <form className="panel account__card" noValidate onSubmit={(e) => void saveProfile(e)}>
         <h2 className="account__heading">Profile</h2>
         <div className="account__avatar-row">
           <Avatar name={user.name} url={user.avatarUrl} size={AVATAR_SIZE} />
@@ -219,6 +222,8 @@ export default function AccountSettingsPage() {
               ref={fileRef}
               type="file"
               accept="image/*"
+              aria-label="Avatar image file"
+              tabIndex={-1}
               className="visually-hidden"
               onChange={(e) => void onAvatarPicked(e)}
             />
@@ -277,15 +282,10 @@ export default function AccountSettingsPage() {
           Reset Colors to Default
         </button>
 
-        <ErrorBanner>{profileError}</ErrorBanner>
-        <div className="account__actions">
-          <button type="submit" className="button button--primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save Account Settings'}
-          </button>
-        </div>
+        <SaveActions error={profileError} saving={saving} label="Save Account Settings" />
       </form>
 
-      <div className="account__card">
+      <div className="panel account__card">
         <h2 className="account__heading">Password</h2>
         <InputField
           label="Current Password"
@@ -321,7 +321,11 @@ export default function AccountSettingsPage() {
 
       <AskingSettingsSection />
 
-      <div className="account__card account__card--danger">
+      {/* Issue 15: the ask button for other websites, and the data export. */}
+      <EmbedSection user={user} />
+      <DataExportSection />
+
+      <div className="panel account__card account__card--danger">
         <h2 className="account__heading">Delete account</h2>
         <p>Deleting your account removes your public page and your questions. This cannot be undone.</p>
         <ErrorBanner>{deleteError}</ErrorBanner>

@@ -4,6 +4,7 @@ import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../.
 import { Checkbox, Field, TextAreaField } from '../../components/Field';
 import { errorText } from '../../lib/api';
 import { fetchAskingSettings, fetchBlocks, liftBlock, saveAskingSettings } from './asking-api';
+import { SaveActions } from './SaveActions';
 
 export const ASKING_UI = {
   saved: 'Asking settings saved.',
@@ -111,7 +112,7 @@ export function AskingSettingsSection() {
 
   return (
     <form
-      className="account__card asking"
+      className="panel account__card asking"
       noValidate
       aria-labelledby="asking-heading"
       onSubmit={(e) => void save(e)}
@@ -193,12 +194,7 @@ export function AskingSettingsSection() {
           <Checkbox checked={form.nudges} onChange={set('nudges')}>
             E-mail me reminders while a tip is held for me (after 24 hours, 72 hours and 4 days)
           </Checkbox>
-          <ErrorBanner>{error}</ErrorBanner>
-          <div className="account__actions">
-            <button type="submit" className="button button--primary" disabled={saving}>
-              {saving ? 'Saving…' : 'Save asking settings'}
-            </button>
-          </div>
+          <SaveActions error={error} saving={saving} label="Save asking settings" />
 
           <h3 id={blocksHeading} className="asking__subheading">
             Blocked askers

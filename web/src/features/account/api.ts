@@ -1,13 +1,7 @@
-import { AVATAR_MAX_BYTES, type User } from '@ques/contracts/core';
+import { AVATAR_MAX_BYTES, type EditableProfileFields as ProfileFields, type User } from '@ques/contracts/core';
 import { api } from '../../lib/api';
 
-export interface ProfileFields {
-  name: string;
-  email: string;
-  bio: string;
-  brandColorMain: string;
-  brandColorLight: string;
-}
+export type { ProfileFields };
 
 const unwrap = (data: User | { user: User }): User =>
   'user' in data && data.user && typeof data.user === 'object' ? data.user : (data as User);

@@ -1,5 +1,5 @@
-import { ANSWER_MESSAGES, type Question } from '@ques/contracts/core';
-import { useId, useState, type FormEvent } from 'react';
+import type { Question } from '@ques/contracts/core';
+import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../components/Banner';
 import { Checkbox } from '../../components/Field';
 import { Modal } from '../../components/Modal';
@@ -8,7 +8,7 @@ import { errorText } from '../../lib/api';
 import { formatDate } from '../../lib/text';
 import { postAnswer } from './api';
 import { askerName, tipView } from './lists';
-import { AnswerField, checkAnswer, FormFooter, QuestionSummary } from './qa-form';
+import { AnswerField, FormFooter, QuestionSummary, useAnswerForm } from './qa-form';
 
 /** Spec §8: what a failed answer says. */
 const POST_FAILED = { server: 'Failed to post answer', network: 'Failed to post answer. Please try again.' } as const;
@@ -24,26 +24,18 @@ interface AnswerModalProps {
 
 /** Answer a received question (spec §2 modals, §5 answer rules): answer required, show on profile by default, tags. */
 export function AnswerModal({ question, replierName, onAnswered, onClose }: AnswerModalProps) {
-  const errorId = useId();
-  const [answer, setAnswer] = useState('');
+  const { errorId, answer, error, setError, busy, setBusy, begin, field } = useAnswerForm(question, '');
   const [tags, setTags] = useState<string[]>(question.tags ?? []);
   const [displayOnProfile, setDisplayOnProfile] = useState(true);
   // Redaction (issue 14): the public wording, starting from the question as asked.
   const [publicQuestion, setPublicQuestion] = useState(question.question);
   const [publicDetail, setPublicDetail] = useState(question.detail ?? '');
   const redacted = publicQuestion.trim() !== question.question || publicDetail.trim() !== (question.detail ?? '');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
   const tip = tipView(question, Date.now());
 
   const submit = async (e: FormEvent, close: () => void) => {
-    e.preventDefault();
-    if (busy) return;
-    const checked = checkAnswer(answer, question);
-    setError(checked.ok ? '' : checked.message);
-    if (!checked.ok) return;
-    const { id } = checked;
-    setBusy(true);
+    const id = begin(e);
+    if (!id) return;
     try {
       const updated = await postAnswer(id, {
         answer: answer.trim(),
@@ -72,12 +64,7 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
               {tip.tone === 'held' ? 'It is captured when you post your answer.' : null}
             </p>
           ) : null}
-          <AnswerField
-            value={answer}
-            onChange={setAnswer}
-            invalid={error === ANSWER_MESSAGES.answerRequired}
-            describedBy={error ? errorId : undefined}
-          />
+          <AnswerField {...field} />
           <TagInput tags={tags} onChange={setTags} />
           {question.isPrivate ? (
             // The asker's consent (issue 14): a private question is never on the public page.

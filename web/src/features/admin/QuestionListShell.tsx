@@ -1,7 +1,7 @@
 import type { Question } from '@ques/contracts/core';
 import type { ReactNode } from 'react';
 import { ErrorBanner, SuccessBanner } from '../../components/Banner';
-import { ListBody, PendingToggle, QuestionCards, QuestionTable, SearchBox, type Column } from './list-parts';
+import { ListBody, PendingToggle, QuestionCardHead, QuestionCards, QuestionTable, SearchBox, type Column } from './list-parts';
 import { questionId } from './lists';
 import type { AdminList } from './use-admin-list';
 
@@ -24,6 +24,37 @@ interface QuestionListShellProps {
   card: (q: Question) => ReactNode;
   /** The page's modals. */
   children?: ReactNode;
+}
+
+/**
+ * The received and asked lists (questions between people): searched by question, name or date, with the pending filter
+ * on narrow screens; a card is the question's head (`meta` under it) and the row's actions.
+ */
+export function PendingQuestionListShell({
+  now,
+  meta,
+  actions,
+  ...shell
+}: Omit<QuestionListShellProps, 'searchPlaceholder' | 'pendingToggle' | 'noMatchText' | 'card'> & {
+  now: number;
+  meta: (q: Question) => ReactNode;
+  actions: (q: Question) => ReactNode;
+}) {
+  const search = shell.page.search.trim();
+  return (
+    <QuestionListShell
+      {...shell}
+      searchPlaceholder="Search questions, names, dates"
+      pendingToggle
+      noMatchText={search ? `No questions match “${search}”.` : 'No pending questions.'}
+      card={(q) => (
+        <>
+          <QuestionCardHead question={q} now={now} meta={meta(q)} />
+          {actions(q)}
+        </>
+      )}
+    />
+  );
 }
 
 /**

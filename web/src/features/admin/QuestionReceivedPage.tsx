@@ -4,11 +4,14 @@ import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
 import { useSearchParams } from '../../lib/router';
 import { formatDate } from '../../lib/text';
+import { OwnerTrustStats } from '../../components/TrustStats';
+import { fetchMyTrustStats } from '../../lib/trust-stats';
+import { useApiData } from '../../lib/use-api-data';
 import { blockAsker, deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
-import { DisplayValue, QuestionCardHead, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
-import { askerName, isPending, needsFinalize, questionId } from './lists';
-import { QuestionListShell } from './QuestionListShell';
+import { DisplayValue, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
+import { askerName, isPending, isWithdrawn, needsFinalize, questionId } from './lists';
+import { PendingQuestionListShell } from './QuestionListShell';
 import { useAdminList } from './use-admin-list';
 import { useNow } from './use-question-list';
 import { ViewAnswerModal } from './ViewAnswerModal';
@@ -27,6 +30,7 @@ type Open = { kind: 'answer' | 'view'; id: string } | null;
 
 /** Question Received, the owner's inbox (spec §2, §4, §5): search, table or cards, reply, view, hide/show, delete. */
 export default function QuestionReceivedPage() {
+  const trust = useApiData((signal) => fetchMyTrustStats(signal), []);
   usePageHead('Question Received — Ques', 'Questions people asked you.', '/admin');
   const page = useAdminList('receiver');
   const { list, user, busy } = page;
@@ -74,6 +78,7 @@ export default function QuestionReceivedPage() {
 
   const primary = (q: Question) => {
     const id = questionId(q);
+    if (isWithdrawn(q)) return null;
     return isPending(q) ? (
       <button type="button" className="button button--primary button--small" disabled={busy.has(id)} onClick={() => setOpen({ kind: 'answer', id })}>
         Reply
@@ -97,6 +102,8 @@ export default function QuestionReceivedPage() {
 
   const menu = (q: Question) => {
     // Pending: Reply is the row's button, the menu holds Block and Delete. Answered: hide/show, Block and Delete.
+    // Withdrawn by the asker (issue 14): nothing left to do with it (it is not theirs to delete either).
+    if (isWithdrawn(q)) return null;
     const actions: MenuAction[] = [
       ...(isPending(q) || q.isPrivate
         ? []
@@ -132,41 +139,35 @@ export default function QuestionReceivedPage() {
     },
     { header: 'Date', className: 'q-table__date', cell: (q) => <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> },
     { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={now} /> },
-    { header: 'Tag', cell: (q) => <StatusTag pending={isPending(q)} /> },
-    { header: 'Display on Profile', className: 'q-table__display', cell: (q) => (isPending(q) ? <span className="muted">—</span> : <DisplayValue question={q} />) },
+    { header: 'Tag', cell: (q) => <StatusTag question={q} /> },
+    { header: 'Display on Profile', className: 'q-table__display', cell: (q) => (isPending(q) || isWithdrawn(q) ? <span className="muted">—</span> : <DisplayValue question={q} />) },
     { header: 'Actions', hideHeader: true, className: 'q-table__actions', cell: actions },
   ];
 
   return (
-    <QuestionListShell
+    <PendingQuestionListShell
       title="Question Received"
       subtitle={
-        list.status === 'ready' && page.all.length > 0 ? (
-          <p className="q-page__sub">{pendingCount === 0 ? 'All caught up.' : `${pendingCount} waiting for your answer.`}</p>
-        ) : null
+        <>
+          {list.status === 'ready' && page.all.length > 0 ? (
+            <p className="q-page__sub">{pendingCount === 0 ? 'All caught up.' : `${pendingCount} waiting for your answer.`}</p>
+          ) : null}
+          {/* Issue 15: the same figures visitors see (or will), with what they mean. */}
+          {trust.data ? <OwnerTrustStats stats={trust.data} /> : null}
+        </>
       }
       page={page}
-      searchPlaceholder="Search questions, names, dates"
-      pendingToggle
       emptyText="No questions yet. Share your profile link and the questions people ask you appear here."
-      noMatchText={page.search.trim() ? `No questions match “${page.search.trim()}”.` : 'No pending questions.'}
       label="Questions received"
       columns={columns}
-      card={(q) => (
+      now={now}
+      meta={(q) => (
         <>
-          <QuestionCardHead
-            question={q}
-            now={now}
-            meta={
-              <>
-                {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
-                {isPending(q) ? null : q.isPrivate ? ' · Private' : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
-              </>
-            }
-          />
-          {actions(q)}
+          {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
+          {isPending(q) || isWithdrawn(q) ? null : q.isPrivate ? ' · Private' : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
         </>
       )}
+      actions={actions}
     >
       {current && user && open?.kind === 'answer' ? (
         <AnswerModal question={current} replierName={user.name || 'Anonymous'} onAnswered={(q) => void answered(q)} onClose={() => setOpen(null)} />
@@ -180,6 +181,6 @@ export default function QuestionReceivedPage() {
           onClose={() => setOpen(null)}
         />
       ) : null}
-    </QuestionListShell>
+    </PendingQuestionListShell>
   );
 }

@@ -71,6 +71,21 @@ const questionsShown = () => bodyRows().map((r) => within(r).getAllByRole('cell'
 const listCalls = (calls: { method: string; url: string }[]) => calls.filter((c) => c.method === 'GET' && c.url.startsWith('/api/questions'));
 
 describe('Question Received (spec §2 inbox)', () => {
+  it('shows the owner their trust stats with what they mean, before they are public too (issue 15)', async () => {
+    const stats = {
+      periodDays: 90,
+      windowDays: 5,
+      established: false,
+      figures: { answered: 3, medianAnswerSeconds: 10_800, answeredWithinWindow: 1, publicAnswers: 2 },
+    };
+    await openInbox({ 'GET /api/trust-stats': () => json(stats) });
+    const section = await screen.findByRole('region', { name: 'Your answer record, last 90 days' });
+    expect(within(section).getByText('Median time to answer').nextSibling?.textContent).toBe('3 hours');
+    expect(within(section).getByText('Answered within 5 days').nextSibling?.textContent).toBe('100%');
+    expect(section.textContent).toContain('“New on Ques” until 5 questions');
+    expect(section.textContent).toContain('private questions count in the rates but are never shown');
+  });
+
   it('asks for the inbox and shows the spec columns, newest first', async () => {
     const { mock } = await openInbox();
     expect(listCalls(mock.calls)[0]?.url).toContain('role=receiver');
@@ -87,6 +102,25 @@ describe('Question Received (spec §2 inbox)', () => {
     expect(within(rowOf(captured.question)).getByText('Captured')).toBeInTheDocument();
     expect(within(rowOf(released.question)).getByText('Released')).toBeInTheDocument();
     expect(within(rowOf(free.question)).getByText('No tip')).toBeInTheDocument();
+  });
+
+  it('lists a question its asker withdrew as Withdrawn, with nothing to reply to, show or delete (issue 14)', async () => {
+    const withdrawn = question({
+      _id: 'q5',
+      question: 'Never mind, withdrawn?',
+      askedName: 'Ada Guest',
+      createdAt: '2025-03-15T10:00:00.000Z',
+      status: 'Withdrawn',
+      tip: 5,
+      tipStatus: 'released',
+    });
+    await openInbox({}, [withdrawn, held]);
+    const row = rowOf('Never mind, withdrawn?');
+    expect(within(row).getByText('Withdrawn', { selector: '.status-tag' })).toBeInTheDocument();
+    expect(within(row).getByText('Released')).toBeInTheDocument();
+    expect(within(row).queryByRole('button')).toBeNull();
+    expect(within(rowOf(held.question)).getByText('Pending', { selector: '.status-tag' })).toBeInTheDocument();
+    expect(screen.getByText('1 waiting for your answer.')).toBeInTheDocument();
   });
 
   it('filters by question text, date, and the asker’s name or username, ignoring case', async () => {

@@ -4,9 +4,9 @@ import { usePageHead } from '../../lib/head';
 import { useNavigate } from '../../lib/router';
 import { formatDate } from '../../lib/text';
 import { createStatusLink, withdrawQuestion } from './api';
-import { QuestionCardHead, RowMenu, StatusTag, TipCell, type Column } from './list-parts';
+import { RowMenu, StatusTag, TipCell, type Column } from './list-parts';
 import { isPending, questionId, recipientLabel } from './lists';
-import { QuestionListShell } from './QuestionListShell';
+import { PendingQuestionListShell } from './QuestionListShell';
 import { useAdminList } from './use-admin-list';
 import { useNow } from './use-question-list';
 import { ViewAnswerModal } from './ViewAnswerModal';
@@ -63,34 +63,24 @@ export default function QuestionsAskedPage() {
     { header: 'Asked To', className: 'q-table__party', cell: askedTo },
     { header: 'Date', className: 'q-table__date', cell: (q) => <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> },
     { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={now} /> },
-    { header: 'Tag', cell: (q) => <StatusTag pending={isPending(q)} /> },
+    { header: 'Tag', cell: (q) => <StatusTag question={q} /> },
     { header: 'Actions', hideHeader: true, className: 'q-table__actions', cell: actions },
   ];
 
   return (
-    <QuestionListShell
+    <PendingQuestionListShell
       title="Questions Asked"
       page={page}
-      searchPlaceholder="Search questions, names, dates"
-      pendingToggle
       emptyText="You have not asked anyone a question yet."
-      noMatchText={page.search.trim() ? `No questions match “${page.search.trim()}”.` : 'No pending questions.'}
       label="Questions asked"
       columns={columns}
-      card={(q) => (
+      now={now}
+      meta={(q) => (
         <>
-          <QuestionCardHead
-            question={q}
-            now={now}
-            meta={
-              <>
-                To {recipientLabel(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
-              </>
-            }
-          />
-          {actions(q)}
+          To {recipientLabel(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
         </>
       )}
+      actions={actions}
     >
       {current ? (
         <ViewAnswerModal
@@ -100,7 +90,7 @@ export default function QuestionsAskedPage() {
           onClose={() => setViewing(null)}
         />
       ) : null}
-    </QuestionListShell>
+    </PendingQuestionListShell>
   );
 }
 

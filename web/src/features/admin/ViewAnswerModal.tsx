@@ -1,11 +1,11 @@
-import { ANSWER_MESSAGES, type Question } from '@ques/contracts/core';
-import { useId, useState, type FormEvent } from 'react';
+import type { Question } from '@ques/contracts/core';
+import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../components/Banner';
 import { Modal } from '../../components/Modal';
 import { TagInput } from '../../components/TagInput';
 import { errorText } from '../../lib/api';
 import { editAnswer } from './api';
-import { AnswerField, checkAnswer, FormFooter, QuestionSummary } from './qa-form';
+import { AnswerField, FormFooter, QuestionSummary, useAnswerForm } from './qa-form';
 
 /** Spec §8: what a failed edit says. */
 const EDIT_FAILED = { server: 'Failed to update answer', network: 'Failed to update answer. Please try again.' } as const;
@@ -21,14 +21,14 @@ interface ViewAnswerModalProps {
 
 /** View an answer; Edit → Post Answer or Cancel, Cancel restoring the previous answer and tags (spec §2 modals). */
 export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: ViewAnswerModalProps) {
-  const errorId = useId();
   // What is saved: shown in view mode, and what Cancel goes back to.
   const [saved, setSaved] = useState({ answer: question.answer ?? '', tags: question.tags ?? [] });
   const [editing, setEditing] = useState(false);
-  const [answer, setAnswer] = useState(saved.answer);
+  const { errorId, answer, setAnswer, error, setError, setBusy, busy, begin, field } = useAnswerForm(
+    question,
+    saved.answer,
+  );
   const [tags, setTags] = useState<string[]>(saved.tags);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
 
   const cancel = () => {
     setAnswer(saved.answer);
@@ -38,13 +38,8 @@ export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: 
   };
 
   const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    const checked = checkAnswer(answer, question);
-    setError(checked.ok ? '' : checked.message);
-    if (!checked.ok) return;
-    const { id } = checked;
-    setBusy(true);
+    const id = begin(e);
+    if (!id) return;
     try {
       const updated = await editAnswer(id, answer.trim(), tags);
       const next = { answer: updated?.answer ?? answer.trim(), tags: updated?.tags ?? tags };
@@ -65,12 +60,7 @@ export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: 
         editing ? (
           <form className="qa-form" noValidate onSubmit={(e) => void submit(e)}>
             <QuestionSummary question={question} meta={meta} />
-            <AnswerField
-              value={answer}
-              onChange={setAnswer}
-              invalid={error === ANSWER_MESSAGES.answerRequired}
-              describedBy={error ? errorId : undefined}
-            />
+            <AnswerField {...field} />
             <TagInput tags={tags} onChange={setTags} />
             <ErrorBanner id={errorId}>{error}</ErrorBanner>
             <FormFooter onCancel={cancel} busy={busy} submit="Post Answer" submitting="Posting…" />

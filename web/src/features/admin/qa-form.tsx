@@ -1,4 +1,5 @@
 import { ANSWER_MESSAGES, type Question } from '@ques/contracts/core';
+import { useId, useState, type FormEvent } from 'react';
 import { TextAreaField } from '../../components/Field';
 import { questionId } from './lists';
 
@@ -9,6 +10,34 @@ export function checkAnswer(answer: string, question: Question): { ok: true; id:
   if (!answer.trim()) return { ok: false, message: ANSWER_MESSAGES.answerRequired };
   const id = questionId(question);
   return id ? { ok: true, id } : { ok: false, message: ANSWER_MESSAGES.invalidQuestionId };
+}
+
+/**
+ * The answer and edit forms' state: the answer, its error and busy flag, the `AnswerField` props, and `begin`, which
+ * starts a submit — nothing while one is under way, else the answer checked (its message shown) and busy set; it
+ * gives the question's id, or null when there is nothing to send.
+ */
+export function useAnswerForm(question: Question, initialAnswer: string) {
+  const errorId = useId();
+  const [answer, setAnswer] = useState(initialAnswer);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const begin = (e: FormEvent): string | null => {
+    e.preventDefault();
+    if (busy) return null;
+    const checked = checkAnswer(answer, question);
+    setError(checked.ok ? '' : checked.message);
+    if (!checked.ok) return null;
+    setBusy(true);
+    return checked.id;
+  };
+  const field = {
+    value: answer,
+    onChange: setAnswer,
+    invalid: error === ANSWER_MESSAGES.answerRequired,
+    describedBy: error ? errorId : undefined,
+  };
+  return { errorId, answer, setAnswer, error, setError, busy, setBusy, begin, field };
 }
 
 /** The question being answered or viewed: title, optional detail, a meta line. */

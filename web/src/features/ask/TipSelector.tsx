@@ -31,6 +31,7 @@ export function TipSelector({ options, value, onChange, invalid, describedBy }: 
         {presets.map((option) => (
           <label key={String(option.id)} className="tip-chip">
             <input
+              className="input-overlay"
               type="radio"
               name={name}
               value={option.value}

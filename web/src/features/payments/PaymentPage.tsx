@@ -164,14 +164,14 @@ function PaymentSettingsForm({ userId, initial }: { userId: string; initial: Pay
   return (
     <>
       <SuccessBanner message={success} className="payment__success" />
-      <div className="payment__card">
-        <div className="payment__card-head">
+      <div className="panel payment__card">
+        <div className="panel payment__card-head">
           <h2 className="payment__heading">Tipping</h2>
           <label className="switch">
             <input
               type="checkbox"
               role="switch"
-              className="switch__input"
+              className="switch__input input-overlay"
               checked={tippingEnabled}
               aria-describedby={tippingError ? switchErrorId : undefined}
               onChange={(e) => toggleTipping(e.target.checked)}
@@ -218,7 +218,7 @@ function PaymentSettingsForm({ userId, initial }: { userId: string; initial: Pay
         </fieldset>
       </div>
 
-      <div className="payment__card">
+      <div className="panel payment__card">
         <h2 className="payment__heading">Payout Method</h2>
         <p className={`payout-status payout-status--${completed ? 'ok' : hasAccount ? 'pending' : 'none'}`}>
           <span className="payout-status__dot" aria-hidden="true" />
@@ -323,7 +323,7 @@ function EarningsSection() {
 
   if (earnings.status === 'ready' && !earnings.data) return null;
   return (
-    <section className="payment__card earnings" aria-labelledby="earnings-heading">
+    <section className="panel payment__card earnings" aria-labelledby="earnings-heading">
       <h2 id="earnings-heading" className="payment__heading">
         Earnings
       </h2>

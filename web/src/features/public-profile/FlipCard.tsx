@@ -101,7 +101,7 @@ export function FlipCard({ question, href }: FlipCardProps) {
         <div className="qa-card__answer">{question.answer}</div>
         {question.source ? <p className="qa-card__source">Source: {question.source}</p> : null}
         {question.tags && question.tags.length > 0 ? (
-          <ul className="qa-card__tags" aria-label="Tags">
+          <ul className="chip-list qa-card__tags" aria-label="Tags">
             {question.tags.map((tag) => (
               <li key={tag}>#{tag}</li>
             ))}

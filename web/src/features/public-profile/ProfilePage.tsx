@@ -2,6 +2,7 @@ import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type Compo
 import { profileMeta, questionPath, type PublicProfile, type PublicQuestion } from '@ques/contracts/core';
 import { Link, useParams, useSearchParams } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
+import { PublicTrustStats } from '../../components/TrustStats';
 import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
 import { useAuth } from '../../lib/auth/auth-context';
 import { themeVars } from '../../lib/color';
@@ -62,7 +63,7 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
     [answers, selectedTag],
   );
 
-  useDocumentHead(profile ? profileMeta(siteOrigin(), profile, answers) : null);
+  useDocumentHead(profile ? profileMeta(siteOrigin(), profile, answers, page.trust) : null);
 
   const isOwner = Boolean(user && profile && user.username.toLowerCase() === profile.username.toLowerCase());
   const isArchive = Boolean(profile?.archiveProfile);
@@ -142,6 +143,7 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
                 {isArchive ? <span className="badge">Non-affiliated profile</span> : null}
               </div>
               {profile.bio ? <p className="profile__bio">{profile.bio}</p> : null}
+              <PublicTrustStats stats={page.trust} />
               <div className="profile__cta">
                 {canAsk ? (
                   <AskingGate username={profile.username} name={profile.name}>

@@ -1,8 +1,9 @@
-import type { PublicProfile, PublicQuestion } from '@ques/contracts/core';
+import type { PublicProfile, PublicQuestion, TrustStats } from '@ques/contracts/core';
 import { fetchPublicProfile } from '../../lib/public-profile';
 import { pageDataKeys, usePageData, type QuestionsData } from '../../lib/ssr';
 import { useApiData } from '../../lib/use-api-data';
 import { usePagedList } from '../../lib/use-paged-list';
+import { fetchPublicTrustStats } from '../../lib/trust-stats';
 import { fetchPublicQuestions, takePrefetched } from './api';
 
 /** The message of what a load threw; '' while nothing failed. */
@@ -22,6 +23,12 @@ export function usePublicPage(username: string) {
     [username],
     initialProfile,
   );
+  // Issue 15: the owner's trust stats (server-rendered with the page; fetched when the page was not).
+  const trust = useApiData(
+    (signal) => fetchPublicTrustStats(username, signal),
+    [username],
+    usePageData<TrustStats>(pageDataKeys.trust(username)),
+  );
   const questions = usePagedList(
     (cursor, signal) =>
       (cursor === null ? takePrefetched<Awaited<ReturnType<typeof fetchPublicQuestions>>>(`questions:${username}`) : undefined) ??
@@ -34,6 +41,7 @@ export function usePublicPage(username: string) {
   return {
     profile: profile.data ?? null,
     profileError: messageOf(profile.error, 'Unknown error'),
+    trust: trust.data ?? null,
     questions: questions.items,
     questionsLoading: questions.status === 'loading',
     questionsError: messageOf(questions.error, 'Failed to fetch questions'),

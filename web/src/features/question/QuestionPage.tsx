@@ -1,7 +1,8 @@
 import { profilePath, questionMeta } from '@ques/contracts/core';
 import { Link, useParams } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
-import { ErrorBanner, LoadingText } from '../../components/Banner';
+import { ErrorBanner } from '../../components/Banner';
+import { PageLoading } from '../../components/PageState';
 import { ApiError } from '../../lib/api';
 import { themeVars } from '../../lib/color';
 import { AVATAR_SIZE } from '../../lib/constants';
@@ -51,13 +52,7 @@ export default function QuestionPage() {
       </section>
     );
   }
-  if (!data) {
-    return (
-      <section className="page page--narrow">
-        <LoadingText>Loading</LoadingText>
-      </section>
-    );
-  }
+  if (!data) return <PageLoading />;
 
   const { question, profile } = data;
   const ownerPath = profilePath(profile.username);

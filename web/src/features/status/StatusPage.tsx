@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { countdownText, formatCents, profilePath, type QuestionStatusPage } from '@ques/contracts/core';
-import { ErrorBanner, LoadingText } from '../../components/Banner';
+import { ErrorBanner } from '../../components/Banner';
+import { PageLoading, PageProblem } from '../../components/PageState';
 import { ApiError, errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
 import { Link, useParams } from '../../lib/router';
@@ -47,28 +48,14 @@ export default function StatusPage() {
   if (loaded.status === 'error') {
     const missing = loaded.error instanceof ApiError && loaded.error.status === 404;
     return (
-      <section className="page page--narrow">
-        <h1 className="page__title">{missing ? 'Page not found' : 'Something went wrong'}</h1>
-        <p>
-          {missing
-            ? 'This status page does not exist. Check the link in your e-mail.'
-            : errorText(loaded.error, 'Failed to load this page.', 'Could not reach Ques. Try again.')}
-        </p>
-        <p>
-          <Link to="/" className="button button--primary">
-            Go to the home page
-          </Link>
-        </p>
-      </section>
+      <PageProblem title={missing ? 'Page not found' : 'Something went wrong'}>
+        {missing
+          ? 'This status page does not exist. Check the link in your e-mail.'
+          : errorText(loaded.error, 'Failed to load this page.', 'Could not reach Ques. Try again.')}
+      </PageProblem>
     );
   }
-  if (!data) {
-    return (
-      <section className="page page--narrow">
-        <LoadingText>Loading</LoadingText>
-      </section>
-    );
-  }
+  if (!data) return <PageLoading />;
   return <StatusView page={data} token={token} onChange={setPage} />;
 }
 
@@ -167,7 +154,7 @@ function StatusView({
         confirming ? (
           <div className="status-page__confirm" role="group" aria-label="Confirm withdrawal">
             <p>
-              Withdraw this question? {name} will no longer see it
+              Withdraw this question? {name} can no longer answer it
               {tip ? ' and the hold on your card is released' : ''}.
             </p>
             <button type="button" className="button button--danger" onClick={withdraw} disabled={busy}>

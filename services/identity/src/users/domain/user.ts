@@ -1,12 +1,7 @@
 /** The user aggregate: events, state and evolve. Pure — no I/O (lint-enforced). */
+import type { EditableProfileFields as ProfileFields } from '@ques/contracts';
 
-export interface ProfileFields {
-  name: string;
-  email: string;
-  bio: string;
-  brandColorMain: string;
-  brandColorLight: string;
-}
+export type { ProfileFields };
 
 export interface UserProfile extends ProfileFields {
   userId: string;

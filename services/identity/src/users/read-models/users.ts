@@ -1,16 +1,14 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
-import { batchedApply, insertRowsAsJson, type Projection, type RecordedEvent } from '@ques/kit';
+import { handlerProjection, insertRowsAsJson } from '@ques/kit';
 import type { PublicProfile, User } from '@ques/contracts';
 import type { IdentityDB, UserRow, UsersTable } from '../../db/schema.js';
-import type { UserEvent } from '../domain/user.js';
+import type { UserEvent, UserProfile } from '../domain/user.js';
 
 export type { UserRow };
 
-type Registered = Extract<UserEvent, { type: 'UserRegistered' }>['data'];
-
-function registeredRow(d: Registered) {
+/** The read model's columns of a profile snapshot (what registration and every profile update carry). */
+function snapshotColumns(d: UserProfile) {
   return {
-    id: d.userId,
     username: d.username,
     name: d.name,
     email: d.email,
@@ -20,100 +18,62 @@ function registeredRow(d: Registered) {
     brand_color_main: d.brandColorMain,
     brand_color_light: d.brandColorLight,
     archive_profile: d.archiveProfile,
+  };
+}
+
+function registeredRow(d: Extract<UserEvent, { type: 'UserRegistered' }>['data']) {
+  return {
+    id: d.userId,
+    ...snapshotColumns(d),
     password_hash: d.passwordHash,
     created_at: d.registeredAt,
     updated_at: d.registeredAt,
   };
 }
 
-const USER_EVENTS = new Set<string>([
-  'UserRegistered',
-  'ProfileUpdated',
-  'ArchiveStatusChanged',
-  'EmailVerified',
-  'AvatarChanged',
-  'UserDeleted',
-  'PasswordChanged',
-  'OperatorGranted',
-  'OperatorRevoked',
-  'ArchiveSourcesChanged',
-]);
+const update = (trx: Kysely<IdentityDB>, userId: string, set: Updateable<UsersTable>) =>
+  trx.updateTable('users').set(set).where('id', '=', userId).execute();
 
 /** Inline projection: `users`, keyed by user id; idempotent (upserts and absolute updates). */
-export const usersProjection: Projection<IdentityDB> = {
+export const usersProjection = handlerProjection<IdentityDB, UserEvent>({
   name: 'users',
   tables: ['users'],
-  /** Rebuilds: runs of registrations go in as one statement (ADR 0026); everything else as `apply` does it. */
-  applyBatch: batchedApply<IdentityDB>({
-    relevant: (event) => USER_EVENTS.has(event.type),
-    rowOf: (event) =>
-      event.type === 'UserRegistered' ? { key: (event.data as Registered).userId, row: registeredRow(event.data as Registered) } : null,
-    insert: (trx, rows) => insertRowsAsJson(trx, 'users', rows, sql`ON CONFLICT (id) DO NOTHING`),
-    apply: (trx, event) => usersProjection.apply(trx, event),
-  }),
-  async apply(trx: Kysely<IdentityDB>, recorded: RecordedEvent) {
-    const event = recorded as unknown as RecordedEvent<UserEvent>;
-    const e = { type: event.type, data: event.data } as UserEvent;
-    const update = (userId: string, set: Updateable<UsersTable>) =>
-      trx.updateTable('users').set(set).where('id', '=', userId).execute();
-    switch (e.type) {
-      case 'UserRegistered':
-        await trx.insertInto('users').values(registeredRow(e.data)).onConflict((oc) => oc.column('id').doNothing()).execute();
-        return;
-      case 'ProfileUpdated': {
-        const d = e.data;
-        await update(d.userId, {
-          username: d.username,
-          name: d.name,
-          email: d.email,
-          email_verified: d.emailVerified ?? false,
-          bio: d.bio,
-          avatar_url: d.avatarUrl,
-          brand_color_main: d.brandColorMain,
-          brand_color_light: d.brandColorLight,
-          archive_profile: d.archiveProfile,
-          updated_at: d.updatedAt,
-        });
-        return;
-      }
-      case 'ArchiveStatusChanged':
-        await update(e.data.userId, { archive_profile: e.data.archiveProfile, updated_at: e.data.changedAt });
-        return;
-      case 'EmailVerified':
-        // Only while the address is still the one the link was mailed to (the decider checked it).
-        await trx
-          .updateTable('users')
-          .set({ email_verified: true, updated_at: e.data.verifiedAt })
-          .where('id', '=', e.data.userId)
-          .where('email', '=', e.data.email)
-          .execute();
-        return;
-      case 'AvatarChanged':
-        await update(e.data.userId, { avatar_url: e.data.avatarUrl, updated_at: e.data.changedAt });
-        return;
-      case 'UserDeleted':
-        // Nothing personal stays in the read model; the username becomes free again.
-        await trx.deleteFrom('users').where('id', '=', e.data.userId).execute();
-        return;
-      case 'PasswordChanged':
-        await update(e.data.userId, { password_hash: e.data.passwordHash, updated_at: e.data.changedAt });
-        return;
-      case 'OperatorGranted':
-        await update(e.data.userId, { operator: true });
-        return;
-      case 'OperatorRevoked':
-        await update(e.data.userId, { operator: false });
-        return;
-      case 'ArchiveSourcesChanged':
-        await update(e.data.userId, { archive_sources: e.data.sources, updated_at: e.data.changedAt });
-        return;
-      default: {
-        const unknown: never = e;
-        return unknown;
-      }
-    }
+  handlers: {
+    UserRegistered: (trx, d) =>
+      trx
+        .insertInto('users')
+        .values(registeredRow(d))
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute(),
+    ProfileUpdated: (trx, d) => update(trx, d.userId, { ...snapshotColumns(d), updated_at: d.updatedAt }),
+    ArchiveStatusChanged: (trx, d) =>
+      update(trx, d.userId, { archive_profile: d.archiveProfile, updated_at: d.changedAt }),
+    // Only while the address is still the one the link was mailed to (the decider checked it).
+    EmailVerified: (trx, d) =>
+      trx
+        .updateTable('users')
+        .set({ email_verified: true, updated_at: d.verifiedAt })
+        .where('id', '=', d.userId)
+        .where('email', '=', d.email)
+        .execute(),
+    AvatarChanged: (trx, d) => update(trx, d.userId, { avatar_url: d.avatarUrl, updated_at: d.changedAt }),
+    // Nothing personal stays in the read model; the username becomes free again.
+    UserDeleted: (trx, d) => trx.deleteFrom('users').where('id', '=', d.userId).execute(),
+    PasswordChanged: (trx, d) =>
+      update(trx, d.userId, { password_hash: d.passwordHash, updated_at: d.changedAt }),
+    // Issue 18: the operator flag and an archive's sources note.
+    OperatorGranted: (trx, d) => update(trx, d.userId, { operator: true }),
+    OperatorRevoked: (trx, d) => update(trx, d.userId, { operator: false }),
+    ArchiveSourcesChanged: (trx, d) => update(trx, d.userId, { archive_sources: d.sources, updated_at: d.changedAt }),
   },
-};
+  /** Rebuilds: runs of registrations go in as one statement (ADR 0026); everything else as `apply` does it. */
+  batch: {
+    type: 'UserRegistered',
+    key: (d) => d.userId,
+    row: (d) => registeredRow(d),
+    insert: (trx, rows) => insertRowsAsJson(trx, 'users', rows, sql`ON CONFLICT (id) DO NOTHING`),
+  },
+});
 
 export function toUser(row: UserRow): User {
   return {
@@ -153,10 +113,18 @@ export class UsersReadModel {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
   byEmail(email: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirst();
   }
   byUsername(username: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('username', '=', username.toLowerCase()).executeTakeFirst();
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', username.toLowerCase())
+      .executeTakeFirst();
   }
   /** Archive profiles (and profiles that were marked one), for the console (issue 18). */
   archives(): Promise<UserRow[]> {
@@ -176,7 +144,9 @@ export class UsersReadModel {
     const rows = await this.db
       .selectFrom('users')
       .select('username')
-      .where((eb) => eb.or([eb('username', '=', base), eb('username', 'like', `${base.replace(/[\\%_]/g, '\\$&')}-%`)]))
+      .where((eb) =>
+        eb.or([eb('username', '=', base), eb('username', 'like', `${base.replace(/[\\%_]/g, '\\$&')}-%`)]),
+      )
       .execute();
     return new Set(rows.map((r) => r.username));
   }

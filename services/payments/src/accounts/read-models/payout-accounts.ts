@@ -1,13 +1,11 @@
 import { sql, type Kysely } from 'kysely';
-import { batchedApply, insertRowsAsJson, type Projection, type RecordedEvent } from '@ques/kit';
+import { handlerProjection, insertRowsAsJson } from '@ques/kit';
 import type { PaymentsDB, PayoutAccountRow } from '../../db/schema.js';
 import type { PayoutAccountEvent } from '../domain/payout-account.js';
 
 export type { PayoutAccountRow };
 
-type Linked = Extract<PayoutAccountEvent, { type: 'PayoutAccountLinked' }>['data'];
-
-function linkedRow(d: Linked, version: number) {
+function linkedRow(d: Extract<PayoutAccountEvent, { type: 'PayoutAccountLinked' }>['data'], version: number) {
   return {
     user_id: d.userId,
     account_id: d.accountId,
@@ -22,56 +20,63 @@ function linkedRow(d: Linked, version: number) {
 }
 
 /** Inline projection `payout_accounts`: one row per owner; idempotent (insert once, then only newer versions). */
-export const payoutAccountsProjection: Projection<PaymentsDB> = {
+export const payoutAccountsProjection = handlerProjection<PaymentsDB, PayoutAccountEvent>({
   name: 'payout_accounts',
   tables: ['payout_accounts'],
-  /** Rebuilds: runs of new links as one statement (ADR 0026); status changes as `apply` does them. */
-  applyBatch: batchedApply<PaymentsDB>({
-    relevant: (event) => event.type === 'PayoutAccountLinked' || event.type === 'PayoutAccountStatusChanged',
-    rowOf: (event) =>
-      event.type === 'PayoutAccountLinked' ? { key: (event.data as Linked).userId, row: linkedRow(event.data as Linked, event.streamVersion) } : null,
-    insert: (trx, rows) => insertRowsAsJson(trx, 'payout_accounts', rows, sql`ON CONFLICT (user_id) DO NOTHING`),
-    apply: (trx, event) => payoutAccountsProjection.apply(trx, event),
-  }),
-  async apply(trx: Kysely<PaymentsDB>, recorded: RecordedEvent) {
-    const e = { type: recorded.type, data: recorded.data } as PayoutAccountEvent;
-    switch (e.type) {
-      case 'PayoutAccountLinked':
-        await trx.insertInto('payout_accounts').values(linkedRow(e.data, recorded.streamVersion)).onConflict((oc) => oc.column('user_id').doNothing()).execute();
-        return;
-      case 'PayoutAccountStatusChanged':
-        await trx
-          .updateTable('payout_accounts')
-          .set({
-            status: e.data.status,
-            charges_enabled: e.data.chargesEnabled,
-            payouts_enabled: e.data.payoutsEnabled,
-            details_submitted: e.data.detailsSubmitted,
-            updated_at: e.data.changedAt,
-            version: recorded.streamVersion,
-          })
-          .where('user_id', '=', e.data.userId)
-          .where('version', '<', recorded.streamVersion)
-          .execute();
-        return;
-      default:
-        // Not a payout account event (the projection sees every event of the service).
-        return;
-    }
+  handlers: {
+    PayoutAccountLinked: (trx, d, event) =>
+      trx
+        .insertInto('payout_accounts')
+        .values(linkedRow(d, event.streamVersion))
+        .onConflict((oc) => oc.column('user_id').doNothing())
+        .execute(),
+    PayoutAccountStatusChanged: (trx, d, event) =>
+      trx
+        .updateTable('payout_accounts')
+        .set({
+          status: d.status,
+          charges_enabled: d.chargesEnabled,
+          payouts_enabled: d.payoutsEnabled,
+          details_submitted: d.detailsSubmitted,
+          updated_at: d.changedAt,
+          version: event.streamVersion,
+        })
+        .where('user_id', '=', d.userId)
+        .where('version', '<', event.streamVersion)
+        .execute(),
   },
-};
+  /** Rebuilds: runs of new links as one statement (ADR 0026); status changes as `apply` does them. */
+  batch: {
+    type: 'PayoutAccountLinked',
+    key: (d) => d.userId,
+    row: (d, event) => linkedRow(d, event.streamVersion),
+    insert: (trx, rows) =>
+      insertRowsAsJson(trx, 'payout_accounts', rows, sql`ON CONFLICT (user_id) DO NOTHING`),
+  },
+});
 
 export class PayoutAccountsReadModel {
   constructor(private readonly db: Kysely<PaymentsDB>) {}
 
-  async byUser(userId: string, executor: Kysely<PaymentsDB> = this.db): Promise<PayoutAccountRow | undefined> {
-    return executor.selectFrom('payout_accounts').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  async byUser(
+    userId: string,
+    executor: Kysely<PaymentsDB> = this.db,
+  ): Promise<PayoutAccountRow | undefined> {
+    return executor
+      .selectFrom('payout_accounts')
+      .selectAll()
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
   }
 
   async byAccountId(
     accountId: string,
     executor: Kysely<PaymentsDB> = this.db,
   ): Promise<PayoutAccountRow | undefined> {
-    return executor.selectFrom('payout_accounts').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+    return executor
+      .selectFrom('payout_accounts')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
   }
 }

@@ -4,6 +4,8 @@ import {
   evolveTip,
   initialTipState,
   netOf,
+  type Checkout,
+  type HeldTip,
   type TipEvent,
   type TipFacts,
   type TipStage,
@@ -13,17 +15,7 @@ import {
 export type TipCommand =
   | {
       type: 'StartCheckout';
-      data: {
-        questionId: string;
-        recipientUserId: string;
-        askerUserId: string | null;
-        accountId: string;
-        paymentRef: string;
-        amount: number;
-        currency: string;
-        now: Date;
-        expiresAt: Date;
-      };
+      data: Checkout & { now: Date; expiresAt: Date };
     }
   /** The provider says the card is authorized (held) for this checkout. */
   | { type: 'RecordAuthorization'; data: { paymentIntentId: string; now: Date } }
@@ -50,6 +42,16 @@ export const TIP_MESSAGES = {
 
 type Existing = { status: TipStage } & TipFacts;
 
+/** Where a tip is headed: still open (started, authorized), to capture, or to release — for capture/release requests. */
+const COURSE: Record<TipStage, 'open' | 'capture' | 'release'> = {
+  started: 'open',
+  authorized: 'open',
+  capturing: 'capture',
+  captured: 'capture',
+  releasing: 'release',
+  released: 'release',
+};
+
 function existing(state: TipState): Existing {
   if (state.status === 'none') throw notFound(PAYMENT_MESSAGES.paymentNotFound);
   return state;
@@ -66,15 +68,20 @@ function released(s: Existing, reason: TipReleaseReason, now: Date): TipEvent[] 
   return events;
 }
 
+/** The tip as its authorization, capture and refund events name it (all but the PaymentIntent). */
+const tipOf = (s: Existing): Omit<HeldTip, 'paymentIntentId'> => ({
+  questionId: s.questionId,
+  recipientUserId: s.recipientUserId,
+  paymentRef: s.paymentRef,
+  amount: s.amount,
+  currency: s.currency,
+});
+
 const refunded = (s: Existing, reason: TipReleaseReason, now: Date): TipEvent => ({
   type: 'TipRefunded',
   data: {
-    questionId: s.questionId,
-    recipientUserId: s.recipientUserId,
-    paymentRef: s.paymentRef,
+    ...tipOf(s),
     paymentIntentId: s.paymentIntentId,
-    amount: s.amount,
-    currency: s.currency,
     reason,
     refundedAt: now.toISOString(),
   },
@@ -111,12 +118,8 @@ export function decideTip(command: TipCommand, state: TipState): TipEvent[] {
         {
           type: 'TipAuthorized',
           data: {
-            questionId: s.questionId,
-            recipientUserId: s.recipientUserId,
-            paymentRef: s.paymentRef,
+            ...tipOf(s),
             paymentIntentId: command.data.paymentIntentId,
-            amount: s.amount,
-            currency: s.currency,
             authorizedAt: command.data.now.toISOString(),
           },
         },
@@ -124,54 +127,27 @@ export function decideTip(command: TipCommand, state: TipState): TipEvent[] {
     }
     case 'RequestCapture': {
       const s = existing(state);
-      switch (s.status) {
-        case 'started':
-          throw conflict(PAYMENT_MESSAGES.notPaidYet);
-        case 'authorized':
-          return [
-            {
-              type: 'TipCaptureRequested',
-              data: { questionId: s.questionId, requestedAt: command.data.now.toISOString() },
-            },
-          ];
-        case 'capturing':
-        case 'captured':
-          return [];
-        case 'releasing':
-        case 'released':
-          throw conflict(PAYMENT_MESSAGES.released);
-        default: {
-          const unknown: never = s.status;
-          return unknown;
-        }
-      }
+      if (s.status === 'started') throw conflict(PAYMENT_MESSAGES.notPaidYet);
+      if (COURSE[s.status] === 'release') throw conflict(PAYMENT_MESSAGES.released);
+      if (COURSE[s.status] === 'capture') return [];
+      return [
+        {
+          type: 'TipCaptureRequested',
+          data: { questionId: s.questionId, requestedAt: command.data.now.toISOString() },
+        },
+      ];
     }
     case 'RequestRelease': {
       const s = existing(state);
-      switch (s.status) {
-        case 'started':
-        case 'authorized':
-          return [
-            {
-              type: 'TipReleaseRequested',
-              data: {
-                questionId: s.questionId,
-                reason: command.data.reason,
-                requestedAt: command.data.now.toISOString(),
-              },
-            },
-          ];
-        case 'releasing':
-        case 'released':
-          return [];
-        case 'capturing':
-        case 'captured':
-          throw conflict(PAYMENT_MESSAGES.alreadyCaptured);
-        default: {
-          const unknown: never = s.status;
-          return unknown;
-        }
-      }
+      if (COURSE[s.status] === 'capture') throw conflict(PAYMENT_MESSAGES.alreadyCaptured);
+      if (COURSE[s.status] === 'release') return [];
+      const { reason, now } = command.data;
+      return [
+        {
+          type: 'TipReleaseRequested',
+          data: { questionId: s.questionId, reason, requestedAt: now.toISOString() },
+        },
+      ];
     }
     case 'RecordCapture': {
       const s = existing(state);
@@ -181,14 +157,10 @@ export function decideTip(command: TipCommand, state: TipState): TipEvent[] {
         {
           type: 'TipCaptured',
           data: {
-            questionId: s.questionId,
-            recipientUserId: s.recipientUserId,
-            paymentRef: s.paymentRef,
+            ...tipOf(s),
             paymentIntentId: s.paymentIntentId,
-            amount: s.amount,
             applicationFee: s.applicationFee,
             net: netOf(s),
-            currency: s.currency,
             capturedAt: command.data.now.toISOString(),
           },
         },

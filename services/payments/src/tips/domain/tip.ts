@@ -34,49 +34,34 @@ export interface TipFacts {
   releaseReason: TipReleaseReason | null;
 }
 
+/** A checkout as it starts: whose question, who pays whom, and how much (cents). */
+export type Checkout = Pick<
+  TipFacts,
+  'questionId' | 'recipientUserId' | 'askerUserId' | 'accountId' | 'paymentRef' | 'amount' | 'currency'
+>;
+
+/** The tip as the provider holds it once the card went through (what authorization, capture and refund name). */
+export type HeldTip = Pick<
+  TipFacts,
+  'questionId' | 'recipientUserId' | 'paymentRef' | 'amount' | 'currency'
+> & {
+  paymentIntentId: string;
+};
+
 export type TipEvent =
   | {
       type: 'CheckoutStarted';
-      data: {
-        questionId: string;
-        recipientUserId: string;
-        askerUserId: string | null;
-        accountId: string;
-        paymentRef: string;
-        amount: number;
-        applicationFee: number;
-        currency: string;
-        startedAt: string;
-        expiresAt: string;
-      };
+      data: Checkout & { applicationFee: number; startedAt: string; expiresAt: string };
     }
   | {
       type: 'TipAuthorized';
-      data: {
-        questionId: string;
-        recipientUserId: string;
-        paymentRef: string;
-        paymentIntentId: string;
-        amount: number;
-        currency: string;
-        authorizedAt: string;
-      };
+      data: HeldTip & { authorizedAt: string };
     }
   /** The question was answered: capture (private; the capture itself follows at the provider). */
   | { type: 'TipCaptureRequested'; data: { questionId: string; requestedAt: string } }
   | {
       type: 'TipCaptured';
-      data: {
-        questionId: string;
-        recipientUserId: string;
-        paymentRef: string;
-        paymentIntentId: string;
-        amount: number;
-        applicationFee: number;
-        net: number;
-        currency: string;
-        capturedAt: string;
-      };
+      data: HeldTip & { applicationFee: number; net: number; capturedAt: string };
     }
   /** Release decided (private; the cancellation follows at the provider). */
   | {
@@ -85,13 +70,9 @@ export type TipEvent =
     }
   | {
       type: 'TipRefunded';
-      data: {
-        questionId: string;
-        recipientUserId: string;
-        paymentRef: string;
+      /** `paymentIntentId` is null when the card was never authorized. */
+      data: Omit<HeldTip, 'paymentIntentId'> & {
         paymentIntentId: string | null;
-        amount: number;
-        currency: string;
         reason: TipReleaseReason;
         refundedAt: string;
       };
@@ -116,21 +97,8 @@ export const tipStreamId = (questionId: string) => `tip-${questionId}`;
 
 export function evolveTip(state: TipState, event: TipEvent): TipState {
   if (event.type === 'CheckoutStarted') {
-    const d = event.data;
-    return {
-      status: 'started',
-      questionId: d.questionId,
-      recipientUserId: d.recipientUserId,
-      askerUserId: d.askerUserId,
-      accountId: d.accountId,
-      paymentRef: d.paymentRef,
-      paymentIntentId: null,
-      amount: d.amount,
-      applicationFee: d.applicationFee,
-      currency: d.currency,
-      expiresAt: d.expiresAt,
-      releaseReason: null,
-    };
+    const { startedAt: _startedAt, ...checkout } = event.data;
+    return { status: 'started', ...checkout, paymentIntentId: null, releaseReason: null };
   }
   if (state.status === 'none') return state;
   switch (event.type) {

@@ -1,45 +1,14 @@
 import { sql, type Kysely, type Updateable } from 'kysely';
 import type { LedgerEntry } from '@ques/contracts';
-import { badRequest, batchedApply, insertRowsAsJson, type Projection, type RecordedEvent } from '@ques/kit';
+import { badRequest, handlerProjection, insertRowsAsJson, type RecordedEvent } from '@ques/kit';
 import type { PaymentsDB, TipRow, TipsTable } from '../../db/schema.js';
 import type { TipEvent, TipStage } from '../domain/tip.js';
 
 export type { TipRow };
 
-/** `CheckoutExpired` moves nothing here: it comes with the `TipRefunded` that releases the tip (or with no tip). */
-const STATUS_AFTER: Record<Exclude<TipEvent['type'], 'CheckoutStarted' | 'CheckoutExpired'>, TipStage> = {
-  TipAuthorized: 'authorized',
-  TipCaptureRequested: 'capturing',
-  TipCaptured: 'captured',
-  TipReleaseRequested: 'releasing',
-  TipRefunded: 'released',
-};
+type Data<T extends TipEvent['type']> = Extract<TipEvent, { type: T }>['data'];
 
-const TIP_EVENT_TYPES = new Set<string>(['CheckoutStarted', ...Object.keys(STATUS_AFTER)]);
-
-function atOf(e: Exclude<TipEvent, { type: 'CheckoutExpired' }>): string {
-  switch (e.type) {
-    case 'CheckoutStarted':
-      return e.data.startedAt;
-    case 'TipAuthorized':
-      return e.data.authorizedAt;
-    case 'TipCaptureRequested':
-    case 'TipReleaseRequested':
-      return e.data.requestedAt;
-    case 'TipCaptured':
-      return e.data.capturedAt;
-    case 'TipRefunded':
-      return e.data.refundedAt;
-    default: {
-      const unknown: never = e;
-      return unknown;
-    }
-  }
-}
-
-type Started = Extract<TipEvent, { type: 'CheckoutStarted' }>['data'];
-
-function startedRow(d: Started, version: number) {
+function startedRow(d: Data<'CheckoutStarted'>, version: number) {
   return {
     question_id: d.questionId,
     recipient_user_id: d.recipientUserId,
@@ -59,9 +28,7 @@ function startedRow(d: Started, version: number) {
   };
 }
 
-type Captured = Extract<TipEvent, { type: 'TipCaptured' }>['data'];
-
-function ledgerRow(d: Captured) {
+function ledgerRow(d: Data<'TipCaptured'>) {
   return {
     question_id: d.questionId,
     recipient_user_id: d.recipientUserId,
@@ -75,61 +42,72 @@ function ledgerRow(d: Captured) {
   };
 }
 
-/** Inline projection `tips`: where each tip stands (insert once, then only events newer than the row). */
-export const tipsProjection: Projection<PaymentsDB> = {
+/** The tip `questionId` moves to `status` at `at` (and `set`), only by an event newer than its row. */
+const moved = (
+  trx: Kysely<PaymentsDB>,
+  event: RecordedEvent,
+  [questionId, status, at]: [string, TipStage, string],
+  set: Updateable<TipsTable> = {},
+) =>
+  trx
+    .updateTable('tips')
+    .set({ ...set, status, updated_at: at, version: event.streamVersion })
+    .where('question_id', '=', questionId)
+    .where('version', '<', event.streamVersion)
+    .execute();
+
+/**
+ * Inline projection `tips`: where each tip stands (insert once, then only events newer than the row). `CheckoutExpired`
+ * moves nothing here: it comes with the `TipRefunded` that releases the tip (or with no tip).
+ */
+export const tipsProjection = handlerProjection<PaymentsDB, TipEvent>({
   name: 'tips',
   tables: ['tips'],
-  /** Rebuilds: runs of new checkouts go in as one statement (ADR 0026); the moves of a tip as `apply` does them. */
-  applyBatch: batchedApply<PaymentsDB>({
-    relevant: (event) => TIP_EVENT_TYPES.has(event.type),
-    rowOf: (event) =>
-      event.type === 'CheckoutStarted'
-        ? { key: (event.data as Started).questionId, row: startedRow(event.data as Started, event.streamVersion) }
-        : null,
-    insert: (trx, rows) => insertRowsAsJson(trx, 'tips', rows, sql`ON CONFLICT (question_id) DO NOTHING`),
-    apply: (trx, event) => tipsProjection.apply(trx, event),
-  }),
-  async apply(trx: Kysely<PaymentsDB>, recorded: RecordedEvent) {
-    if (!TIP_EVENT_TYPES.has(recorded.type)) return;
-    const e = { type: recorded.type, data: recorded.data } as Exclude<TipEvent, { type: 'CheckoutExpired' }>;
-    const version = recorded.streamVersion;
-    const at = atOf(e);
-    if (e.type === 'CheckoutStarted') {
-      await trx.insertInto('tips').values(startedRow(e.data, version)).onConflict((oc) => oc.column('question_id').doNothing()).execute();
-      return;
-    }
-    const set: Updateable<TipsTable> = { status: STATUS_AFTER[e.type], updated_at: at, version };
-    if (e.type === 'TipAuthorized') set.payment_intent_id = e.data.paymentIntentId;
-    if (e.type === 'TipReleaseRequested' || e.type === 'TipRefunded') set.release_reason = e.data.reason;
-    await trx
-      .updateTable('tips')
-      .set(set)
-      .where('question_id', '=', e.data.questionId)
-      .where('version', '<', version)
-      .execute();
+  handlers: {
+    CheckoutStarted: (trx, d, event) =>
+      trx
+        .insertInto('tips')
+        .values(startedRow(d, event.streamVersion))
+        .onConflict((oc) => oc.column('question_id').doNothing())
+        .execute(),
+    TipAuthorized: (trx, d, e) =>
+      moved(trx, e, [d.questionId, 'authorized', d.authorizedAt], { payment_intent_id: d.paymentIntentId }),
+    TipCaptureRequested: (trx, d, e) => moved(trx, e, [d.questionId, 'capturing', d.requestedAt]),
+    TipCaptured: (trx, d, e) => moved(trx, e, [d.questionId, 'captured', d.capturedAt]),
+    TipReleaseRequested: (trx, d, e) =>
+      moved(trx, e, [d.questionId, 'releasing', d.requestedAt], { release_reason: d.reason }),
+    TipRefunded: (trx, d, e) =>
+      moved(trx, e, [d.questionId, 'released', d.refundedAt], { release_reason: d.reason }),
   },
-};
+  /** Rebuilds: runs of new checkouts go in as one statement (ADR 0026); the moves of a tip as `apply` does them. */
+  batch: {
+    type: 'CheckoutStarted',
+    key: (d) => d.questionId,
+    row: (d, event) => startedRow(d, event.streamVersion),
+    insert: (trx, rows) => insertRowsAsJson(trx, 'tips', rows, sql`ON CONFLICT (question_id) DO NOTHING`),
+  },
+});
 
 /** Inline projection `ledger`: amount, platform fee and owner net of every captured tip (one row each, idempotent). */
-export const ledgerProjection: Projection<PaymentsDB> = {
+export const ledgerProjection = handlerProjection<PaymentsDB, TipEvent>({
   name: 'ledger',
   tables: ['ledger'],
-  /** Rebuilds: every capture of the batch in one statement. */
-  applyBatch: batchedApply<PaymentsDB>({
-    relevant: (event) => event.type === 'TipCaptured',
-    rowOf: (event) => ({ key: (event.data as Captured).questionId, row: ledgerRow(event.data as Captured) }),
-    insert: (trx, rows) => insertRowsAsJson(trx, 'ledger', rows, sql`ON CONFLICT (question_id) DO NOTHING`),
-    apply: (trx, event) => ledgerProjection.apply(trx, event),
-  }),
-  async apply(trx: Kysely<PaymentsDB>, recorded: RecordedEvent) {
-    if (recorded.type !== 'TipCaptured') return;
-    await trx
-      .insertInto('ledger')
-      .values(ledgerRow(recorded.data as Captured))
-      .onConflict((oc) => oc.column('question_id').doNothing())
-      .execute();
+  handlers: {
+    TipCaptured: (trx, d) =>
+      trx
+        .insertInto('ledger')
+        .values(ledgerRow(d))
+        .onConflict((oc) => oc.column('question_id').doNothing())
+        .execute(),
   },
-};
+  /** Rebuilds: every capture of the batch in one statement. */
+  batch: {
+    type: 'TipCaptured',
+    key: (d) => d.questionId,
+    row: (d) => ledgerRow(d),
+    insert: (trx, rows) => insertRowsAsJson(trx, 'ledger', rows, sql`ON CONFLICT (question_id) DO NOTHING`),
+  },
+});
 
 export interface LedgerPage {
   entries: LedgerEntry[];
@@ -148,19 +126,14 @@ export class TipsReadModel {
   constructor(private readonly db: Kysely<PaymentsDB>) {}
 
   async byQuestion(questionId: string, executor: Kysely<PaymentsDB> = this.db): Promise<TipRow | undefined> {
-    return executor
-      .selectFrom('tips')
-      .selectAll()
-      .where('question_id', '=', questionId)
-      .executeTakeFirst();
+    return executor.selectFrom('tips').selectAll().where('question_id', '=', questionId).executeTakeFirst();
   }
 
-  async byPaymentRef(paymentRef: string, executor: Kysely<PaymentsDB> = this.db): Promise<TipRow | undefined> {
-    return executor
-      .selectFrom('tips')
-      .selectAll()
-      .where('payment_ref', '=', paymentRef)
-      .executeTakeFirst();
+  async byPaymentRef(
+    paymentRef: string,
+    executor: Kysely<PaymentsDB> = this.db,
+  ): Promise<TipRow | undefined> {
+    return executor.selectFrom('tips').selectAll().where('payment_ref', '=', paymentRef).executeTakeFirst();
   }
 
   async byPaymentIntent(

@@ -5,24 +5,20 @@ import {
   evolveQuestion,
   initialQuestionState,
   isInvisible,
-  type Asker,
+  type CuratedQA,
   type QuestionEvent,
   type QuestionFacts,
   type QuestionState,
   type Recipient,
   type Redaction,
+  type Submission,
   type Tip,
 } from './question.js';
 
 export type QuestionCommand =
   | {
       type: 'AskQuestion';
-      data: {
-        questionId: string;
-        recipient: Recipient;
-        asker: Asker;
-        question: string;
-        detail: string;
+      data: Submission & {
         /** The asker's consent (issue 14). */
         isPrivate?: boolean;
         now: Date;
@@ -30,12 +26,7 @@ export type QuestionCommand =
     }
   | {
       type: 'SubmitTippedQuestion';
-      data: {
-        questionId: string;
-        recipient: Recipient;
-        asker: Asker;
-        question: string;
-        detail: string;
+      data: Submission & {
         tip: Tip;
         isPrivate?: boolean;
         now: Date;
@@ -47,18 +38,7 @@ export type QuestionCommand =
     }
   | {
       type: 'CurateQuestion';
-      data: {
-        questionId: string;
-        owner: Recipient;
-        question: string;
-        detail: string;
-        answer: string;
-        source: string;
-        tags: string[];
-        displayOnProfile: boolean;
-        replierName: string;
-        now: Date;
-      };
+      data: CuratedQA & { owner: Recipient; now: Date };
     }
   | {
       type: 'PostAnswer';
@@ -95,8 +75,31 @@ export const MESSAGES = QUESTION_MESSAGES;
 function asRecipient(state: QuestionState, actor: Actor): QuestionFacts {
   if (state.status === 'none' || isInvisible(state.status)) throw notFound(QUESTION_NOT_FOUND);
   // A party who may see it (its asker, or anyone when it is public) gets a 403; a stranger the 404 of "no such question".
-  requireAccess(isRecipient(state, actor), viewerOf(state, actor) !== null, accessMessages(MESSAGES.onlyRecipient));
+  requireAccess(
+    isRecipient(state, actor),
+    viewerOf(state, actor) !== null,
+    accessMessages(MESSAGES.onlyRecipient),
+  );
   return state;
+}
+
+/** A withdrawn or deleted question takes no more changes: the 409, worded for the command at hand. */
+function requireOpen(s: QuestionFacts, messages: { withdrawn: string; deleted: string }): void {
+  if (s.status === 'withdrawn') throw conflict(messages.withdrawn);
+  if (s.deletedByReceiver) throw conflict(messages.deleted);
+}
+
+/** Payments confirming what it did to a tip: the question exists and holds that very tip (else a 422). */
+function withTip(state: QuestionState, paymentRef: string): QuestionFacts {
+  if (state.status === 'none') throw notFound(QUESTION_NOT_FOUND);
+  if (state.tip?.paymentRef !== paymentRef) throw unprocessable(MESSAGES.tipMismatch);
+  return state;
+}
+
+/** What a new question's event records of the command: the submission, and the asker's consent only when private. */
+function submissionOf(d: Submission & { isPrivate?: boolean }): Submission & { askerPrivate?: boolean } {
+  const { questionId, recipient, asker, question, detail } = d;
+  return { questionId, recipient, asker, question, detail, ...(d.isPrivate ? { askerPrivate: true } : {}) };
 }
 
 const heldTip = (s: QuestionFacts): Tip | null => (s.tip && s.tipStatus === 'held' ? s.tip : null);
@@ -107,26 +110,21 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
   switch (command.type) {
     case 'AskQuestion': {
       if (state.status !== 'none') throw conflict(MESSAGES.exists);
-      const { questionId, recipient, asker, question, detail, now } = command.data;
+      const { now } = command.data;
       return [
         {
           type: 'QuestionAsked',
           data: {
-            questionId,
-            recipient,
-            asker,
-            question,
-            detail,
+            ...submissionOf(command.data),
             tip: null,
             askedAt: now.toISOString(),
             answerDeadline: null,
-            ...(command.data.isPrivate ? { askerPrivate: true } : {}),
           },
         },
       ];
     }
     case 'SubmitTippedQuestion': {
-      const { questionId, recipient, asker, question, detail, tip, now } = command.data;
+      const { tip, now } = command.data;
       // Payments may retry its call: the same checkout again is a no-op, anything else is a clash.
       if (
         state.status === 'awaiting_payment' &&
@@ -138,16 +136,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       return [
         {
           type: 'TippedQuestionSubmitted',
-          data: {
-            questionId,
-            recipient,
-            asker,
-            question,
-            detail,
-            tip,
-            submittedAt: now.toISOString(),
-            ...(command.data.isPrivate ? { askerPrivate: true } : {}),
-          },
+          data: { ...submissionOf(command.data), tip, submittedAt: now.toISOString() },
         },
       ];
     }
@@ -199,12 +188,12 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
     }
     case 'PostAnswer': {
       const s = asRecipient(state, command.data.actor);
-      if (s.status === 'withdrawn') throw conflict(MESSAGES.withdrawnCannotAnswer);
-      if (s.deletedByReceiver) throw conflict(MESSAGES.deletedCannotAnswer);
+      requireOpen(s, { withdrawn: MESSAGES.withdrawnCannotAnswer, deleted: MESSAGES.deletedCannotAnswer });
       const { answer, tags, displayOnProfile, replierName, now } = command.data;
       if (s.status === 'answered') {
         // Answering is a PUT: the very same answer again (a retry whose first attempt committed) is already so.
-        if (answer === s.answer && sameTags(tags, s.tags) && displayOnProfile === s.displayOnProfile) return [];
+        if (answer === s.answer && sameTags(tags, s.tags) && displayOnProfile === s.displayOnProfile)
+          return [];
         throw conflict(MESSAGES.alreadyAnswered);
       }
       return [
@@ -228,8 +217,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
     }
     case 'EditAnswer': {
       const s = asRecipient(state, command.data.actor);
-      if (s.status === 'withdrawn') throw conflict(MESSAGES.withdrawn);
-      if (s.deletedByReceiver) throw conflict(MESSAGES.deleted);
+      requireOpen(s, MESSAGES);
       if (s.status !== 'answered') throw conflict(MESSAGES.notAnsweredYet);
       const { answer, now } = command.data;
       const tags = command.data.tags ?? s.tags;
@@ -250,8 +238,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
     }
     case 'ChangeVisibility': {
       const s = asRecipient(state, command.data.actor);
-      if (s.status === 'withdrawn') throw conflict(MESSAGES.withdrawn);
-      if (s.deletedByReceiver) throw conflict(MESSAGES.deleted);
+      requireOpen(s, MESSAGES);
       const { displayOnProfile, now } = command.data;
       if (s.displayOnProfile === displayOnProfile) return [];
       return [
@@ -263,8 +250,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
     }
     case 'DeleteByReceiver': {
       const s = asRecipient(state, command.data.actor);
-      if (s.status === 'withdrawn') throw conflict(MESSAGES.withdrawn);
-      if (s.deletedByReceiver) throw conflict(MESSAGES.alreadyDeleted);
+      requireOpen(s, { withdrawn: MESSAGES.withdrawn, deleted: MESSAGES.alreadyDeleted });
       return [
         {
           type: 'QuestionDeletedByReceiver',
@@ -319,29 +305,27 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       ];
     }
     case 'ConfirmTipCapture': {
-      if (state.status === 'none') throw notFound(QUESTION_NOT_FOUND);
       const { paymentRef, now } = command.data;
-      if (state.tip?.paymentRef !== paymentRef) throw unprocessable(MESSAGES.tipMismatch);
-      if (state.tipStatus === 'captured') return [];
-      if (state.tipStatus !== 'capturing') throw conflict(MESSAGES.captureWithoutAnswer);
+      const s = withTip(state, paymentRef);
+      if (s.tipStatus === 'captured') return [];
+      if (s.tipStatus !== 'capturing') throw conflict(MESSAGES.captureWithoutAnswer);
       return [
         {
           type: 'TipCaptureConfirmed',
-          data: { questionId: state.questionId, paymentRef, capturedAt: now.toISOString() },
+          data: { questionId: s.questionId, paymentRef, capturedAt: now.toISOString() },
         },
       ];
     }
     case 'ConfirmTipRelease': {
-      if (state.status === 'none') throw notFound(QUESTION_NOT_FOUND);
       const { paymentRef, now } = command.data;
-      if (state.tip?.paymentRef !== paymentRef) throw unprocessable(MESSAGES.tipMismatch);
-      if (state.tipStatus === 'captured') throw conflict(MESSAGES.releaseAfterCapture);
+      const s = withTip(state, paymentRef);
+      if (s.tipStatus === 'captured') throw conflict(MESSAGES.releaseAfterCapture);
       // Already released by our own decision (withdrawn, deleted, expired): payments is just confirming it.
-      if (state.tipStatus === 'released') return [];
+      if (s.tipStatus === 'released') return [];
       return [
         {
           type: 'TipReleaseConfirmed',
-          data: { questionId: state.questionId, paymentRef, releasedAt: now.toISOString() },
+          data: { questionId: s.questionId, paymentRef, releasedAt: now.toISOString() },
         },
       ];
     }

@@ -1,4 +1,5 @@
 /** The question aggregate: events, state and evolve. Pure — no I/O (lint-enforced). */
+import type { CurateDraft } from '@ques/contracts';
 
 /** The owner a question is addressed to, as the recipients read model knew them when it was asked. */
 export interface Recipient {
@@ -32,18 +33,25 @@ export interface Redaction {
   detail: string;
 }
 
+/** What a question is asked with, whatever follows: its id, who it is for, who asks, and its wording. */
+export interface Submission {
+  questionId: string;
+  recipient: Recipient;
+  asker: Asker;
+  question: string;
+  detail: string;
+}
+
+/** A curated Q&A as the owner wrote it (the curate form's fields; the replier's name settled). */
+export type CuratedQA = Omit<CurateDraft, 'replierName'> & { questionId: string; replierName: string };
+
 export type TipStatus = 'none' | 'awaiting_authorization' | 'held' | 'capturing' | 'captured' | 'released';
 
 export type QuestionEvent =
   | {
       /** Payments started checkout for a tipped question: it waits for the card authorization (private event). */
       type: 'TippedQuestionSubmitted';
-      data: {
-        questionId: string;
-        recipient: Recipient;
-        asker: Asker;
-        question: string;
-        detail: string;
+      data: Submission & {
         tip: Tip;
         submittedAt: string;
         /** The asker's consent (issue 14): never public. Absent in events recorded before it: false. */
@@ -52,12 +60,7 @@ export type QuestionEvent =
     }
   | {
       type: 'QuestionAsked';
-      data: {
-        questionId: string;
-        recipient: Recipient;
-        asker: Asker;
-        question: string;
-        detail: string;
+      data: Submission & {
         /** The authorized tip, or null for a free question. */
         tip: Tip | null;
         askedAt: string;
@@ -69,18 +72,7 @@ export type QuestionEvent =
     }
   | {
       type: 'QuestionCurated';
-      data: {
-        questionId: string;
-        recipient: Recipient;
-        question: string;
-        detail: string;
-        answer: string;
-        source: string;
-        tags: string[];
-        displayOnProfile: boolean;
-        replierName: string;
-        curatedAt: string;
-      };
+      data: CuratedQA & { recipient: Recipient; curatedAt: string };
     }
   | {
       type: 'AnswerPosted';
@@ -167,71 +159,62 @@ function existing(state: QuestionState): QuestionFacts | null {
   return state.status === 'none' ? null : state;
 }
 
+/** A question's first state: what it was asked with, unanswered, shown, nothing held, except what `facts` sets. */
+function opened(
+  d: Pick<Submission, 'questionId' | 'recipient' | 'question' | 'detail'>,
+  facts: Pick<QuestionFacts, 'status'> & Partial<QuestionFacts>,
+): QuestionFacts {
+  return {
+    questionId: d.questionId,
+    recipient: d.recipient,
+    asker: null,
+    isCurated: false,
+    question: d.question,
+    detail: d.detail,
+    answer: null,
+    tags: [],
+    displayOnProfile: true,
+    askerPrivate: false,
+    deletedByReceiver: false,
+    tip: null,
+    tipStatus: 'none',
+    answerDeadline: null,
+    answerWindowExpired: false,
+    ...facts,
+  };
+}
+
 export function evolveQuestion(state: QuestionState, event: QuestionEvent): QuestionState {
   const s = existing(state);
   switch (event.type) {
-    case 'TippedQuestionSubmitted': {
-      const d = event.data;
-      return {
+    case 'TippedQuestionSubmitted':
+      return opened(event.data, {
         status: 'awaiting_payment',
-        questionId: d.questionId,
-        recipient: d.recipient,
-        asker: d.asker,
-        isCurated: false,
-        question: d.question,
-        detail: d.detail,
-        answer: null,
-        tags: [],
-        displayOnProfile: true,
-        askerPrivate: d.askerPrivate ?? false,
-        deletedByReceiver: false,
-        tip: d.tip,
+        asker: event.data.asker,
+        askerPrivate: event.data.askerPrivate ?? false,
+        tip: event.data.tip,
         tipStatus: 'awaiting_authorization',
-        answerDeadline: null,
-        answerWindowExpired: false,
-      };
-    }
+      });
     case 'QuestionAsked': {
       const d = event.data;
-      return {
+      return opened(d, {
         status: 'pending',
-        questionId: d.questionId,
-        recipient: d.recipient,
         asker: d.asker,
-        isCurated: false,
-        question: d.question,
-        detail: d.detail,
-        answer: null,
-        tags: [],
-        displayOnProfile: true,
         askerPrivate: d.askerPrivate ?? false,
-        deletedByReceiver: false,
         tip: d.tip,
         tipStatus: d.tip ? 'held' : 'none',
         answerDeadline: d.answerDeadline,
-        answerWindowExpired: false,
-      };
+      });
     }
     case 'QuestionCurated': {
       const d = event.data;
-      return {
+      return opened(d, {
         status: 'answered',
-        questionId: d.questionId,
-        recipient: d.recipient,
-        asker: null,
         isCurated: true,
-        question: d.question,
-        detail: d.detail,
         answer: d.answer,
         tags: d.tags,
         displayOnProfile: d.displayOnProfile,
-        askerPrivate: false,
-        deletedByReceiver: false,
-        tip: null,
-        tipStatus: 'none',
-        answerDeadline: null,
-        answerWindowExpired: false,
-      };
+      });
     }
     case 'AnswerPosted':
       if (!s) return state;

@@ -1,0 +1,51 @@
+/**
+ * A small LRU of values tagged with what they show (owner id and username, question ids), so a change that evicts
+ * the pages (pages/events.ts) drops the images and feeds that show the same thing. Bounded by entries and bytes.
+ */
+export class TaggedLru<V extends { bytes: number }> {
+  private readonly entries = new Map<string, { value: V; tags: string[]; expires: number }>();
+  private size = 0;
+
+  constructor(
+    private readonly opts: { maxEntries: number; maxBytes: number; ttlMs?: number; now?: () => number },
+  ) {}
+
+  get(key: string): V | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.expires <= (this.opts.now ?? Date.now)()) {
+      this.delete(key);
+      return undefined;
+    }
+    // Most recently used last.
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    return hit.value;
+  }
+
+  set(key: string, value: V, tags: readonly string[]): void {
+    this.delete(key);
+    const expires = this.opts.ttlMs === undefined ? Infinity : (this.opts.now ?? Date.now)() + this.opts.ttlMs;
+    this.entries.set(key, { value, tags: tags.map((t) => t.toLowerCase()), expires });
+    this.size += value.bytes;
+    while (this.entries.size > this.opts.maxEntries || this.size > this.opts.maxBytes) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.delete(oldest);
+    }
+  }
+
+  /** Drops every entry showing one of `tags` (or, with `all`, everything). */
+  evict(tags: readonly string[], all = false): void {
+    const wanted = new Set(tags.map((t) => t.toLowerCase()));
+    for (const [key, entry] of [...this.entries])
+      if (all || entry.tags.some((t) => wanted.has(t))) this.delete(key);
+  }
+
+  private delete(key: string): void {
+    const hit = this.entries.get(key);
+    if (!hit) return;
+    this.size -= hit.value.bytes;
+    this.entries.delete(key);
+  }
+}

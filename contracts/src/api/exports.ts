@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { IDENTITY_MESSAGES as M } from '../core/identity.js';
+import { ZInternalCallHeaders } from '../questions.js';
+import { EXPORT_MESSAGES as X, ZDataExport, ZExportIdParams, ZExportUserParams, ZLatestExport, ZPaymentsExport, ZQuestionsExport } from '../exports.js';
+import { defineCall } from './call.js';
+import { BAD_TOKEN, NO_TOKEN, TOO_MANY } from './kit-messages.js';
+
+const AUTH_ERRORS = [NO_TOKEN, BAD_TOKEN, M.sessionEnded] as const;
+
+/** The data export's browser calls (issue 15, docs/adr/0030): identity runs it; only the owner's session reads it. */
+export const exportsApi = {
+  requestExport: defineCall({
+    id: 'requestDataExport',
+    method: 'POST',
+    path: '/api/users/exports',
+    service: 'identity',
+    summary: 'Start an export of everything that is yours (a ZIP of JSON and CSV), built in the background',
+    description:
+      'Answers 202 with the export (status `requested`, then `running`, `ready` or `failed`); an e-mail says when it is ' +
+      'ready. While one is under way, asking again answers that one. The archive can be downloaded for 24 hours.',
+    auth: 'required',
+    errors: { 401: [...AUTH_ERRORS], 404: [M.userNotFound], 429: [TOO_MANY] },
+    schema: { body: z.object({}).nullish(), response: { 202: ZDataExport } },
+  }),
+  latestExport: defineCall({
+    id: 'getLatestDataExport',
+    method: 'GET',
+    path: '/api/users/exports',
+    service: 'identity',
+    summary: 'Your latest data export and its state (null when none)',
+    auth: 'required',
+    errors: { 401: [...AUTH_ERRORS] },
+    schema: { response: { 200: ZLatestExport } },
+  }),
+  getExport: defineCall({
+    id: 'getDataExport',
+    method: 'GET',
+    path: '/api/users/exports/:id',
+    service: 'identity',
+    summary: 'One of your data exports and its state',
+    auth: 'required',
+    errors: { 401: [...AUTH_ERRORS], 404: [X.notFound] },
+    schema: { params: ZExportIdParams, response: { 200: ZDataExport } },
+  }),
+  downloadExport: defineCall({
+    id: 'downloadDataExport',
+    method: 'GET',
+    path: '/api/users/exports/:id/download',
+    service: 'identity',
+    summary: 'The ZIP of one of your ready data exports (application/zip; only your own session, within 24 hours)',
+    auth: 'required',
+    errors: { 401: [...AUTH_ERRORS], 404: [X.notFound, X.expired], 409: [X.notReady] },
+    schema: { params: ZExportIdParams, response: { 200: z.unknown().describe('application/zip bytes') } },
+  }),
+} as const;
+
+/** Identity reads the other contexts' parts of an export (internal network, `x-internal-token`; never the BFF). */
+export const exportsInternalCalls = {
+  questions: defineCall({
+    id: 'exportQuestionsOfUser',
+    method: 'GET',
+    path: '/internal/exports/questions/:userId',
+    service: 'questions',
+    summary: "A person's questions received, asked and curated, as they see them (data export)",
+    auth: 'none',
+    errors: { 403: ['Forbidden'] },
+    schema: { headers: ZInternalCallHeaders, params: ZExportUserParams, response: { 200: ZQuestionsExport } },
+  }),
+  payments: defineCall({
+    id: 'exportPaymentsOfUser',
+    method: 'GET',
+    path: '/internal/exports/payments/:userId',
+    service: 'payments',
+    summary: "A person's tips received (amount, fee, net) and paid (data export)",
+    auth: 'none',
+    errors: { 403: ['Forbidden'] },
+    schema: { headers: ZInternalCallHeaders, params: ZExportUserParams, response: { 200: ZPaymentsExport } },
+  }),
+} as const;

@@ -1,0 +1,67 @@
+import { useId, useState } from 'react';
+import { EMBED_PREFIX, embedSnippets, type User } from '@ques/contracts/core';
+import { Field } from '../../components/Field';
+import { siteOrigin } from '../../lib/head';
+
+export const EMBED_UI = {
+  copied: (what: string) => `${what} copied to clipboard.`,
+  copyFailed: 'Could not copy. Select the text and copy it yourself.',
+} as const;
+
+/**
+ * Account Settings' "Ask button for your website" (issue 15): copy-paste snippets that show "Ask {name} a question"
+ * in the owner's brand colours on any site and open their page — a plain link styled as a button (works everywhere,
+ * loads nothing), or a small framed card served from `/embed/{username}` (the only page of Ques other sites may frame).
+ * An archive profile's snippets link to its answers (archives take no questions).
+ */
+export function EmbedSection({ user }: { user: Pick<User, 'username' | 'name' | 'archiveProfile' | 'brandColorMain'> }) {
+  const [feedback, setFeedback] = useState('');
+  const headingId = useId();
+  const origin = siteOrigin();
+  const snippets = embedSnippets(origin, user);
+
+  const copy = async (text: string, what: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setFeedback(EMBED_UI.copied(what));
+    } catch {
+      setFeedback(EMBED_UI.copyFailed);
+    }
+  };
+
+  const snippet = (label: string, text: string, hint: string) => (
+    <Field label={label} hint={hint}>
+      {(field) => (
+        <div className="embed-snippet">
+          <textarea {...field} className="input embed-snippet__code" readOnly rows={3} value={text} onFocus={(e) => e.target.select()} />
+          <button type="button" className="button button--ghost button--small" onClick={() => void copy(text, label)}>
+            Copy {label.toLowerCase()}
+          </button>
+        </div>
+      )}
+    </Field>
+  );
+
+  return (
+    <section className="account__card" aria-labelledby={headingId}>
+      <h2 className="account__heading" id={headingId}>
+        Ask button for your website
+      </h2>
+      <p>Paste one of these into any web page. It shows your button in your brand colours and opens your Ques page.</p>
+      {snippet('Button link', snippets.link, 'A plain link styled as a button: no script, nothing to load.')}
+      {snippet('Card', snippets.iframe, 'A small framed card, always up to date with your name and colours.')}
+      <p className="field__label">Preview</p>
+      <iframe
+        className="embed-preview"
+        src={`${EMBED_PREFIX}${encodeURIComponent(user.username)}`}
+        title={`Preview of your ask button card`}
+        width={320}
+        height={80}
+        loading="lazy"
+      />
+      <p role="status" aria-live="polite" className="embed-snippet__feedback">
+        {feedback}
+      </p>
+    </section>
+  );
+}
