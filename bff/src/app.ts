@@ -6,7 +6,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ZodType } from 'zod';
 import type { ApiCall } from '@ques/contracts';
-import { Counter, createHttpApp, createMetrics, Gauge, instrumentHttp, registerJwt, requireUser, type EventBus, type Metrics } from '@ques/kit';
+import { Counter, createHttpApp, createMetrics, Gauge, instrumentHttp, registerJwt, requireOperator, requireUser, type EventBus, type Metrics } from '@ques/kit';
 import { refuseLargeJson, refuseMalformedMultipart, registerJsonBodyParser, JSON_BODY_LIMIT } from './body.js';
 import { registerCompression } from './compression.js';
 import { registerSecurityHeaders } from './headers.js';
@@ -14,6 +14,7 @@ import { documentedResponses, registerApiDocs } from './openapi.js';
 import { registerEmbed } from './pages/embed.js';
 import { evictOnOwnWrites, watchPublicChanges } from './pages/events.js';
 import { registerSitemap } from './pages/sitemap.js';
+import { isOpsPage, opsPageAllowed, registerOpsSession } from './ops.js';
 import { loadPageRendering } from './pages/ssr.js';
 import { registerReachRoutes, type Reach } from './reach/routes.js';
 import { forwardedCalls } from './routes.js';
@@ -151,6 +152,8 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       onRequest: [
         ...(kind === 'json' ? [async (request: FastifyRequest) => refuseLargeJson(request)] : []),
         ...(call.auth === 'required' ? [async (request: FastifyRequest) => void (await requireUser(request))] : []),
+        // Operator calls: anyone but an operator gets the 404 of a path that does not exist (issue 18, ADR 0031).
+        ...(call.auth === 'operator' ? [async (request: FastifyRequest) => void (await requireOperator(request))] : []),
       ],
       preValidation: kind === 'multipart' ? async (request: FastifyRequest) => refuseMalformedMultipart(request) : undefined,
       handler: (request: FastifyRequest, reply: FastifyReply) => upstreams.forward(call.service, request, reply),
@@ -167,6 +170,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
     });
   }
 
+  registerOpsSession(app, { publicOrigin: opts.publicOrigin });
   // Issue 15: share images and Atom feeds (docs/adr/0029), from the same public calls the pages read.
   const reach: Reach | null =
     upstreams.has('identity') && upstreams.has('questions')
@@ -194,7 +198,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       ...(reach ? { onEvict: (tags: readonly string[], o: { profiles: boolean }) => reach.evict(tags, o.profiles) } : {}),
       ...(opts.pageCacheTtlMs === undefined ? {} : { cacheTtlMs: opts.pageCacheTtlMs }),
     });
-    registerWebRoutes(app, { build: web, seo });
+    registerWebRoutes(app, { build: web, seo, opsPages: { matches: isOpsPage, allowed: (request) => opsPageAllowed(app, request) } });
     evictOnOwnWrites(app, seo);
     if (opts.events) await watchPublicChanges(app, opts.events, seo);
   }

@@ -1,6 +1,7 @@
 import type { ApiCall } from './call.js';
 import { exportsApi } from './exports.js';
 import { identityApi, identityBrowserCalls } from './identity.js';
+import { opsApi } from './ops.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { sitemapApi } from './sitemap.js';
@@ -13,6 +14,7 @@ export { identityApi, identityBrowserCalls } from './identity.js';
 export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
+export { opsApi, OPERATOR_ERRORS } from './ops.js';
 export * from './sitemap.js';
 export * from './trust.js';
 
@@ -27,6 +29,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(sitemapApi),
   ...Object.values(trustApi),
   ...Object.values(identityApi),
+  ...Object.values(opsApi),
   // Issue 15: the data export (api/exports.ts).
   ...Object.values(exportsApi),
 ];

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildBff } from '@ques/bff';
-import { identityService, loadIdentityConfig, type IdentityConfig, type IdentityDB, type IdentityParts } from '@ques/identity';
+import { EMBEDDED_PID_FILE, identityService, loadIdentityConfig, type IdentityConfig, type IdentityDB, type IdentityParts } from '@ques/identity';
 import {
   HttpQuestionsClient,
   loadPaymentsConfig,
@@ -47,7 +47,10 @@ export interface EmbeddedOptions {
   webDist?: string;
   clock?: Clock;
   authRateLimitPerMinute?: number;
-  /** Settings read from the environment (main.ts): `STRIPE_SECRET_KEY` + `STRIPE_WEBHOOK_SECRET`, `SUPPORT_INBOX`. */
+  /**
+   * Settings read from the environment (main.ts): `STRIPE_SECRET_KEY` + `STRIPE_WEBHOOK_SECRET`, `SUPPORT_INBOX`,
+   * `OPERATOR_EMAILS` (verified addresses made platform operators, issue 18).
+   */
   env?: Record<string, string | undefined>;
 }
 
@@ -74,6 +77,9 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const log = opts.log ?? createLogger('ques', opts.logLevel ?? 'info');
   const dataDir = opts.dataDir === undefined ? resolve('.data') : opts.dataDir;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // The identity CLI (grant-operator…) refuses to open the PGlite folder while this process serves it.
+  const pidFile = dataDir ? join(dataDir, EMBEDDED_PID_FILE) : null;
+  if (pidFile) writeFileSync(pidFile, String(process.pid));
   const keys = loadOrCreateJwtKeys(dataDir ? join(dataDir, 'keys') : join(process.env.TMPDIR ?? '/tmp', `ques-keys-${process.pid}-${Date.now()}`));
   const pg = await openEmbeddedPostgres(dataDir ? join(dataDir, 'pg') : undefined);
   const bus = new InProcessEventBus({ log });
@@ -116,6 +122,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     config: loadIdentityConfig({
       ...common,
       JWT_PRIVATE_KEY: keys.privateKey,
+      OPERATOR_EMAILS: env.OPERATOR_EMAILS ?? '',
       // The data export (issue 15) reads the other services' parts over their internal calls.
       QUESTIONS_URL: questions.url,
       PAYMENTS_URL: payments.url,
@@ -167,6 +174,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       await bus.close();
       mailer.close();
       await pg.pglite.close();
+      if (pidFile) rmSync(pidFile, { force: true });
     },
   };
 }

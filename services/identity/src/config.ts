@@ -10,6 +10,11 @@ export const ZIdentityEnv = ZServiceEnv.extend({
   /** smtp://host:port (compose: Mailpit); without it, e-mails are written as .eml files under MAIL_DIR. */
   SMTP_URL: z.string().optional(),
   MAIL_DIR: z.string().default('.data/mail'),
+  /**
+   * Platform operators (issue 18): comma-separated e-mail addresses whose accounts become operators once the address
+   * is verified (at their next sign-in or token refresh). The CLI's `grant-operator` is the other way.
+   */
+  OPERATOR_EMAILS: z.string().default(''),
   /** The data export (issue 15) reads questions' and payments' parts over their internal calls (not the BFF). */
   QUESTIONS_URL: z.url().default('http://127.0.0.1:4002'),
   PAYMENTS_URL: z.url().default('http://127.0.0.1:4003'),

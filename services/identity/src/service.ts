@@ -1,9 +1,12 @@
-import { PersonalDataVault, signAccessToken, type ServiceDefinition } from '@ques/kit';
+import { operatorAuditProjection, PersonalDataVault, signAccessToken, useRevocationCheck, type ServiceDefinition } from '@ques/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { identityMigrations } from './db/migrations/index.js';
 import { DataExports, httpExportSources } from './exports/data-exports.js';
 import { registerExportRoutes } from './exports/routes.js';
 import type { IdentityDB } from './db/schema.js';
+import { ArchiveConsole } from './operators/archives.js';
+import { Operators, parseOperatorEmails } from './operators/operators.js';
+import { registerOperatorRoutes } from './operators/routes.js';
 import { LoginThrottle, outboxAnnouncer, Sessions } from './sessions/sessions.js';
 import { SignIn } from './sessions/sign-in.js';
 import { Accounts } from './users/accounts.js';
@@ -28,6 +31,8 @@ export interface IdentityParts {
   avatars: AvatarStore;
   verification: EmailVerification;
   resets: PasswordResets;
+  /** Platform operators (issue 18): grant, revoke, list. */
+  operators: Operators;
   /** The data export (issue 15, ADR 0030). */
   exports: DataExports;
 }
@@ -36,7 +41,7 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
   name: 'identity',
   config: loadIdentityConfig,
   migrations: identityMigrations,
-  projections: [usersProjection],
+  projections: [usersProjection, operatorAuditProjection],
   toIntegration: identityIntegration,
   cipher: identityVault,
   // Identity checks its own session table (requireActiveUser) and tells the others through SessionsRevoked.
@@ -64,6 +69,7 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
       avatars: new AvatarStore(db),
       verification: new EmailVerification({ db, commands, users, ...mail }),
       resets: new PasswordResets({ db, commands, users, sessions, ...mail }),
+      operators: new Operators({ store, commands, users, sessions }),
       exports: new DataExports({
         db,
         users,
@@ -78,11 +84,14 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
   },
   async routes(app, parts, ctx) {
     // Access tokens are signed with the key the app holds (registered by the kit from `jwt` above).
-    const issueAccess = (user: { id: string; username: string }, sid: string) =>
-      signAccessToken(app, { sub: user.id, username: user.username, sid, typ: 'access' });
+    const issueAccess = (user: { id: string; username: string; operator?: boolean }, sid: string) =>
+      signAccessToken(app, { sub: user.id, username: user.username, sid, typ: 'access', ...(user.operator ? { op: true as const } : {}) });
+    // Identity's sessions live in its own table: the kit's guards (requireUser, requireOperator) check it here too.
+    useRevocationCheck(app, { isRevoked: async (sid) => !(await parts.sessions.isActive(sid)) });
     const accounts = new Accounts({ ...parts, vault: identityVault, clock: ctx.clock, issueAccess });
-    const signIn = new SignIn({ ...parts, issueAccess });
+    const signIn = new SignIn({ ...parts, issueAccess, operatorEmails: parseOperatorEmails(ctx.config.OPERATOR_EMAILS) });
     await registerIdentityRoutes(app, { ...parts, accounts, signIn });
+    registerOperatorRoutes(app, { db: ctx.db, archives: new ArchiveConsole({ store: ctx.store, commands: parts.commands, users: parts.users }) });
     registerExportRoutes(app, parts);
     app.addHook('onClose', async () => parts.exports.settled());
   },

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { ServiceDefinition } from '@ques/kit';
+import { operatorAuditProjection, registerOperatorAuditRoute, type ServiceDefinition } from '@ques/kit';
+import { opsApi } from '@ques/contracts';
 import { Asking } from './asking/asking.js';
 import { nudgeJobs } from './asking/nudges.js';
 import { registerAskingRoutes } from './asking/routes.js';
@@ -41,7 +42,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
   config: loadQuestionsConfig,
   migrations: questionsMigrations,
   // Order matters: the erasure of deleted people runs on the row the questions projection just wrote.
-  projections: [questionsProjection, deletedUsersProjection, trustTimingsProjection],
+  projections: [questionsProjection, deletedUsersProjection, trustTimingsProjection, operatorAuditProjection],
   toIntegration: questionsIntegration,
   cipher: questionsVault,
   consumes: ['identity', 'payments'],
@@ -69,6 +70,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     await registerAskingRoutes(app, parts, ctx);
     registerStatusRoutes(app, parts.statusPages, parts.actions);
     registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
+    registerOperatorAuditRoute(app, ctx.db, opsApi.auditQuestions);
     // Issue 15: questions' part of a person's data export, read by identity.
     registerExportRoutes(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
     registerTrustRoutes(app, parts.trust);

@@ -1,8 +1,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { IdempotencyTables, KitTables, NullableTimestamp, PersonalDataTables, Timestamp } from '@ques/kit';
+import type { IdempotencyTables, KitTables, NullableTimestamp, OperatorAuditTables, PersonalDataTables, Timestamp } from '@ques/kit';
 
 /** Identity's tables, declared once (created by `migrations/`); every query runs on `Kysely<IdentityDB>`. */
-export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTables {
+export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTables, OperatorAuditTables {
   users: UsersTable;
   session_families: SessionFamiliesTable;
   refresh_tokens: RefreshTokensTable;
@@ -11,6 +11,7 @@ export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTa
   password_resets: PasswordResetsTable;
   email_verifications: EmailVerificationsTable;
   data_exports: DataExportsTable;
+  profile_claims: ProfileClaimsTable;
 }
 
 /** Read model of the user aggregate. */
@@ -25,6 +26,10 @@ export interface UsersTable {
   brand_color_main: string;
   brand_color_light: string;
   archive_profile: ColumnType<boolean, boolean | undefined, boolean>;
+  /** A platform operator (issue 18): granted only server-side. */
+  operator: ColumnType<boolean, boolean | undefined, boolean>;
+  /** An archive profile's sources note (issue 18). */
+  archive_sources: ColumnType<string, string | undefined, string>;
   password_hash: string;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -94,4 +99,20 @@ export interface DataExportsTable {
   updated_at: Timestamp;
   ready_at: NullableTimestamp;
   expires_at: NullableTimestamp;
+}
+
+/** One claim of an archive profile (issue 18): the read model of the ProfileClaim* events. */
+export interface ProfileClaimsTable {
+  id: string;
+  profile_id: string;
+  claimant_id: string;
+  /** `email` (an address at the person's domain), `link` (from their official site) or `note`. */
+  method: string;
+  evidence: string;
+  note: string;
+  status: 'pending' | 'approved' | 'rejected';
+  reason: string | null;
+  decided_by: string | null;
+  created_at: Timestamp;
+  decided_at: NullableTimestamp;
 }

@@ -61,6 +61,10 @@ export const usersProjection = handlerProjection<IdentityDB, UserEvent>({
     UserDeleted: (trx, d) => trx.deleteFrom('users').where('id', '=', d.userId).execute(),
     PasswordChanged: (trx, d) =>
       update(trx, d.userId, { password_hash: d.passwordHash, updated_at: d.changedAt }),
+    // Issue 18: the operator flag and an archive's sources note.
+    OperatorGranted: (trx, d) => update(trx, d.userId, { operator: true }),
+    OperatorRevoked: (trx, d) => update(trx, d.userId, { operator: false }),
+    ArchiveSourcesChanged: (trx, d) => update(trx, d.userId, { archive_sources: d.sources, updated_at: d.changedAt }),
   },
   /** Rebuilds: runs of registrations go in as one statement (ADR 0026); everything else as `apply` does it. */
   batch: {
@@ -121,6 +125,19 @@ export class UsersReadModel {
       .selectAll()
       .where('username', '=', username.toLowerCase())
       .executeTakeFirst();
+  }
+  /** Archive profiles (and profiles that were marked one), for the console (issue 18). */
+  archives(): Promise<UserRow[]> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb.or([eb('archive_profile', '=', true), eb('archive_sources', '!=', '')]))
+      .orderBy('name')
+      .execute();
+  }
+  /** The platform operators (issue 18). */
+  operators(): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().where('operator', '=', true).orderBy('username').execute();
   }
   /** Usernames equal to `base` or `base-<n>`, to pick the next free one. */
   async usernamesLike(base: string): Promise<Set<string>> {

@@ -1,0 +1,80 @@
+import { OPS_MESSAGES } from '../core/ops.js';
+import {
+  ZArchiveList,
+  ZArchiveParams,
+  ZArchiveProfile,
+  ZCreateArchiveRequest,
+  ZMarkArchiveRequest,
+  ZOperatorAuditPage,
+  ZOperatorAuditQuery,
+  ZUpdateArchiveRequest,
+} from '../ops.js';
+import { defineCall, type ServiceName } from './call.js';
+import { BAD_TOKEN } from './kit-messages.js';
+
+/**
+ * Every operator call answers 404 to anyone who is not an operator (a guest, an owner), the same as for a path that
+ * does not exist: `auth: 'operator'` makes the BFF refuse before forwarding, and the service checks again with the
+ * kit's `requireOperator` (issue 18, ADR 0031).
+ */
+export const OPERATOR_ERRORS = { 401: [BAD_TOKEN], 404: [OPS_MESSAGES.notFound] } as const;
+
+/** The audit list of one service's operator actions (`GET /api/ops/audit/<service>`). */
+const auditCall = <const S extends ServiceName>(service: S, id: string) =>
+  defineCall({
+    id,
+    method: 'GET',
+    path: `/api/ops/audit/${service}`,
+    service,
+    summary: `Operators: the latest operator actions recorded by ${service} (who, what, when)`,
+    auth: 'operator',
+    errors: OPERATOR_ERRORS,
+    schema: { querystring: ZOperatorAuditQuery, response: { 200: ZOperatorAuditPage } },
+  });
+
+/** The operator console's calls (issue 18). */
+export const opsApi = {
+  auditIdentity: auditCall('identity', 'opsAuditIdentity'),
+  auditQuestions: auditCall('questions', 'opsAuditQuestions'),
+  listArchives: defineCall({
+    id: 'opsListArchives',
+    method: 'GET',
+    path: '/api/ops/archives',
+    service: 'identity',
+    summary: 'Operators: every archive profile (and profiles that were one)',
+    auth: 'operator',
+    errors: OPERATOR_ERRORS,
+    schema: { response: { 200: ZArchiveList } },
+  }),
+  createArchive: defineCall({
+    id: 'opsCreateArchive',
+    method: 'POST',
+    path: '/api/ops/archives',
+    service: 'identity',
+    summary: 'Operators: create a non-affiliated archive profile (name, username, bio, sources note)',
+    description: 'The profile cannot be asked or tipped; nobody can sign in to it until a claim is approved.',
+    auth: 'operator',
+    errors: { ...OPERATOR_ERRORS, 400: ['Name is required'], 409: [OPS_MESSAGES.usernameTaken] },
+    schema: { body: ZCreateArchiveRequest, response: { 201: ZArchiveProfile } },
+  }),
+  updateArchive: defineCall({
+    id: 'opsUpdateArchive',
+    method: 'PUT',
+    path: '/api/ops/archives/:id',
+    service: 'identity',
+    summary: "Operators: edit an archive profile's name, bio or sources note",
+    auth: 'operator',
+    errors: { ...OPERATOR_ERRORS, 404: [OPS_MESSAGES.notFound, OPS_MESSAGES.noSuchArchive] },
+    schema: { params: ZArchiveParams, body: ZUpdateArchiveRequest, response: { 200: ZArchiveProfile } },
+  }),
+  markArchive: defineCall({
+    id: 'opsMarkArchive',
+    method: 'POST',
+    path: '/api/ops/archives/:id/mark',
+    service: 'identity',
+    summary: 'Operators: mark (archive: true) or unmark a profile as a non-affiliated archive',
+    auth: 'operator',
+    errors: { ...OPERATOR_ERRORS, 404: [OPS_MESSAGES.notFound, OPS_MESSAGES.noSuchArchive] },
+    schema: { params: ZArchiveParams, body: ZMarkArchiveRequest, response: { 200: ZArchiveProfile } },
+  }),
+};
