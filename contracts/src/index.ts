@@ -12,3 +12,4 @@ export * from './core/question-meta.js';
 export * from './api/index.js';
 export * from './asking.js';
 export * from './question-status.js';
+export * from './core/reports.js';

@@ -1,5 +1,7 @@
 import type { ApiCall } from './call.js';
 import { identityApi, identityBrowserCalls } from './identity.js';
+import { opsStreamsApi } from './ops-streams.js';
+import { questionsOpsApi, supportOpsApi } from './ops-support.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { sitemapApi } from './sitemap.js';
@@ -11,6 +13,8 @@ export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
 export * from './sitemap.js';
+export * from './ops-streams.js';
+export * from './ops-support.js';
 
 /**
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
@@ -22,6 +26,9 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(paymentsApi),
   ...Object.values(sitemapApi),
   ...Object.values(identityApi),
+  ...Object.values(opsStreamsApi).flatMap((calls) => Object.values(calls)),
+  ...Object.values(supportOpsApi),
+  ...Object.values(questionsOpsApi),
 ];
 
 /**

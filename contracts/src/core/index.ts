@@ -20,6 +20,7 @@ export * from './question-rules.js';
 export * from './question-meta.js';
 export * from './questions.js';
 export * from './support.js';
+export * from './reports.js';
 
 export type {
   LoginResponse,
@@ -44,4 +45,6 @@ export type {
   TipOptionsResponse,
 } from '../payments.js';
 export type { CaptchaChallenge, SupportSendRequest, SupportSendResponse } from '../support.js';
+export type { OpsAbuseReport, OpsSupportRequest, ReportRequest } from '../api/ops-support.js';
+export type { OpsDeadLetter, OpsJob, OpsRetryOutcome, OpsStreamStatus } from '../api/ops-streams.js';
 export * from './asking.js';

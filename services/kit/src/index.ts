@@ -33,3 +33,4 @@ export * from './mail/mailbox.js';
 export * from './access.js';
 export * from './metrics/metrics.js';
 export * from './ops/ops.js';
+export * from './ops/console.js';

@@ -33,6 +33,7 @@ import {
 } from '../metrics/metrics.js';
 import { createMailer, type Mailer, type MailerOptions } from '../mail/mailer.js';
 import { Scheduler, type JobHandler } from '../scheduler/scheduler.js';
+import { refuseEveryone, registerStreamOps, type OperatorGuard } from '../ops/console.js';
 import { waitUntilReachable, type StartupRetryOptions } from './startup.js';
 
 /** What every service's config has (its `config.ts` extends `ZServiceEnv`). */
@@ -131,6 +132,10 @@ export interface RunOptions<DB extends KitTables, C extends ServiceConfig, O> {
   signals?: boolean;
   /** How long in-flight requests may finish at shutdown before their connections are closed. Default 8 s. */
   shutdownGraceMs?: number;
+  /** Who may use the operator console's routes (ADR 0032). */
+  operatorGuard?: OperatorGuard;
+  /** Consumers run besides the definition's (tests: a consumer that fails on purpose to park a dead letter). */
+  extraConsumers?: ConsumerDefinition<DB>[];
 }
 
 export interface RunningService<
@@ -314,6 +319,23 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       useRevocationCheck(app, revoked);
     }
     await def.routes(app, parts, ctx);
+    // Every token-verifying service also keeps identity's revocations (its durable is named after its schema).
+    const consumers = [
+      ...(def.consumers?.(parts, ctx) ?? []),
+      ...(options.extraConsumers ?? []),
+      ...(readsRevocations ? [revocationsConsumer<DB>(database.schema, database, clock)] : []),
+    ];
+    // The operator console's stream tools: the admin CLI's functions behind the operator guard (ADR 0032).
+    registerStreamOps(app, {
+      service: def.name,
+      database,
+      store,
+      bus,
+      consumers,
+      consumes: [...(def.consumes ?? []), ...(readsRevocations ? [REVOCATIONS_CONTEXT] : [])],
+      guard: options.operatorGuard ?? refuseEveryone,
+      log,
+    });
     await app.ready();
 
     await bus.ensureStreams([
@@ -324,11 +346,6 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
     const relay = new OutboxRelay<DB>({ database, bus, log, pollIntervalMs: options.pollIntervalMs });
     started.relay = relay;
     await relay.start();
-    // Every token-verifying service also keeps identity's revocations (its durable is named after its schema).
-    const consumers = [
-      ...(def.consumers?.(parts, ctx) ?? []),
-      ...(readsRevocations ? [revocationsConsumer<DB>(database.schema, database, clock)] : []),
-    ];
     for (const consumer of consumers)
       started.subscriptions.push(await startConsumer(bus, database, log, consumer));
     if (Object.keys(jobs).length > 0) await scheduler.start();
