@@ -60,6 +60,8 @@ export interface ServiceContext<
   scheduler: Scheduler<DB>;
   /** Stand-ins the caller passed for parts the service would otherwise build from its config (tests, the launcher). */
   overrides: Partial<O>;
+  /** Who may use the operator console's routes (ADR 0032); refuses everyone unless the caller gives one. */
+  operatorGuard: OperatorGuard;
 }
 
 /**
@@ -271,6 +273,7 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       mailer,
       scheduler,
       overrides: options.overrides ?? {},
+      operatorGuard: options.operatorGuard ?? refuseEveryone,
     };
     const parts = await def.build(ctx);
     const jobs = def.jobs?.(parts, ctx) ?? {};
@@ -333,7 +336,7 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       bus,
       consumers,
       consumes: [...(def.consumes ?? []), ...(readsRevocations ? [REVOCATIONS_CONTEXT] : [])],
-      guard: options.operatorGuard ?? refuseEveryone,
+      guard: ctx.operatorGuard,
       log,
     });
     await app.ready();
