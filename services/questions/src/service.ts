@@ -17,6 +17,7 @@ import { registerSitemapRoutes, SitemapReadModel } from './sitemap/sitemap.js';
 import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from './recipients/recipients.js';
 import { Parties } from './questions/parties.js';
 import { registerStatusRoutes } from './status/routes.js';
+import { registerQuestionsOpsRoutes } from './ops/routes.js';
 import { StatusPages } from './status/status-pages.js';
 
 /** What questions builds once and its routes, consumers and jobs share. */
@@ -64,6 +65,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     await registerAskingRoutes(app, parts, ctx);
     registerStatusRoutes(app, parts.statusPages, parts.actions);
     registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
+    registerQuestionsOpsRoutes(app, parts.commands, ctx);
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log, config }) => ({
