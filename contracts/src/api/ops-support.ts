@@ -29,7 +29,12 @@ export const ZOpsSupportRequest = z.strictObject({
 export type OpsSupportRequest = z.infer<typeof ZOpsSupportRequest>;
 
 export const ZReportTarget = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('answer'), questionId: z.uuid('This answer cannot be reported.') }),
+  z.strictObject({
+    kind: z.literal('answer'),
+    questionId: z.uuid('This answer cannot be reported.'),
+    /** Whose answer (for the console's link to the public page). */
+    username: z.string().trim().max(64).optional(),
+  }),
   z.strictObject({ kind: z.literal('profile'), username: z.string().trim().min(1).max(64) }),
 ]);
 

@@ -8,7 +8,7 @@ export const REPORT_NOTE_MAX = 1000;
 export const HIDE_REASON_MAX = 500;
 export const SUPPORT_ANSWER_MAX = 5000;
 
-export type ReportTarget = { kind: 'answer'; questionId: string } | { kind: 'profile'; username: string };
+export type ReportTarget = { kind: 'answer'; questionId: string; username?: string } | { kind: 'profile'; username: string };
 
 export const REPORT_MESSAGES = {
   sent: 'Thank you. Our team will look at this report.',

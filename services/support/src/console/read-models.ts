@@ -63,6 +63,7 @@ export const abuseReportsProjection: Projection<SupportDB> = {
             report_id: e.data.reportId,
             target_kind: e.data.target.kind,
             target_id: e.data.target.kind === 'answer' ? e.data.target.questionId : e.data.target.username,
+            target_username: e.data.target.username ?? null,
             reason: e.data.reason,
             note: e.data.note,
             user_id: e.data.userId,
@@ -127,7 +128,10 @@ export async function listReports(db: Kysely<SupportDB>, filter: { status?: stri
   const rows = await q.execute();
   return rows.map((r) => ({
     id: r.report_id,
-    target: r.target_kind === 'answer' ? { kind: 'answer' as const, questionId: r.target_id } : { kind: 'profile' as const, username: r.target_id },
+    target:
+      r.target_kind === 'answer'
+        ? { kind: 'answer' as const, questionId: r.target_id, ...(r.target_username ? { username: r.target_username } : {}) }
+        : { kind: 'profile' as const, username: r.target_id },
     reason: r.reason as OpsAbuseReport['reason'],
     note: r.note,
     reporter: r.user_id ? { userId: r.user_id, username: r.username ?? '' } : null,

@@ -33,6 +33,7 @@ export interface AbuseReportsTable {
   report_id: string;
   target_kind: 'answer' | 'profile';
   target_id: string;
+  target_username: string | null;
   reason: string;
   note: string | null;
   user_id: string | null;

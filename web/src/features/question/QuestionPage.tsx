@@ -82,7 +82,7 @@ export default function QuestionPage() {
           View more answers from {profile.name}
         </Link>
         <p className="qa-page__report">
-          <button type="button" className="text-link text-link--small link-button" onClick={() => openReport({ kind: 'answer', questionId: question.id })}>
+          <button type="button" className="text-link text-link--small link-button" onClick={() => openReport({ kind: 'answer', questionId: question.id, username: profile.username })}>
             Report this answer
           </button>
         </p>

@@ -25,6 +25,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('report_id', 'text', (c) => c.primaryKey())
     .addColumn('target_kind', 'text', (c) => c.notNull())
     .addColumn('target_id', 'text', (c) => c.notNull())
+    .addColumn('target_username', 'text')
     .addColumn('reason', 'text', (c) => c.notNull())
     .addColumn('note', 'text')
     .addColumn('user_id', 'text')
