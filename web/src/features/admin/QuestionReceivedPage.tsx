@@ -6,7 +6,7 @@ import { useSearchParams } from '../../lib/router';
 import { formatDate } from '../../lib/text';
 import { blockAsker, deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
-import { DisplayValue, QuestionCardHead, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
+import { DisplayValue, HiddenByQues, QuestionCardHead, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
 import { askerName, isPending, needsFinalize, questionId } from './lists';
 import { QuestionListShell } from './QuestionListShell';
 import { useAdminList } from './use-admin-list';
@@ -98,7 +98,7 @@ export default function QuestionReceivedPage() {
   const menu = (q: Question) => {
     // Pending: Reply is the row's button, the menu holds Block and Delete. Answered: hide/show, Block and Delete.
     const actions: MenuAction[] = [
-      ...(isPending(q) || q.isPrivate
+      ...(isPending(q) || q.isPrivate || q.hiddenByOperator
         ? []
         : [
             {
@@ -119,7 +119,16 @@ export default function QuestionReceivedPage() {
   );
 
   const columns: Column[] = [
-    { header: 'Question', className: 'q-table__question', cell: (q) => q.question },
+    {
+      header: 'Question',
+      className: 'q-table__question',
+      cell: (q) => (
+        <>
+          {q.question}
+          <HiddenByQues question={q} />
+        </>
+      ),
+    },
     {
       header: 'Asked By',
       className: 'q-table__party',
@@ -164,6 +173,7 @@ export default function QuestionReceivedPage() {
               </>
             }
           />
+          <HiddenByQues question={q} />
           {actions(q)}
         </>
       )}
