@@ -6,13 +6,14 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ZodType } from 'zod';
 import type { ApiCall } from '@ques/contracts';
-import { Counter, createHttpApp, createMetrics, Gauge, instrumentHttp, registerJwt, requireUser, type EventBus, type Metrics } from '@ques/kit';
+import { Counter, createHttpApp, createMetrics, Gauge, instrumentHttp, registerJwt, requireOperator, requireUser, type EventBus, type Metrics } from '@ques/kit';
 import { refuseLargeJson, refuseMalformedMultipart, registerJsonBodyParser, JSON_BODY_LIMIT } from './body.js';
 import { registerCompression } from './compression.js';
 import { registerSecurityHeaders } from './headers.js';
 import { documentedResponses, registerApiDocs } from './openapi.js';
 import { evictOnOwnWrites, watchPublicChanges } from './pages/events.js';
 import { registerSitemap } from './pages/sitemap.js';
+import { isOpsPage, opsPageAllowed, registerOpsSession } from './ops.js';
 import { loadPageRendering } from './pages/ssr.js';
 import { forwardedCalls } from './routes.js';
 import { SeoRenderer } from './seo/renderer.js';
@@ -149,6 +150,8 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       onRequest: [
         ...(kind === 'json' ? [async (request: FastifyRequest) => refuseLargeJson(request)] : []),
         ...(call.auth === 'required' ? [async (request: FastifyRequest) => void (await requireUser(request))] : []),
+        // Operator calls: anyone but an operator gets the 404 of a path that does not exist (issue 18, ADR 0031).
+        ...(call.auth === 'operator' ? [async (request: FastifyRequest) => void (await requireOperator(request))] : []),
       ],
       preValidation: kind === 'multipart' ? async (request: FastifyRequest) => refuseMalformedMultipart(request) : undefined,
       handler: (request: FastifyRequest, reply: FastifyReply) => upstreams.forward(call.service, request, reply),
@@ -164,6 +167,8 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       scope.route(options);
     });
   }
+
+  registerOpsSession(app, { publicOrigin: opts.publicOrigin });
 
   const web = opts.webDist ? await loadWebBuild(opts.webDist, { publicOrigin: opts.publicOrigin }) : null;
   if (web) {
@@ -185,7 +190,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       staleWhileRevalidate: Boolean(opts.events),
       ...(opts.pageCacheTtlMs === undefined ? {} : { cacheTtlMs: opts.pageCacheTtlMs }),
     });
-    registerWebRoutes(app, { build: web, seo });
+    registerWebRoutes(app, { build: web, seo, opsPages: { matches: isOpsPage, allowed: (request) => opsPageAllowed(app, request) } });
     evictOnOwnWrites(app, seo);
     if (opts.events) await watchPublicChanges(app, opts.events, seo);
   }

@@ -84,7 +84,7 @@ export async function registerApiDocs(app: FastifyInstance, opts: { calls: reado
       for (const call of opts.calls) {
         const operation = object.paths?.[call.path.replace(/:(\w+)/g, '{$1}')]?.[call.method.toLowerCase()];
         if (!operation) continue;
-        if (call.auth === 'required') operation.security = [{ bearer: [] }];
+        if (call.auth === 'required' || call.auth === 'operator') operation.security = [{ bearer: [] }];
         if (call.auth === 'optional') operation.security = [{ bearer: [] }, {}];
         if (call.idempotent) {
           const parameters = (operation.parameters as unknown[] | undefined) ?? [];

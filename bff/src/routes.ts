@@ -7,6 +7,8 @@ export interface ApiRoute {
   service: ServiceName;
   /** The BFF rejects calls without a valid access token before they reach the service. */
   auth?: boolean;
+  /** Only a platform operator's token (anyone else: 404). */
+  operator?: boolean;
   /** Stricter per-IP limit for credential endpoints. */
   rateLimit?: 'auth';
   /** A multipart upload: streamed through to the service unparsed (the service enforces its own size limit). */
@@ -39,6 +41,7 @@ export const toApiRoute = (call: ApiCall): ApiRoute => ({
   url: call.path,
   service: call.service,
   ...(call.auth === 'required' ? { auth: true } : {}),
+  ...(call.auth === 'operator' ? { auth: true, operator: true } : {}),
   ...(call.rateLimit ? { rateLimit: call.rateLimit } : {}),
   ...(call.bodyKind === 'multipart' ? { upload: true } : {}),
   ...(call.bodyKind === 'raw' ? { raw: true } : {}),

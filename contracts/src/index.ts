@@ -2,6 +2,7 @@ export * from './envelope.js';
 export * from './errors.js';
 export * from './identity.js';
 export * from './support.js';
+export * from './ops.js';
 export * from './questions.js';
 export * from './payments.js';
 // The rest of the zod-free entry `@ques/contracts/core` (identity, questions, payments and support re-export theirs).

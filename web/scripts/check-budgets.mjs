@@ -34,7 +34,10 @@ const ROUTES = [
     budget: null,
   },
   { name: 'admin /admin (initial)', entry: ENTRY, screen: 'src/app/AdminApp.tsx', budget: 120_000 },
+  // The operator console (issue 18): its own lazily loaded bundle, checked below to be in no public or admin route.
+  { name: 'operator console /ops (initial)', entry: ENTRY, screen: 'src/app/OpsApp.tsx', budget: 140_000 },
 ];
+const CONSOLE = 'src/app/OpsApp.tsx';
 
 const manifestPath = join(dist, '.vite', 'manifest.json');
 if (!existsSync(manifestPath)) {
@@ -82,6 +85,24 @@ for (const route of ROUTES) {
   for (const s of sizes.sort((a, b) => b.br - a.br))
     console.log(`        ${kB(s.br).padStart(9)}  (${kB(s.gz)} gzip, ${kB(s.raw)} raw)  ${s.file}`);
 }
+
+// The console's own chunks (its screen and its sections: src/app/Ops*, src/features/ops/) must not be among what the
+// public or admin routes load; the console may reuse theirs.
+const consoleFiles = new Set(
+  Object.entries(manifest)
+    .filter(([key]) => /^src\/app\/Ops|^src\/features\/ops\//.test(key))
+    .map(([, chunk]) => chunk.file),
+);
+const leaked = ROUTES.filter((route) => route.screen !== CONSOLE).flatMap((route) => {
+  const keys = route.screen ? closure(route.screen, closure(route.entry)) : closure(route.entry);
+  return [...keys].map((key) => manifest[key].file).filter((file) => consoleFiles.has(file)).map((file) => `${file} (${route.name})`);
+});
+console.log(
+  leaked.length
+    ? `FAIL  operator console code in other bundles: ${leaked.join(', ')}`
+    : `PASS  the operator console's ${consoleFiles.size} chunks are in no public or admin bundle`,
+);
+over ||= leaked.length > 0;
 
 const scripts = readdirSync(join(dist, 'assets')).filter((f) => f.endsWith('.js'));
 const code = (file) => readFileSync(join(dist, 'assets', file), 'utf8');

@@ -11,6 +11,11 @@ export interface WebRoutesOptions {
   build: WebBuild;
   /** Decides the HTML of the public profile and answer pages (share tags for crawlers); null serves the shell. */
   seo: SeoRenderer | null;
+  /**
+   * The operator console's pages (issue 18): whether this request may have them. Anyone else gets the app shell with
+   * a 404 status (the app shows its not-found page and never loads the console).
+   */
+  opsPages?: { matches(path: string): boolean; allowed(request: FastifyRequest): Promise<boolean> };
 }
 
 /** The URL's path, percent-decoded; null when it cannot be decoded (no file has such a name). */
@@ -59,7 +64,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  * a matching ETag; the public pages through the crawler renderer; every other page the app shell. Nothing here
  * touches the disk, so a page request costs a map lookup.
  */
-export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoutesOptions): void {
+export function registerWebRoutes(app: FastifyInstance, { build, seo, opsPages }: WebRoutesOptions): void {
   const accepted = cachedNegotiator();
 
   const sendFile = (request: FastifyRequest, reply: FastifyReply, file: WebFile): FastifyReply => {
@@ -88,6 +93,17 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo }: WebRoute
     // browser would try to run as a script.
     if (path.startsWith('/assets/'))
       return reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' });
+    if (opsPages?.matches(path)) {
+      const allowed = await opsPages.allowed(request);
+      if (!allowed) void reply.status(404);
+      const shell = build.shell;
+      const coding = accepted(request.headers['accept-encoding']);
+      const representation = coding === 'br' ? (shell.br ?? shell.gzip ?? shell.identity) : coding === 'gzip' ? (shell.gzip ?? shell.identity) : shell.identity;
+      // Never a 304: whether the page exists depends on the session, not on the file.
+      const { etag: _etag, ...headers } = representation.headers;
+      void reply.headers({ ...headers, 'cache-control': 'no-store' });
+      return reply.send(representation.body);
+    }
     // Public pages: server-rendered (or, without the server render, the shell with their own title and share tags).
     const q = request.url.indexOf('?');
     const page = seo ? await seo.render(path, request.correlationId, q === -1 ? '' : request.url.slice(q)) : null;

@@ -38,9 +38,11 @@ export interface ApiCall<S extends CallSchema = CallSchema> {
   description?: string;
   /**
    * `required`: the BFF refuses the call without a valid access token before it reaches the service;
-   * `optional`: a token changes the answer (signed-in asker, owner's own view); `none`: the token is ignored.
+   * `optional`: a token changes the answer (signed-in asker, owner's own view); `none`: the token is ignored;
+   * `operator`: a platform operator's token only — anyone else gets the 404 of a path that does not exist, at the BFF
+   * and again at the service (the kit's `requireOperator`; issue 18, ADR 0031).
    */
-  auth: 'required' | 'optional' | 'none';
+  auth: 'required' | 'optional' | 'none' | 'operator';
   /** Stricter per-client limit at the BFF (credential and guest-write routes). */
   rateLimit?: 'auth';
   /** Honours an `Idempotency-Key` header (ADR 0016). */

@@ -2,6 +2,7 @@ import type { ApiCall } from './call.js';
 import { identityApi, identityBrowserCalls } from './identity.js';
 import { opsStreamsApi } from './ops-streams.js';
 import { questionsOpsApi, supportOpsApi } from './ops-support.js';
+import { opsApi } from './ops.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { sitemapApi } from './sitemap.js';
@@ -12,6 +13,7 @@ export { identityApi, identityBrowserCalls } from './identity.js';
 export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
+export { opsApi, OPERATOR_ERRORS } from './ops.js';
 export * from './sitemap.js';
 export * from './ops-streams.js';
 export * from './ops-support.js';
@@ -29,6 +31,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(opsStreamsApi).flatMap((calls) => Object.values(calls)),
   ...Object.values(supportOpsApi),
   ...Object.values(questionsOpsApi),
+  ...Object.values(opsApi),
 ];
 
 /**

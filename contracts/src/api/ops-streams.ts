@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OPERATOR_ERRORS } from './ops.js';
 import { defineCall, type ServiceName } from './call.js';
 
 /*
@@ -10,7 +11,6 @@ import { defineCall, type ServiceName } from './call.js';
 export const OPS_SERVICES = ['identity', 'questions', 'payments', 'support'] as const satisfies readonly ServiceName[];
 export type OpsService = (typeof OPS_SERVICES)[number];
 
-const NOT_FOUND = ['Not found'] as const;
 
 export const ZOpsJob = z.strictObject({
   id: z.string(),
@@ -86,8 +86,8 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       path: `${base}/status`,
       service,
       summary: `Operators: ${service}'s streams, consumers and lag, outbox, scheduler, dead letters, jobs`,
-      auth: 'required',
-      errors: { 404: NOT_FOUND },
+      auth: 'operator',
+      errors: OPERATOR_ERRORS,
       schema: { response: { 200: ZOpsStreamStatus } },
     }),
     deadLetters: defineCall({
@@ -96,8 +96,8 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       path: `${base}/dead-letters`,
       service,
       summary: `Operators: ${service}'s parked messages (personal fields masked), oldest first`,
-      auth: 'required',
-      errors: { 404: NOT_FOUND },
+      auth: 'operator',
+      errors: OPERATOR_ERRORS,
       schema: { response: { 200: z.array(ZOpsDeadLetter) } },
     }),
     retry: defineCall({
@@ -106,9 +106,9 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       path: `${base}/dead-letters/:id/retry`,
       service,
       summary: `Operators: run a parked ${service} message through its consumer again (exactly once)`,
-      auth: 'required',
+      auth: 'operator',
       idempotent: true,
-      errors: { 404: NOT_FOUND },
+      errors: OPERATOR_ERRORS,
       schema: { params: ZLetterParams, response: { 200: ZOpsRetryOutcome } },
     }),
     drop: defineCall({
@@ -117,9 +117,9 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       path: `${base}/dead-letters/:id/drop`,
       service,
       summary: `Operators: give up on a parked ${service} message (its payload goes to the operator log)`,
-      auth: 'required',
+      auth: 'operator',
       idempotent: true,
-      errors: { 404: NOT_FOUND },
+      errors: OPERATOR_ERRORS,
       schema: { params: ZLetterParams, response: { 200: z.strictObject({ id: z.number(), dropped: z.boolean() }) } },
     }),
     rebuild: defineCall({
@@ -128,9 +128,9 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       path: `${base}/rebuild`,
       service,
       summary: `Operators: rebuild ${service}'s read models from its events (online; progress in the job)`,
-      auth: 'required',
+      auth: 'operator',
       idempotent: true,
-      errors: { 404: NOT_FOUND, 409: ['A job is already running for this service.'] },
+      errors: { ...OPERATOR_ERRORS, 409: ['A job is already running for this service.'] },
       schema: { response: { 202: ZOpsJob } },
     }),
     republish: defineCall({
@@ -139,9 +139,9 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       path: `${base}/republish`,
       service,
       summary: `Operators: re-publish ${service}'s integration events after position N (progress in the job)`,
-      auth: 'required',
+      auth: 'operator',
       idempotent: true,
-      errors: { 400: ['"to" must not be before "from".'], 404: NOT_FOUND, 409: ['A job is already running for this service.'] },
+      errors: { 400: ['"to" must not be before "from".'], ...OPERATOR_ERRORS, 409: ['A job is already running for this service.'] },
       schema: { body: ZRepublishRequest, response: { 202: ZOpsJob } },
     }),
     job: defineCall({
@@ -150,8 +150,8 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       path: `${base}/jobs/:jobId`,
       service,
       summary: `Operators: one ${service} job's live progress`,
-      auth: 'required',
-      errors: { 404: NOT_FOUND },
+      auth: 'operator',
+      errors: OPERATOR_ERRORS,
       schema: { params: ZJobParams, response: { 200: ZOpsJob } },
     }),
   } as const;

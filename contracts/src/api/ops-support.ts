@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HIDE_REASON_MAX, REPORT_NOTE_MAX, REPORT_REASONS, SUPPORT_ANSWER_MAX } from '../core/reports.js';
 import { SUPPORT_CATEGORIES, SUPPORT_LIMITS } from '../core/support.js';
+import { OPERATOR_ERRORS } from './ops.js';
 import { defineCall } from './call.js';
 
 /*
@@ -8,7 +9,6 @@ import { defineCall } from './call.js';
  * "Report" call, and hiding an answer (questions service). Operator calls are refused (404) to everyone else.
  */
 
-const NOT_FOUND = ['Not found'] as const;
 
 export const ZOpsSupportRequest = z.strictObject({
   id: z.string(),
@@ -71,8 +71,8 @@ export const supportOpsApi = {
     path: '/api/ops/support/requests',
     service: 'support',
     summary: 'Operators: support requests, newest first, by status (open/answered) and category',
-    auth: 'required',
-    errors: { 404: NOT_FOUND },
+    auth: 'operator',
+    errors: OPERATOR_ERRORS,
     schema: { querystring: ZListQuery, response: { 200: z.array(ZOpsSupportRequest) } },
   }),
   answerRequest: defineCall({
@@ -81,9 +81,9 @@ export const supportOpsApi = {
     path: '/api/ops/support/requests/:id/answer',
     service: 'support',
     summary: 'Operators: mark a support request answered with a note (mailed to the requester)',
-    auth: 'required',
+    auth: 'operator',
     idempotent: true,
-    errors: { 400: ['Please write a note.'], 404: NOT_FOUND },
+    errors: { 400: ['Please write a note.'], ...OPERATOR_ERRORS },
     schema: {
       params: ZIdParams,
       body: z.strictObject({
@@ -98,8 +98,8 @@ export const supportOpsApi = {
     path: '/api/ops/support/reports',
     service: 'support',
     summary: 'Operators: abuse reports, newest first, by status (open/hidden/dismissed)',
-    auth: 'required',
-    errors: { 404: NOT_FOUND },
+    auth: 'operator',
+    errors: OPERATOR_ERRORS,
     schema: { querystring: ZListQuery, response: { 200: z.array(ZOpsAbuseReport) } },
   }),
   resolveReport: defineCall({
@@ -108,9 +108,9 @@ export const supportOpsApi = {
     path: '/api/ops/support/reports/:id/resolve',
     service: 'support',
     summary: 'Operators: close a report — the answer was hidden, or the report dismissed',
-    auth: 'required',
+    auth: 'operator',
     idempotent: true,
-    errors: { 404: NOT_FOUND, 409: ['This report is already resolved.'] },
+    errors: { ...OPERATOR_ERRORS, 409: ['This report is already resolved.'] },
     schema: {
       params: ZIdParams,
       body: z.strictObject({
@@ -146,9 +146,9 @@ export const questionsOpsApi = {
     path: '/api/ops/questions/:id/hide',
     service: 'questions',
     summary: 'Operators: hide an answer from public view (page, sitemap, feeds) with a reason the owner sees',
-    auth: 'required',
+    auth: 'operator',
     idempotent: true,
-    errors: { 400: ['Please give a reason.'], 404: NOT_FOUND },
+    errors: { 400: ['Please give a reason.'], ...OPERATOR_ERRORS },
     schema: {
       params: ZIdParams,
       body: z.strictObject({

@@ -21,6 +21,7 @@ export * from './question-meta.js';
 export * from './questions.js';
 export * from './support.js';
 export * from './reports.js';
+export * from './ops.js';
 
 export type {
   LoginResponse,

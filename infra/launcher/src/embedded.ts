@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildBff } from '@ques/bff';
-import { identityService, loadIdentityConfig, type IdentityConfig, type IdentityDB, type IdentityParts } from '@ques/identity';
+import { EMBEDDED_PID_FILE, identityService, loadIdentityConfig, type IdentityConfig, type IdentityDB, type IdentityParts } from '@ques/identity';
 import {
   HttpQuestionsClient,
   loadPaymentsConfig,
@@ -48,7 +48,10 @@ export interface EmbeddedOptions {
   webDist?: string;
   clock?: Clock;
   authRateLimitPerMinute?: number;
-  /** Settings read from the environment (main.ts): `STRIPE_SECRET_KEY` + `STRIPE_WEBHOOK_SECRET`, `SUPPORT_INBOX`. */
+  /**
+   * Settings read from the environment (main.ts): `STRIPE_SECRET_KEY` + `STRIPE_WEBHOOK_SECRET`, `SUPPORT_INBOX`,
+   * `OPERATOR_EMAILS` (verified addresses made platform operators, issue 18).
+   */
   env?: Record<string, string | undefined>;
   /** Tests only: consumers a service runs besides its own (one that fails on purpose parks a dead letter). */
   testConsumers?: { questions?: ConsumerDefinition<QuestionsDB>[] };
@@ -77,6 +80,9 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   const log = opts.log ?? createLogger('ques', opts.logLevel ?? 'info');
   const dataDir = opts.dataDir === undefined ? resolve('.data') : opts.dataDir;
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // The identity CLI (grant-operator…) refuses to open the PGlite folder while this process serves it.
+  const pidFile = dataDir ? join(dataDir, EMBEDDED_PID_FILE) : null;
+  if (pidFile) writeFileSync(pidFile, String(process.pid));
   const keys = loadOrCreateJwtKeys(dataDir ? join(dataDir, 'keys') : join(process.env.TMPDIR ?? '/tmp', `ques-keys-${process.pid}-${Date.now()}`));
   const pg = await openEmbeddedPostgres(dataDir ? join(dataDir, 'pg') : undefined);
   const bus = new InProcessEventBus({ log });
@@ -117,7 +123,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
 
   const identity = await runService(identityService, {
     ...shared,
-    config: loadIdentityConfig({ ...common, JWT_PRIVATE_KEY: keys.privateKey }),
+    config: loadIdentityConfig({ ...common, JWT_PRIVATE_KEY: keys.privateKey, OPERATOR_EMAILS: env.OPERATOR_EMAILS ?? '' }),
     database: connectEmbedded<IdentityDB>(pg, 'identity'),
   });
   // A data folder from before questions existed: replay identity's events once to fill its recipients.
@@ -170,6 +176,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
       await bus.close();
       mailer.close();
       await pg.pglite.close();
+      if (pidFile) rmSync(pidFile, { force: true });
     },
   };
 }

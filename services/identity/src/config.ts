@@ -10,6 +10,11 @@ export const ZIdentityEnv = ZServiceEnv.extend({
   /** smtp://host:port (compose: Mailpit); without it, e-mails are written as .eml files under MAIL_DIR. */
   SMTP_URL: z.string().optional(),
   MAIL_DIR: z.string().default('.data/mail'),
+  /**
+   * Platform operators (issue 18): comma-separated e-mail addresses whose accounts become operators once the address
+   * is verified (at their next sign-in or token refresh). The CLI's `grant-operator` is the other way.
+   */
+  OPERATOR_EMAILS: z.string().default(''),
 });
 
 export const loadIdentityConfig = (env: Record<string, string | undefined> = process.env) => {

@@ -1,7 +1,9 @@
-import { PersonalDataVault, signAccessToken, type ServiceDefinition } from '@ques/kit';
+import { operatorAuditProjection, PersonalDataVault, registerOperatorAuditRoute, signAccessToken, useRevocationCheck, type ServiceDefinition } from '@ques/kit';
+import { opsApi } from '@ques/contracts';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { identityMigrations } from './db/migrations/index.js';
 import type { IdentityDB } from './db/schema.js';
+import { Operators, parseOperatorEmails } from './operators/operators.js';
 import { LoginThrottle, outboxAnnouncer, Sessions } from './sessions/sessions.js';
 import { SignIn } from './sessions/sign-in.js';
 import { Accounts } from './users/accounts.js';
@@ -26,13 +28,15 @@ export interface IdentityParts {
   avatars: AvatarStore;
   verification: EmailVerification;
   resets: PasswordResets;
+  /** Platform operators (issue 18): grant, revoke, list. */
+  operators: Operators;
 }
 
 export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, IdentityParts> = {
   name: 'identity',
   config: loadIdentityConfig,
   migrations: identityMigrations,
-  projections: [usersProjection],
+  projections: [usersProjection, operatorAuditProjection],
   toIntegration: identityIntegration,
   cipher: identityVault,
   // Identity checks its own session table (requireActiveUser) and tells the others through SessionsRevoked.
@@ -60,15 +64,19 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
       avatars: new AvatarStore(db),
       verification: new EmailVerification({ db, commands, users, ...mail }),
       resets: new PasswordResets({ db, commands, users, sessions, ...mail }),
+      operators: new Operators({ store, commands, users, sessions }),
     };
   },
   async routes(app, parts, ctx) {
     // Access tokens are signed with the key the app holds (registered by the kit from `jwt` above).
-    const issueAccess = (user: { id: string; username: string }, sid: string) =>
-      signAccessToken(app, { sub: user.id, username: user.username, sid, typ: 'access' });
+    const issueAccess = (user: { id: string; username: string; operator?: boolean }, sid: string) =>
+      signAccessToken(app, { sub: user.id, username: user.username, sid, typ: 'access', ...(user.operator ? { op: true as const } : {}) });
+    // Identity's sessions live in its own table: the kit's guards (requireUser, requireOperator) check it here too.
+    useRevocationCheck(app, { isRevoked: async (sid) => !(await parts.sessions.isActive(sid)) });
     const accounts = new Accounts({ ...parts, vault: identityVault, clock: ctx.clock, issueAccess });
-    const signIn = new SignIn({ ...parts, issueAccess });
+    const signIn = new SignIn({ ...parts, issueAccess, operatorEmails: parseOperatorEmails(ctx.config.OPERATOR_EMAILS) });
     await registerIdentityRoutes(app, { ...parts, accounts, signIn });
+    registerOperatorAuditRoute(app, ctx.db, opsApi.auditIdentity);
   },
   jobs: ({ verification, resets }) => ({
     [VERIFICATION_MAIL_JOB]: verification.sendJob,

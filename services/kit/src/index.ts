@@ -34,3 +34,4 @@ export * from './access.js';
 export * from './metrics/metrics.js';
 export * from './ops/ops.js';
 export * from './ops/console.js';
+export * from './ops/operator-audit.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { ServiceDefinition } from '@ques/kit';
+import { operatorAuditProjection, registerOperatorAuditRoute, type ServiceDefinition } from '@ques/kit';
+import { opsApi } from '@ques/contracts';
 import { Asking } from './asking/asking.js';
 import { nudgeJobs } from './asking/nudges.js';
 import { registerAskingRoutes } from './asking/routes.js';
@@ -38,7 +39,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
   config: loadQuestionsConfig,
   migrations: questionsMigrations,
   // Order matters: the erasure of deleted people runs on the row the questions projection just wrote.
-  projections: [questionsProjection, deletedUsersProjection],
+  projections: [questionsProjection, deletedUsersProjection, operatorAuditProjection],
   toIntegration: questionsIntegration,
   cipher: questionsVault,
   consumes: ['identity', 'payments'],
@@ -66,6 +67,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     registerStatusRoutes(app, parts.statusPages, parts.actions);
     registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
     registerQuestionsOpsRoutes(app, parts.commands, ctx);
+    registerOperatorAuditRoute(app, ctx.db, opsApi.auditQuestions);
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],
   jobs: ({ commands }, { mailer, clock, log, config }) => ({

@@ -21,6 +21,8 @@ const QuestionPage = lazy(() => import('../features/question/QuestionPage'));
 const TermsPage = lazy(() => import('../features/legal/TermsPage'));
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage'));
 const AdminApp = lazy(() => import('./AdminApp'));
+// The operator console: its own bundle, fetched only for an operator's session (issue 18).
+const OpsApp = lazy(() => import('./OpsApp'));
 const SupportModal = lazy(() => import('../features/support/SupportModal'));
 const ReportModal = lazy(() => import('../features/support/ReportModal'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
@@ -54,6 +56,14 @@ export function App() {
               <RequireAuth>
                 <AdminApp />
               </RequireAuth>
+            }
+          />
+          <Route
+            path="ops/*"
+            element={
+              <RequireOperator>
+                <OpsApp />
+              </RequireOperator>
             }
           />
           <Route path="*" element={<NotFoundPage />} />
@@ -135,6 +145,14 @@ function RequireAuth({ children }: { children: React.ReactNode }) {
   const location = useLocation();
   if (authLoading) return null;
   if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <>{children}</>;
+}
+
+/** /ops/* only for an operator's session; anyone else sees the not-found page (and never loads the console). */
+function RequireOperator({ children }: { children: React.ReactNode }) {
+  const { user, operator, authLoading } = useAuth();
+  if (authLoading) return null;
+  if (!user || !operator) return <NotFoundPage />;
   return <>{children}</>;
 }
 

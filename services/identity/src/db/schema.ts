@@ -1,8 +1,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { IdempotencyTables, KitTables, NullableTimestamp, PersonalDataTables, Timestamp } from '@ques/kit';
+import type { IdempotencyTables, KitTables, NullableTimestamp, OperatorAuditTables, PersonalDataTables, Timestamp } from '@ques/kit';
 
 /** Identity's tables, declared once (created by `migrations/`); every query runs on `Kysely<IdentityDB>`. */
-export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTables {
+export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTables, OperatorAuditTables {
   users: UsersTable;
   session_families: SessionFamiliesTable;
   refresh_tokens: RefreshTokensTable;
@@ -10,6 +10,7 @@ export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTa
   avatars: AvatarsTable;
   password_resets: PasswordResetsTable;
   email_verifications: EmailVerificationsTable;
+  profile_claims: ProfileClaimsTable;
 }
 
 /** Read model of the user aggregate. */
@@ -24,6 +25,8 @@ export interface UsersTable {
   brand_color_main: string;
   brand_color_light: string;
   archive_profile: ColumnType<boolean, boolean | undefined, boolean>;
+  /** A platform operator (issue 18): granted only server-side. */
+  operator: ColumnType<boolean, boolean | undefined, boolean>;
   password_hash: string;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -79,4 +82,20 @@ export interface EmailVerificationsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: NullableTimestamp;
+}
+
+/** One claim of an archive profile (issue 18): the read model of the ProfileClaim* events. */
+export interface ProfileClaimsTable {
+  id: string;
+  profile_id: string;
+  claimant_id: string;
+  /** `email` (an address at the person's domain), `link` (from their official site) or `note`. */
+  method: string;
+  evidence: string;
+  note: string;
+  status: 'pending' | 'approved' | 'rejected';
+  reason: string | null;
+  decided_by: string | null;
+  created_at: Timestamp;
+  decided_at: NullableTimestamp;
 }

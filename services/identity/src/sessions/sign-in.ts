@@ -2,17 +2,24 @@ import { IDENTITY_MESSAGES as M, type LoginRequest, type LoginResponse, type Ref
 import { tooManyRequests, unauthorized, type AccessClaims } from '@ques/kit';
 import type { UsersReadModel } from '../users/read-models/users.js';
 import { toUser } from '../users/read-models/users.js';
+import { withConfiguredOperator, type Operators } from '../operators/operators.js';
 import { verifyPassword } from './passwords.js';
 import type { LoginThrottle, Sessions } from './sessions.js';
 
-/** Signs an access token for a user's session (the routes bind it to the Fastify app holding the key). */
-export type IssueAccess = (user: { id: string; username: string }, sessionId: string) => string;
+/**
+ * Signs an access token for a user's session (the routes bind it to the Fastify app holding the key); an operator's
+ * token carries `op: true` (issue 18).
+ */
+export type IssueAccess = (user: { id: string; username: string; operator?: boolean }, sessionId: string) => string;
 
 export interface SignInDeps {
   users: UsersReadModel;
   sessions: Sessions;
   throttle: LoginThrottle;
   issueAccess: IssueAccess;
+  /** `OPERATOR_EMAILS` (issue 18): verified addresses made operators when they sign in. */
+  operators?: Operators;
+  operatorEmails?: ReadonlySet<string>;
 }
 
 /** Login, token refresh and logout: sessions begin, rotate and end here. */
@@ -27,7 +34,8 @@ export class SignIn {
     if (!row || !ok) throw unauthorized(M.badCredentials);
     await throttle.clear(body.email);
     const session = await sessions.start(row.id);
-    return { message: 'Login successful', user: toUser(row), accessToken: issueAccess(row, session.familyId), refreshToken: session.refreshToken };
+    const signed = await this.configured(row);
+    return { message: 'Login successful', user: toUser(row), accessToken: issueAccess(signed, session.familyId), refreshToken: session.refreshToken };
   }
 
   async refresh(refreshToken: string, correlationId: string): Promise<RefreshTokenResponse> {
@@ -38,7 +46,11 @@ export class SignIn {
       await sessions.revokeFamily(issued.familyId, 'user gone', { correlationId });
       throw unauthorized(M.badRefresh);
     }
-    return { accessToken: issueAccess(row, issued.familyId), refreshToken: issued.refreshToken };
+    return { accessToken: issueAccess(await this.configured(row), issued.familyId), refreshToken: issued.refreshToken };
+  }
+
+  private configured(row: Parameters<typeof toUser>[0]) {
+    return withConfiguredOperator(this.deps.operators ?? null, this.deps.operatorEmails ?? new Set(), row);
   }
 
   /** Ends the bearer token's session and the refresh token's (either may be missing or already ended). */

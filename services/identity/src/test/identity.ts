@@ -16,10 +16,12 @@ export function runTestIdentity(
   bus: EventBus,
   log: Logger,
   options: Omit<RunOptions<IdentityDB, IdentityConfig, object>, 'config' | 'database' | 'bus' | 'log'> = {},
+  /** More settings (e.g. `OPERATOR_EMAILS`). */
+  env: Record<string, string> = {},
 ) {
   const keys = generateJwtKeys();
   return runService<IdentityDB, IdentityConfig, IdentityParts, object>(identityService, {
-    config: loadIdentityConfig({ JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey }),
+    config: loadIdentityConfig({ ...env, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey }),
     database,
     bus,
     log,

@@ -35,6 +35,10 @@ export const identityIntegration: IntegrationMapper = (recorded: RecordedEvent) 
       return { type: e.type, version: IdentityEvents.UserDeleted.version, data: e.data };
     case 'PasswordChanged':
       return { type: e.type, version: IdentityEvents.PasswordChanged.version, data: { userId: e.data.userId, changedAt: e.data.changedAt } };
+    case 'OperatorGranted':
+    case 'OperatorRevoked':
+      // Private to identity: the role travels in the signed access token, never in a snapshot.
+      return null;
     default: {
       const unknown: never = e;
       return unknown;

@@ -131,6 +131,24 @@ export interface RevocationTables {
   revoked_sessions: RevokedSessionsTable;
 }
 
+/** One operator action (issue 18, ADR 0031): the read model of the service's `OperatorActed` events. */
+export interface OperatorAuditTable {
+  id: string;
+  operator_id: string;
+  operator_username: string;
+  action: string;
+  subject: string;
+  summary: string;
+  detail: ColumnType<Record<string, unknown>, string, string>;
+  at: ColumnType<Date, string, string>;
+  global_position: ColumnType<string, number, number>;
+}
+
+/** The operators' audit (`kitOperatorAuditMigration`), in every service whose routes operators call. */
+export interface OperatorAuditTables {
+  operator_audit: OperatorAuditTable;
+}
+
 /**
  * A service database seen through the kit's tables only. Kysely's database type is invariant, so `Kysely<ServiceDB>`
  * is not assignable to `Kysely<KitTables>` although every table the kit touches is there (`DB extends KitTables`);

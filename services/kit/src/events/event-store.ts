@@ -29,6 +29,9 @@ type EventRow = Selectable<EventsTable>;
 
 export const outboxChannel = (schema: string) => `outbox_${schema}`;
 
+/** Event types the kit itself records in every service's store (`OperatorActed`, ADR 0031): never published. */
+export const KIT_PRIVATE_EVENTS: ReadonlySet<string> = new Set(['OperatorActed']);
+
 function toRecorded(row: EventRow): RecordedEvent {
   return {
     globalPosition: Number(row.global_position),
@@ -146,6 +149,8 @@ export class EventStore<DB extends KitTables = KitTables> {
   /** Queues the integration events of `recorded` in the outbox (same transaction) and wakes the relay. */
   async enqueue(trx: Kysely<DB>, recorded: RecordedEvent[]): Promise<void> {
     const outboxRows = recorded.flatMap((event) => {
+      // The kit's own events (an operator's audit record) stay in the service: they are never integration events.
+      if (KIT_PRIVATE_EVENTS.has(event.type)) return [];
       const integration = this.toIntegration(event);
       if (!integration) return [];
       const envelope = toEnvelope(event, integration);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { EventBus, OutgoingMessage } from '../bus/bus.js';
 import { subjectFor } from '@ques/contracts';
 import type { KitTables } from '../db/schema.js';
-import { toEnvelope, type EventStore } from './event-store.js';
+import { KIT_PRIVATE_EVENTS, toEnvelope, type EventStore } from './event-store.js';
 import type { RecordedEvent } from './types.js';
 
 export interface RebuildProgress {
@@ -319,6 +319,7 @@ export async function republishEvents<DB extends KitTables>(
     const events = (await store.readAll(after, batchSize)).filter((e) => range.to === undefined || e.globalPosition <= range.to);
     if (events.length === 0) break;
     const messages: OutgoingMessage[] = events.flatMap((event) => {
+      if (KIT_PRIVATE_EVENTS.has(event.type)) return [];
       const integration = store.toIntegration(event);
       if (!integration) return [];
       return [{ subject: subjectFor(store.context, integration.type), envelope: toEnvelope(event, integration), msgId: `${event.eventId}:replay:${runId}` }];

@@ -1,6 +1,6 @@
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { unauthorized } from '../errors.js';
+import { notFound, unauthorized } from '../errors.js';
 import { SESSION_ENDED, type RevocationCheck } from './revocations.js';
 
 /** Claims of an access token (issued by identity, verified everywhere). */
@@ -10,6 +10,12 @@ export interface AccessClaims {
   /** Session (refresh-token family) the token belongs to. */
   sid: string;
   typ: 'access';
+  /**
+   * A platform operator (issue 18, ADR 0031): set by identity from the account's operator flag when it signs the
+   * token; revoking the flag ends every session of the account, so no token outlives it. Check it with
+   * `requireOperator`, never by reading the claim.
+   */
+  op?: true;
 }
 
 declare module '@fastify/jwt' {
@@ -107,3 +113,22 @@ export async function optionalUser(request: FastifyRequest): Promise<AccessClaim
 export function signAccessToken(app: FastifyInstance, claims: AccessClaims): string {
   return app.jwt.sign(claims);
 }
+
+/** What every operator route answers to anyone else: the 404 of a path that does not exist. */
+export const OPERATOR_ONLY = 'Not found';
+
+/**
+ * The one guard of every operator route (issue 18, ADR 0031), at the BFF (calls declared `auth: 'operator'`) and in
+ * the service that answers them: the claims of a valid, unrevoked access token whose `op` claim identity set. A guest
+ * and a signed-in non-operator get a 404, so the console's routes do not even show that they exist; a token that
+ * fails verification is the usual 401 (the browser refreshes it).
+ */
+export async function requireOperator(request: FastifyRequest): Promise<AccessClaims & { op: true }> {
+  if (!request.headers.authorization) throw notFound(OPERATOR_ONLY);
+  const claims = await requireUser(request);
+  if (claims.op !== true) throw notFound(OPERATOR_ONLY);
+  return claims as AccessClaims & { op: true };
+}
+
+/** Whether verified claims are an operator's (for views that only add to what an operator sees). */
+export const isOperator = (claims: AccessClaims | null | undefined): boolean => claims?.op === true;

@@ -10,9 +10,12 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import type { ConsumerDefinition } from '../events/consumer.js';
 import type { EventStore } from '../events/event-store.js';
 import { rebuildProjections, republishEvents } from '../events/replay.js';
+import { requireOperator } from '../http/auth.js';
 import { routeFor } from '../http/calls.js';
 import type { HttpApp } from '../http/http-app.js';
+import { metadataFrom } from '../http/http-app.js';
 import { idempotentId } from '../http/idempotency.js';
+import { recordOperatorActNow } from './operator-audit.js';
 import { dropDeadLetter, listDeadLetters, recordOperatorAction, retryDeadLetter, serviceStatus } from './ops.js';
 
 /*
@@ -24,7 +27,13 @@ import { dropDeadLetter, listDeadLetters, recordOperatorAction, retryDeadLetter,
 /** Who the operator is, or a refusal (404 for everyone else). */
 export type OperatorGuard = (request: FastifyRequest) => Promise<{ userId: string; username: string }>;
 
-/** Until the operator role is wired in: nobody is an operator. */
+/** The platform operator's guard (ADR 0031): the kit's `requireOperator` — everyone else gets a 404. */
+export const operatorClaimsGuard: OperatorGuard = async (request) => {
+  const claims = await requireOperator(request);
+  return { userId: claims.sub, username: claims.username };
+};
+
+/** For tools without HTTP callers (the admin CLI): nobody is an operator. */
 export const refuseEveryone: OperatorGuard = async () => {
   throw notFound();
 };
@@ -209,6 +218,16 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
     const who = await deps.guard(request);
     return `${who.username} (console, user ${who.userId})`;
   };
+  /** The audit event (ADR 0031) of an action done from the console: who, what, when. */
+  const audit = async (request: FastifyRequest, action: string, subject: string, summary: string, detail: Record<string, unknown>) => {
+    const who = await deps.guard(request);
+    await recordOperatorActNow(
+      deps.store,
+      { sub: who.userId, username: who.username },
+      { action, subject, summary, detail },
+      metadataFrom(request, who.userId),
+    ).catch((err: unknown) => deps.log.warn({ err, action }, 'operator audit not recorded'));
+  };
 
   routeFor(app, calls.status, async (request) => {
     await operatorOf(request);
@@ -257,12 +276,14 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
   routeFor(app, calls.retry, async (request) => {
     const operator = await operatorOf(request);
     const outcome = await retryDeadLetter(deps.database, deps.consumers, request.params.id, { operator, log: deps.log });
+    await audit(request, 'deadLetter.retry', `deadLetter:${deps.service}:${request.params.id}`, `Retried dead letter #${request.params.id} of ${deps.service}: ${outcome.outcome}`, { ...outcome });
     return { id: outcome.id, outcome: outcome.outcome, error: outcome.outcome === 'failed' ? outcome.error : null };
   });
 
   routeFor(app, calls.drop, async (request) => {
     const operator = await operatorOf(request);
     const dropped = await dropDeadLetter(deps.database, request.params.id, { operator, log: deps.log });
+    if (dropped) await audit(request, 'deadLetter.drop', `deadLetter:${deps.service}:${request.params.id}`, `Dropped dead letter #${request.params.id} of ${deps.service}`, { id: request.params.id });
     return { id: request.params.id, dropped };
   });
 
@@ -276,6 +297,7 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
       });
       return { applied, done: applied };
     });
+    await audit(request, 'projections.rebuild', `service:${deps.service}`, `Started a rebuild of ${deps.service}'s projections`, { job: id });
     return reply.code(202).send(job);
   });
 
@@ -292,6 +314,7 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
       );
       return { from, to: to ?? null, published, done: total };
     });
+    await audit(request, 'events.republish', `service:${deps.service}`, `Republished ${deps.service}'s events after position ${from}${to === undefined ? '' : ` up to ${to}`}`, { job: id, from, to: to ?? null });
     return reply.code(202).send(job);
   });
 

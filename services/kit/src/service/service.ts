@@ -33,7 +33,7 @@ import {
 } from '../metrics/metrics.js';
 import { createMailer, type Mailer, type MailerOptions } from '../mail/mailer.js';
 import { Scheduler, type JobHandler } from '../scheduler/scheduler.js';
-import { refuseEveryone, registerStreamOps, type OperatorGuard } from '../ops/console.js';
+import { operatorClaimsGuard, registerStreamOps, type OperatorGuard } from '../ops/console.js';
 import { waitUntilReachable, type StartupRetryOptions } from './startup.js';
 
 /** What every service's config has (its `config.ts` extends `ZServiceEnv`). */
@@ -273,7 +273,7 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       mailer,
       scheduler,
       overrides: options.overrides ?? {},
-      operatorGuard: options.operatorGuard ?? refuseEveryone,
+      operatorGuard: options.operatorGuard ?? operatorClaimsGuard,
     };
     const parts = await def.build(ctx);
     const jobs = def.jobs?.(parts, ctx) ?? {};

@@ -1,10 +1,10 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { TipStatus } from '@ques/contracts';
-import type { IdempotencyTables, KitTables, NullableTimestamp, PersonalDataTables, RevocationTables, Timestamp } from '@ques/kit';
+import type { IdempotencyTables, KitTables, NullableTimestamp, OperatorAuditTables, PersonalDataTables, RevocationTables, Timestamp } from '@ques/kit';
 import type { Lifecycle } from '../questions/domain/question.js';
 
 /** Questions' tables, declared once (created by `migrations/`); every query runs on `Kysely<QuestionsDB>`. */
-export interface QuestionsDB extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables {
+export interface QuestionsDB extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables, OperatorAuditTables {
   questions: QuestionsTable;
   recipients: RecipientsTable;
   asking_settings: AskingSettingsTable;

@@ -5,6 +5,7 @@ import {
   metadataFrom,
   notFound,
   optionalUser,
+  recordOperatorAct,
   routeFor,
   scheduleJob,
   unauthorized,
@@ -60,6 +61,12 @@ export function registerConsoleRoutes(
       {
         alongside: async (trx, result) => {
           if (result.events.length === 0) return;
+          await recordOperatorAct(ctx.store, trx, { sub: operator.userId, username: operator.name }, {
+            action: 'support.answer',
+            subject: `supportRequest:${id}`,
+            summary: 'Marked a support request answered',
+            detail: {},
+          }, metadataFrom(request, operator.userId));
           await scheduleJob(trx, { kind: ANSWER_MAIL_JOB, key: answerMailJobKey(id), dueAt: now, payload: { requestId: id } });
         },
       },
@@ -84,6 +91,17 @@ export function registerConsoleRoutes(
       id,
       { type: 'Resolve', data: { resolution: request.body.resolution, note: request.body.note ?? null, operator: operator.name, now: clock() } },
       metadataFrom(request, operator.userId),
+      {
+        alongside: async (trx, result) => {
+          if (result.events.length === 0) return;
+          await recordOperatorAct(ctx.store, trx, { sub: operator.userId, username: operator.name }, {
+            action: `report.${request.body.resolution === 'hidden' ? 'hide' : 'dismiss'}`,
+            subject: `abuseReport:${id}`,
+            summary: request.body.resolution === 'hidden' ? 'Resolved a report: the answer was hidden' : 'Dismissed a report',
+            detail: {},
+          }, metadataFrom(request, operator.userId));
+        },
+      },
     );
     request.log.info({ reportId: id, operator: operator.name, resolution: request.body.resolution }, 'operator: abuse report resolved');
     const [row] = await listReports(db, {}, id);

@@ -3,12 +3,15 @@ import type { User } from '@ques/contracts/core';
 import { TOKEN_REFRESHED_EVENT } from '../api';
 import { leaveTo } from '../browser';
 import { fetchMyProfile, logoutOnServer } from './api';
+import { clearOpsSession, isOperatorToken, syncOpsSession } from './operator';
 import { session, withUsername } from './session';
 
 export interface AuthState {
   user: User | null;
   /** True until the start-up profile fetch finished (spec §4). */
   authLoading: boolean;
+  /** The session is a platform operator's (the token's claim; the server checks every operator call). */
+  operator: boolean;
   /** After login/signup: store tokens and user. */
   signIn: (user: User, accessToken: string | undefined, refreshToken: string | undefined) => void;
   /** After the profile or avatar changed on the server. */
@@ -26,6 +29,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null>(() => (session.accessToken() ? session.readUser() : null));
   const [authLoading, setAuthLoading] = useState<boolean>(() => Boolean(session.accessToken()));
   const fetching = useRef(false);
+  const [operator, setOperator] = useState<boolean>(() => isOperatorToken(session.accessToken()));
+  /** After the token changed: an operator's session is announced to the server for the /ops pages. */
+  const noteToken = useCallback(() => {
+    const op = isOperatorToken(session.accessToken());
+    setOperator(op);
+    if (op) void syncOpsSession();
+  }, []);
 
   const loadProfile = useCallback(async () => {
     if (fetching.current) return;
@@ -38,6 +48,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       const fresh = withUsername(await fetchMyProfile());
       session.saveUser(fresh);
       setUser(fresh);
+      noteToken();
     } catch (err) {
       // Spec §8: auth profile fetch errors are only logged. A refused refresh already removed the tokens.
       console.error('Profile fetch failed', err);
@@ -49,7 +60,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       fetching.current = false;
       setAuthLoading(false);
     }
-  }, []);
+  }, [noteToken]);
 
   useEffect(() => {
     void loadProfile();
@@ -64,7 +75,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     session.saveUser(complete);
     setUser(complete);
     setAuthLoading(false);
-  }, []);
+    noteToken();
+  }, [noteToken]);
 
   const updateUser = useCallback<AuthState['updateUser']>((u) => {
     const complete = withUsername(u);
@@ -75,6 +87,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const endSession = useCallback(() => {
     session.clearAll();
     setUser(null);
+    setOperator(false);
   }, []);
 
   const logout = useCallback(async () => {
@@ -83,14 +96,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch (err) {
       console.warn('Server logout failed; clearing the local session anyway', err);
     }
+    if (isOperatorToken(session.accessToken())) await clearOpsSession();
     session.clearForLogout();
     setUser(null);
     leaveTo('/login');
   }, []);
 
   const value = useMemo<AuthState>(
-    () => ({ user, authLoading, signIn, updateUser, logout, endSession }),
-    [user, authLoading, signIn, updateUser, logout, endSession],
+    () => ({ user, authLoading, operator, signIn, updateUser, logout, endSession }),
+    [user, authLoading, operator, signIn, updateUser, logout, endSession],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

@@ -1,8 +1,9 @@
 import type { Migration } from 'kysely';
-import { kitIdempotencyMigration } from '@ques/kit/migrations';
+import { kitIdempotencyMigration, kitOperatorAuditMigration } from '@ques/kit/migrations';
 import * as m0001 from './0001_identity.js';
 import * as m0002 from './0002_avatars_resets_personal_data.js';
 import * as m0003 from './0003_email_verification.js';
+import * as m0004 from './0004_operators_claims.js';
 
 /**
  * Explicit, ordered; each file is frozen once merged: it holds its DDL as written that day and imports no live code
@@ -14,4 +15,6 @@ export const identityMigrations: Record<string, Migration> = {
   '2026_11_21_0002_avatars_resets_personal_data': m0002,
   '2026_11_23_0001_kit_idempotency': kitIdempotencyMigration,
   '2026_11_24_0001_email_verification': m0003,
+  '2026_11_26_0001_kit_operator_audit': kitOperatorAuditMigration,
+  '2026_11_26_0002_operators_claims': m0004,
 };

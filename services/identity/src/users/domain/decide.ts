@@ -24,7 +24,10 @@ export type UserCommand =
   | { type: 'SetArchiveProfile'; data: { archiveProfile: boolean; now: Date } }
   /** The link mailed to `email` was opened: proves that address, if it is still the account's. */
   | { type: 'VerifyEmail'; data: { email: string; now: Date } }
-  | { type: 'DeleteUser'; data: { now: Date } };
+  | { type: 'DeleteUser'; data: { now: Date } }
+  /** Server-side only (CLI, OPERATOR_EMAILS, an operator): never reachable from the profile form. */
+  | { type: 'GrantOperator'; data: { by: string; now: Date } }
+  | { type: 'RevokeOperator'; data: { by: string; now: Date } };
 
 const PROFILE_FIELDS: (keyof ProfileFields)[] = ['name', 'email', 'bio', 'brandColorMain', 'brandColorLight'];
 
@@ -109,6 +112,16 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (state.status === 'deleted') return [];
       if (state.status !== 'active') throw notFound('User not found');
       return [{ type: 'UserDeleted', data: { userId: state.profile.userId, deletedAt: command.data.now.toISOString() } }];
+    }
+    case 'GrantOperator': {
+      if (state.status !== 'active') throw notFound('User not found');
+      if (state.operator) return [];
+      return [{ type: 'OperatorGranted', data: { userId: state.profile.userId, by: command.data.by, grantedAt: command.data.now.toISOString() } }];
+    }
+    case 'RevokeOperator': {
+      if (state.status !== 'active') throw notFound('User not found');
+      if (!state.operator) return [];
+      return [{ type: 'OperatorRevoked', data: { userId: state.profile.userId, by: command.data.by, revokedAt: command.data.now.toISOString() } }];
     }
     default:
       return unreachable(command);

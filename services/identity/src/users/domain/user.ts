@@ -36,11 +36,17 @@ export type UserEvent =
   | { type: 'ArchiveStatusChanged'; data: UserProfile & { changedAt: string } }
   /** The person proved they own `email` (carries the whole profile, like ProfileUpdated, for consumers' snapshots). */
   | { type: 'EmailVerified'; data: UserProfile & { verifiedAt: string } }
-  | { type: 'UserDeleted'; data: { userId: string; deletedAt: string } };
+  | { type: 'UserDeleted'; data: { userId: string; deletedAt: string } }
+  /**
+   * Platform operator (issue 18, ADR 0031), granted and revoked only server-side: the identity CLI, `OPERATOR_EMAILS`
+   * for a verified address, or another operator. `by` says which (`cli:<os user>`, `OPERATOR_EMAILS`, `user:<id>`).
+   */
+  | { type: 'OperatorGranted'; data: { userId: string; by: string; grantedAt: string } }
+  | { type: 'OperatorRevoked'; data: { userId: string; by: string; revokedAt: string } };
 
 export type UserState =
   | { status: 'none' }
-  | { status: 'active'; profile: UserProfile; passwordHash: string; registeredAt: string }
+  | { status: 'active'; profile: UserProfile; passwordHash: string; registeredAt: string; operator?: boolean }
   | { status: 'deleted'; userId: string };
 
 export const initialUserState = (): UserState => ({ status: 'none' });
@@ -59,6 +65,8 @@ export const PERSONAL_FIELDS: Record<UserEvent['type'], readonly string[]> = {
   PasswordChanged: ['passwordHash'],
   AvatarChanged: ['avatarUrl'],
   UserDeleted: [],
+  OperatorGranted: [],
+  OperatorRevoked: [],
 };
 
 function profileOf(data: UserProfile): UserProfile {
@@ -97,6 +105,12 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, profile: profileOf(event.data) };
     case 'UserDeleted':
       return { status: 'deleted', userId: event.data.userId };
+    case 'OperatorGranted':
+      if (state.status !== 'active') return state;
+      return { ...state, operator: true };
+    case 'OperatorRevoked':
+      if (state.status !== 'active') return state;
+      return { ...state, operator: false };
     default: {
       const unknown: never = event;
       return unknown;

@@ -34,6 +34,8 @@ const USER_EVENTS = new Set<string>([
   'AvatarChanged',
   'UserDeleted',
   'PasswordChanged',
+  'OperatorGranted',
+  'OperatorRevoked',
 ]);
 
 /** Inline projection: `users`, keyed by user id; idempotent (upserts and absolute updates). */
@@ -95,6 +97,12 @@ export const usersProjection: Projection<IdentityDB> = {
       case 'PasswordChanged':
         await update(e.data.userId, { password_hash: e.data.passwordHash, updated_at: e.data.changedAt });
         return;
+      case 'OperatorGranted':
+        await update(e.data.userId, { operator: true });
+        return;
+      case 'OperatorRevoked':
+        await update(e.data.userId, { operator: false });
+        return;
       default: {
         const unknown: never = e;
         return unknown;
@@ -145,6 +153,10 @@ export class UsersReadModel {
   }
   byUsername(username: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('username', '=', username.toLowerCase()).executeTakeFirst();
+  }
+  /** The platform operators (issue 18). */
+  operators(): Promise<UserRow[]> {
+    return this.db.selectFrom('users').selectAll().where('operator', '=', true).orderBy('username').execute();
   }
   /** Usernames equal to `base` or `base-<n>`, to pick the next free one. */
   async usernamesLike(base: string): Promise<Set<string>> {

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as m0000_0001 from './0000_0001_kit_event_store.js';
 import * as idempotency from './2026_11_23_0001_kit_idempotency.js';
 import * as revocations from './2026_11_23_0002_kit_revocations.js';
+import * as operatorAudit from './2026_11_26_0001_kit_operator_audit.js';
 
 /**
  * The kit's tables, created in every service schema before the service's own migrations (their names sort first).
@@ -20,3 +21,9 @@ export const kitIdempotencyMigration: Migration = idempotency;
  * `2026_11_23_0002_kit_revocations` (ADR 0017).
  */
 export const kitRevocationsMigration: Migration = revocations;
+
+/**
+ * Frozen too: the operators' audit read model (issue 18, ADR 0031), which every service whose routes operators call
+ * lists as `2026_11_26_0001_kit_operator_audit`, with `operatorAuditProjection` among its projections.
+ */
+export const kitOperatorAuditMigration: Migration = operatorAudit;

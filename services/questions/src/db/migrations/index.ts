@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { kitIdempotencyMigration, kitRevocationsMigration } from '@ques/kit/migrations';
+import { kitIdempotencyMigration, kitOperatorAuditMigration, kitRevocationsMigration } from '@ques/kit/migrations';
 import * as m0001 from './0001_questions.js';
 import * as m0002 from './0002_personal_data_keys.js';
 import * as m0003 from './0003_recipients_email_verified.js';
@@ -21,4 +21,5 @@ export const questionsMigrations: Record<string, Migration> = {
   '2026_11_25_0001_owner_control': m0004,
   '2026_11_26_0001_status_links': m0005,
   '2026_11_27_0001_operator_hide': m0006,
+  '2026_11_27_0002_kit_operator_audit': kitOperatorAuditMigration,
 };

@@ -1,0 +1,36 @@
+/*
+ * The operator console (issue 18, ADR 0031), zod-free: the claim an operator's access token carries, the console's
+ * sentences and the TypeScript shapes of its calls (schemas in ../ops.ts).
+ */
+
+/** The access-token claim of a platform operator (`op: true`), signed by identity only. */
+export const OPERATOR_CLAIM = 'op';
+
+/** Where the console lives; the BFF answers 404 for these pages unless the session is an operator's. */
+export const OPS_BASE_PATH = '/ops';
+
+/** Cookie the BFF sets for an operator's session so that `/ops` page requests can be checked server-side. */
+export const OPS_SESSION_COOKIE = 'ques_ops';
+
+export const OPS_MESSAGES = {
+  notFound: 'Not found',
+} as const;
+
+/** One operator action, as the console's audit list shows it. */
+export interface OperatorAuditEntry {
+  id: string;
+  service: 'identity' | 'questions' | 'payments' | 'support';
+  operatorId: string;
+  operatorUsername: string;
+  /** What was done, e.g. `archive.create`, `claim.approve`, `operator.grant`. */
+  action: string;
+  /** What it was done to, e.g. `user:<id>`, `claim:<id>`. */
+  subject: string;
+  /** One line for people. */
+  summary: string;
+  at: string;
+}
+
+export interface OperatorAuditPage {
+  entries: OperatorAuditEntry[];
+}

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres, createLogger, InProcessEventBus, type Database, type RunningService } from '@ques/kit';
+import { createTestDatabase, infraGate, postgresServerUrl, type TestDatabase } from '@ques/kit/testing';
+import { runIdentityCli } from './admin.js';
+import type { IdentityDB } from './db/schema.js';
+import type { IdentityParts } from './service.js';
+import { runTestIdentity } from './test/identity.js';
+
+const log = createLogger('operators-test', 'silent');
+const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
+const PASSWORD = 'a long enough password';
+
+/** The claims of an access token (what every service's requireOperator reads, once verified). */
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+
+describe.runIf(run)('platform operators (issue 18) on real Postgres: granted only server-side, in the token, audited', () => {
+  let testDb: TestDatabase;
+  let database: Database<IdentityDB>;
+  let identity: RunningService<IdentityDB, any, IdentityParts>;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    env = { DATABASE_URL: testDb.url, LOG_LEVEL: 'silent' };
+    database = connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' });
+    identity = await runTestIdentity(database, new InProcessEventBus({ log }), log, {}, { OPERATOR_EMAILS: 'boss@example.com, Chief@Example.com' });
+  });
+  afterAll(async () => {
+    await identity?.stop();
+    await database?.close();
+    await testDb?.drop();
+  });
+
+  const inject = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, token?: string) =>
+    identity.app.inject({ method, url, payload: payload as object, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const signup = async (name: string, email: string) => {
+    const res = await inject('POST', '/api/users', { name, email, password: PASSWORD });
+    expect(res.statusCode).toBe(201);
+    return res.json<{ user: { id: string; username: string }; accessToken: string }>();
+  };
+  const login = async (email: string) => {
+    const res = await inject('POST', '/api/users/login', { email, password: PASSWORD });
+    expect(res.statusCode).toBe(200);
+    return res.json().accessToken as string;
+  };
+  const audit = (token?: string) => inject('GET', '/api/ops/audit/identity', undefined, token);
+
+  it('the CLI grants the role; the next token carries it and opens operator routes, audited with who and when', async () => {
+    const ada = await signup('Ada Operator', 'ada@example.com');
+    expect(claimsOf(ada.accessToken).op).toBeUndefined();
+    expect((await audit(ada.accessToken)).statusCode).toBe(404);
+
+    expect(await runIdentityCli(['grant-operator', '--email', 'ada@example.com', '--operator', 'root'], env)).toBe(0);
+    // Idempotent: granting again changes nothing and records nothing.
+    expect(await runIdentityCli(['grant-operator', '--username', ada.user.username], env)).toBe(0);
+    const token = await login('ada@example.com');
+    expect(claimsOf(token).op).toBe(true);
+    const res = await audit(token);
+    expect(res.statusCode).toBe(200);
+    const grants = res.json().entries.filter((e: { action: string }) => e.action === 'operator.grant');
+    expect(grants).toHaveLength(1);
+    expect(grants[0]).toMatchObject({ service: 'identity', operatorUsername: 'cli:root', subject: `user:${ada.user.id}`, summary: `Made @${ada.user.username} an operator` });
+    expect(Date.now() - Date.parse(grants[0].at)).toBeLessThan(60_000);
+    // The grant is an event on the user's stream, and the audit record one of its own.
+    const events = await database.db.selectFrom('events').select(['type', 'stream_id']).where('type', 'in', ['OperatorGranted', 'OperatorActed']).execute();
+    expect(events.map((e) => e.type).sort()).toEqual(['OperatorActed', 'OperatorGranted']);
+    // …never published to other services.
+    expect(await database.db.selectFrom('outbox').select('subject').where('subject', 'like', '%Operator%').execute()).toEqual([]);
+  });
+
+  it('a non-operator and a guest get 404 from operator routes; the profile form cannot grant the role', async () => {
+    const bob = await signup('Bob Owner', 'bob@example.com');
+    expect((await audit()).statusCode).toBe(404);
+    expect((await audit(bob.accessToken)).statusCode).toBe(404);
+    const put = await inject('PUT', '/api/users/profile', { name: 'Bob Owner', operator: true, op: true, isOperator: true }, bob.accessToken);
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).not.toHaveProperty('operator');
+    const again = await login('bob@example.com');
+    expect(claimsOf(again).op).toBeUndefined();
+    expect((await audit(again)).statusCode).toBe(404);
+    const row = await database.db.selectFrom('users').select('operator').where('id', '=', bob.user.id).executeTakeFirstOrThrow();
+    expect(row.operator).toBe(false);
+  });
+
+  it('revoking ends every session of the account at once', async () => {
+    const token = await login('ada@example.com');
+    expect((await audit(token)).statusCode).toBe(200);
+    expect(await runIdentityCli(['revoke-operator', '--email', 'ada@example.com'], env)).toBe(0);
+    expect((await audit(token)).statusCode).toBe(401);
+    expect(claimsOf(await login('ada@example.com')).op).toBeUndefined();
+    expect(await runIdentityCli(['grant-operator', '--email', 'nobody@example.com'], env)).toBe(1);
+  });
+
+  it('OPERATOR_EMAILS makes a listed address an operator only once it is verified', async () => {
+    const boss = await signup('The Boss', 'boss@example.com');
+    expect(claimsOf(boss.accessToken).op).toBeUndefined();
+    expect(claimsOf(await login('boss@example.com')).op).toBeUndefined();
+    await identity.parts.commands.handle(boss.user.id, { type: 'VerifyEmail', data: { email: 'boss@example.com', now: new Date() } }, { correlationId: 'test', causationId: null, actor: null });
+    const token = await login('boss@example.com');
+    expect(claimsOf(token).op).toBe(true);
+    const entries = (await audit(token)).json().entries as { action: string; operatorUsername: string; subject: string }[];
+    expect(entries.find((e) => e.subject === `user:${boss.user.id}`)).toMatchObject({ action: 'operator.grant', operatorUsername: 'OPERATOR_EMAILS' });
+  });
+});

@@ -1,0 +1,61 @@
+import { ErrorBanner, LoadingText } from '../../../components/Banner';
+import { errorText } from '../../../lib/api';
+import { usePageHead } from '../../../lib/head';
+import { useApiData } from '../../../lib/use-api-data';
+import { fetchAudit } from '../api';
+import '../ops.css';
+
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** The console's landing page: every operator action recorded by the services, newest first (who, what, when). */
+export default function AuditPage() {
+  usePageHead('Audit log — Ques operators', 'Every operator action, newest first.', '/ops');
+  const audit = useApiData((signal) => fetchAudit(signal), []);
+  return (
+    <section className="admin-page" aria-labelledby="ops-audit-title">
+      <h1 className="admin-page__title" id="ops-audit-title">
+        Audit log
+      </h1>
+      <p className="muted">Every operator action, newest first: who did what, and when.</p>
+      {audit.status === 'loading' ? <LoadingText>Loading the audit log…</LoadingText> : null}
+      {audit.status === 'error' ? (
+        <ErrorBanner>
+          {errorText(audit.error, 'The audit log could not be loaded.', 'The audit log could not be loaded: check your connection.')}{' '}
+          <button type="button" className="text-link" onClick={audit.retry}>
+            Try again
+          </button>
+        </ErrorBanner>
+      ) : null}
+      {audit.status === 'ready' && audit.data?.length === 0 ? <p className="empty-state">No operator action yet.</p> : null}
+      {audit.status === 'ready' && audit.data && audit.data.length > 0 ? (
+        <div className="ops-table__wrap">
+          <table className="ops-table">
+            <caption className="visually-hidden">Operator actions</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Operator</th>
+                <th scope="col">Action</th>
+                <th scope="col">What</th>
+              </tr>
+            </thead>
+            <tbody>
+              {audit.data.map((entry) => (
+                <tr key={`${entry.service}-${entry.id}`}>
+                  <td className="ops-table__nowrap">
+                    <time dateTime={entry.at}>{when(entry.at)}</time>
+                  </td>
+                  <td>{entry.operatorUsername.startsWith('cli:') || entry.operatorUsername === 'OPERATOR_EMAILS' ? entry.operatorUsername : `@${entry.operatorUsername}`}</td>
+                  <td>
+                    <span className="ops-code">{entry.action}</span>
+                  </td>
+                  <td>{entry.summary}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
