@@ -86,6 +86,7 @@ describe.skipIf(!run)('operator desk in Chromium: dead letters, support requests
         authRateLimitPerMinute: 1000,
         webDist: WEB_DIST,
         testConsumers: { questions: [flakyConsumer] },
+        env: { OPERATOR_EMAILS: `olive.ops.${tag}@example.com` },
       }),
       launchChromium(),
     ]);
@@ -103,6 +104,9 @@ describe.skipIf(!run)('operator desk in Chromium: dead letters, support requests
   const asOperator = async () => {
     const context = await newContext(browser, 'desktop', base);
     await seedSession(context, operator);
+    // The BFF serves /ops pages to an operator's browser only (its HttpOnly cookie, set from the token).
+    const session = await context.request.post(`${base}/api/ops/session`, { headers: { authorization: `Bearer ${operator.accessToken}` } });
+    expect(session.status()).toBe(204);
     const page = await context.newPage();
     return { context, page, errors: watchErrors(page) };
   };

@@ -43,6 +43,7 @@ export const supportRequestsProjection: Projection<SupportDB> = {
           .where('request_id', '=', e.data.requestId)
           .execute();
         return;
+      case 'SupportInboxMailed':
       default:
         return;
     }

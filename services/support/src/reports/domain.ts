@@ -98,4 +98,4 @@ export function decideAbuseReport(command: AbuseReportCommand, state: AbuseRepor
   }
 }
 
-export const abuseReportDecider = decider(() => ({ status: 'none' }) as AbuseReportState, evolveAbuseReport, decideAbuseReport);
+export const abuseReportDecider = decider((): AbuseReportState => ({ status: 'none' }), evolveAbuseReport, decideAbuseReport);
