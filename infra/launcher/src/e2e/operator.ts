@@ -12,7 +12,7 @@ export async function makeOperator(product: EmbeddedProduct, email: string, name
   const login = await call(product.url, 'POST', '/api/users/login', { email, password: TEST_PASSWORD });
   if (login.status !== 200) throw new Error(`operator login failed: ${login.status} ${login.text}`);
   return {
-    accessToken: login.body.token,
+    accessToken: login.body.accessToken,
     refreshToken: login.body.refreshToken,
     user: login.body.user ?? { username: made.username, name, email, id: made.id, _id: made.id },
   };

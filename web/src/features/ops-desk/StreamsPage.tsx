@@ -175,7 +175,7 @@ export default function StreamsPage() {
                   </p>
                   <details>
                     <summary>Payload (personal fields masked)</summary>
-                    <pre className="ops-desk__payload">{JSON.stringify(l.payload, null, 2)}</pre>
+                    <pre className="ops-desk__payload" tabIndex={0} aria-label={`Payload of dead letter #${l.id}`}>{JSON.stringify(l.payload, null, 2)}</pre>
                   </details>
                   <div className="ops-desk__actions">
                     <button type="button" className="button button--small button--primary" onClick={() => setPending({ kind: 'retry', letter: l })}>
