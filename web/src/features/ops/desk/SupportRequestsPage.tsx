@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { SUPPORT_CATEGORIES, type OpsSupportRequest } from '@ques/contracts/core';
-import { Field, TextAreaField } from '../../components/Field';
-import { SuccessBanner, useSuccessMessage } from '../../components/Banner';
-import { useApiData } from '../../lib/use-api-data';
+import { Field, TextAreaField } from '../../../components/Field';
+import { SuccessBanner, useSuccessMessage } from '../../../components/Banner';
+import { useApiData } from '../../../lib/use-api-data';
 import { answerSupportRequest, fetchSupportRequests } from './api';
 import { ConfirmDialog, formatDateTime, Loaded } from './parts';
 import './ops-desk.css';

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { OpsDeadLetter, OpsJob } from '@ques/contracts/core';
-import { InputField } from '../../components/Field';
-import { SuccessBanner, useSuccessMessage } from '../../components/Banner';
-import { useApiData } from '../../lib/use-api-data';
+import { InputField } from '../../../components/Field';
+import { SuccessBanner, useSuccessMessage } from '../../../components/Banner';
+import { useApiData } from '../../../lib/use-api-data';
 import {
   dropDeadLetter,
   fetchDeadLetters,

@@ -1,8 +1,8 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
-import { ErrorBanner, LoadingText } from '../../components/Banner';
-import { Modal } from '../../components/Modal';
-import { ApiError, errorText, newIdempotencyKey } from '../../lib/api';
-import type { ApiData } from '../../lib/use-api-data';
+import { ErrorBanner, LoadingText } from '../../../components/Banner';
+import { Modal } from '../../../components/Modal';
+import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api';
+import type { ApiData } from '../../../lib/use-api-data';
 
 /** Loading / error (with Try again) / empty / content: the four states every console list has. */
 export function Loaded<T>({

@@ -6,7 +6,7 @@ import type {
   OpsStreamStatus,
   OpsSupportRequest,
 } from '@ques/contracts/core';
-import { api, newIdempotencyKey } from '../../lib/api';
+import { api, newIdempotencyKey } from '../../../lib/api';
 
 /** The services whose streams the console shows (each answers `/api/ops/streams/<service>/…`). */
 export const SERVICES = ['identity', 'questions', 'payments', 'support'] as const;
