@@ -1,5 +1,14 @@
 import { OPS_MESSAGES } from '../core/ops.js';
-import { ZOperatorAuditPage, ZOperatorAuditQuery } from '../ops.js';
+import {
+  ZArchiveList,
+  ZArchiveParams,
+  ZArchiveProfile,
+  ZCreateArchiveRequest,
+  ZMarkArchiveRequest,
+  ZOperatorAuditPage,
+  ZOperatorAuditQuery,
+  ZUpdateArchiveRequest,
+} from '../ops.js';
 import { defineCall, type ServiceName } from './call.js';
 import { BAD_TOKEN } from './kit-messages.js';
 
@@ -27,4 +36,45 @@ const auditCall = <const S extends ServiceName>(service: S, id: string) =>
 export const opsApi = {
   auditIdentity: auditCall('identity', 'opsAuditIdentity'),
   auditQuestions: auditCall('questions', 'opsAuditQuestions'),
+  listArchives: defineCall({
+    id: 'opsListArchives',
+    method: 'GET',
+    path: '/api/ops/archives',
+    service: 'identity',
+    summary: 'Operators: every archive profile (and profiles that were one)',
+    auth: 'operator',
+    errors: OPERATOR_ERRORS,
+    schema: { response: { 200: ZArchiveList } },
+  }),
+  createArchive: defineCall({
+    id: 'opsCreateArchive',
+    method: 'POST',
+    path: '/api/ops/archives',
+    service: 'identity',
+    summary: 'Operators: create a non-affiliated archive profile (name, username, bio, sources note)',
+    description: 'The profile cannot be asked or tipped; nobody can sign in to it until a claim is approved.',
+    auth: 'operator',
+    errors: { ...OPERATOR_ERRORS, 400: ['Name is required'], 409: [OPS_MESSAGES.usernameTaken] },
+    schema: { body: ZCreateArchiveRequest, response: { 201: ZArchiveProfile } },
+  }),
+  updateArchive: defineCall({
+    id: 'opsUpdateArchive',
+    method: 'PUT',
+    path: '/api/ops/archives/:id',
+    service: 'identity',
+    summary: "Operators: edit an archive profile's name, bio or sources note",
+    auth: 'operator',
+    errors: { ...OPERATOR_ERRORS, 404: [OPS_MESSAGES.notFound, OPS_MESSAGES.noSuchArchive] },
+    schema: { params: ZArchiveParams, body: ZUpdateArchiveRequest, response: { 200: ZArchiveProfile } },
+  }),
+  markArchive: defineCall({
+    id: 'opsMarkArchive',
+    method: 'POST',
+    path: '/api/ops/archives/:id/mark',
+    service: 'identity',
+    summary: 'Operators: mark (archive: true) or unmark a profile as a non-affiliated archive',
+    auth: 'operator',
+    errors: { ...OPERATOR_ERRORS, 404: [OPS_MESSAGES.notFound, OPS_MESSAGES.noSuchArchive] },
+    schema: { params: ZArchiveParams, body: ZMarkArchiveRequest, response: { 200: ZArchiveProfile } },
+  }),
 };

@@ -14,7 +14,23 @@ export const OPS_SESSION_COOKIE = 'ques_ops';
 
 export const OPS_MESSAGES = {
   notFound: 'Not found',
+  noSuchArchive: 'There is no archive profile with this id.',
+  usernameTaken: 'This username is taken.',
 } as const;
+
+/** The longest "sources" note of an archive profile. */
+export const ARCHIVE_SOURCES_MAX = 2000;
+
+/** An archive profile as the console shows it. */
+export interface ArchiveProfile {
+  id: string;
+  username: string;
+  name: string;
+  bio: string;
+  avatarUrl: string;
+  archiveProfile: boolean;
+  sources: string;
+}
 
 /** One operator action, as the console's audit list shows it. */
 export interface OperatorAuditEntry {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_CALLS, BROWSER_CALLS, OPS_SERVICES, opsStreamsApi, questionsOpsApi, supportOpsApi, type ApiCall } from '@ques/contracts';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
 import { call, signup, verifyEmail } from './test/identity-journey.js';
+import { signupOperator } from './test/operators.js';
 
 /**
  * The access matrix (issue 12): user B, and a guest, against each of user A's resources on every route that names
@@ -138,7 +139,10 @@ describe('access matrix: another user and a guest against every route that names
 
   it('has a row for every declared route that names a resource (or says why it is public)', () => {
     const covered = new Set([...(rows ?? []).map((r) => key(r.method, r.path)), ...Object.keys(PUBLIC_BY_DESIGN)]);
-    const naming = [...API_CALLS, ...BROWSER_CALLS].filter((c) => c.path.includes(':')).map((c) => key(c.method, c.path));
+    // Operator routes are rows of the operator matrix below, every one of them (from the declarations).
+    const naming = [...API_CALLS, ...BROWSER_CALLS]
+      .filter((c) => c.path.includes(':') && c.auth !== 'operator')
+      .map((c) => key(c.method, c.path));
     expect(naming.filter((k) => !covered.has(k))).toEqual([]);
   });
 
@@ -230,5 +234,49 @@ describe('access matrix: another user and a guest against every route that names
     // The public list holds the answered question only: the pending one is nobody's business.
     const list = await call(product.url, 'GET', `/api/questions?username=${ada.username}&role=receiver`);
     expect((list.body as { id: string }[]).map((q) => q.id)).toEqual([answeredByAda]);
+  });
+
+  /**
+   * The operator matrix (issue 18): every declared operator call (`auth: 'operator'`, path parameters filled with a
+   * random id) refuses a guest and a signed-in owner with a 404 — at the BFF, and again at the service that answers
+   * it when called directly — and changes nothing; an operator's token passes the guard.
+   */
+  const OPERATOR_CALLS = API_CALLS.filter((c) => c.auth === 'operator');
+  const concrete = (path: string) => path.replace(/:\w+/g, '00000000-0000-4000-8000-000000000000');
+
+  it('declares operator calls, all under /api/ops', () => {
+    expect(OPERATOR_CALLS.length).toBeGreaterThan(0);
+    expect(OPERATOR_CALLS.filter((c) => !c.path.startsWith('/api/ops/')).map((c) => c.path)).toEqual([]);
+  });
+
+  for (const who of ['bob', 'guest'] as const satisfies readonly Who[]) {
+    it(`refuses ${who === 'bob' ? 'a signed-in owner' : 'a guest'} with 404 on every operator route, at the BFF and at the service`, async () => {
+      const token = who === 'bob' ? bob.token : undefined;
+      const outcomes = [];
+      for (const c of OPERATOR_CALLS) {
+        const url = concrete(c.path);
+        const body = c.method === 'GET' || c.method === 'DELETE' ? undefined : {};
+        const viaBff = await call(product.url, c.method, url, body, token);
+        const direct = await call(product.services[c.service].url, c.method, url, body, token);
+        outcomes.push({ route: `${c.method} ${c.path}`, bff: viaBff.status, service: direct.status, message: viaBff.body?.message });
+      }
+      expect(outcomes.filter((o) => o.bff !== 404 || o.service !== 404 || o.message !== 'Not found')).toEqual([]);
+      expect(outcomes).toHaveLength(OPERATOR_CALLS.length);
+      // The console's pages are a 404 too, and so is the session cookie the console asks for.
+      for (const page of ['/ops', '/ops/archives']) expect((await fetch(`${product.url}${page}`)).status, page).toBe(404);
+      expect((await call(product.url, 'POST', '/api/ops/session', undefined, token)).status).toBe(404);
+    });
+  }
+
+  it("lets an operator's token through the guard of every operator route", async () => {
+    const olga = await signupOperator(product, 'Olga Matrix', 'olga.matrix@example.com');
+    for (const c of OPERATOR_CALLS) {
+      const url = concrete(c.path);
+      const body = c.method === 'GET' || c.method === 'DELETE' ? undefined : {};
+      const res = await call(product.url, c.method, url, body, olga.token);
+      // Past the guard: answered (or refused for its input / an unknown id) by the route itself.
+      if (res.status === 404) expect(res.body?.message, `${c.method} ${c.path}`).not.toBe('Not found');
+      else expect([200, 201, 204, 400, 409, 422], `${c.method} ${c.path}: ${res.status}`).toContain(res.status);
+    }
   });
 });

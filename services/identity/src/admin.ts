@@ -38,7 +38,7 @@ function runningEmbedded(dataDir: string): number | null {
   const file = join(dataDir, EMBEDDED_PID_FILE);
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8').trim());
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return null;
+  if (!Number.isInteger(pid) || pid <= 0) return null;
   try {
     process.kill(pid, 0);
     return pid;

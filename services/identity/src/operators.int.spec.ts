@@ -101,4 +101,37 @@ describe.runIf(run)('platform operators (issue 18) on real Postgres: granted onl
     const entries = (await audit(token)).json().entries as { action: string; operatorUsername: string; subject: string }[];
     expect(entries.find((e) => e.subject === `user:${boss.user.id}`)).toMatchObject({ action: 'operator.grant', operatorUsername: 'OPERATOR_EMAILS' });
   });
+
+  it('an operator creates, edits, unmarks and marks an archive profile; each action audited; nobody else can', async () => {
+    const curator = await signup('Cora Curator', 'cora@example.com');
+    expect(await runIdentityCli(['grant-operator', '--email', 'cora@example.com'], env)).toBe(0);
+    const op = await login('cora@example.com');
+    const created = await inject('POST', '/api/ops/archives', { name: 'Hedy Lamarr', bio: 'Actress and inventor', sources: 'Interviews, 1940–1990' }, op);
+    expect(created.statusCode, created.body).toBe(201);
+    const archive = created.json();
+    expect(archive).toMatchObject({ username: 'hedy-lamarr', name: 'Hedy Lamarr', bio: 'Actress and inventor', sources: 'Interviews, 1940–1990', archiveProfile: true });
+    expect((await inject('GET', '/api/users/public/hedy-lamarr')).json()).toMatchObject({ archiveProfile: true, bio: 'Actress and inventor' });
+    expect((await inject('POST', '/api/ops/archives', { name: 'Hedy Lamarr' }, op)).statusCode).toBe(409);
+
+    const edited = await inject('PUT', `/api/ops/archives/${archive.id}`, { bio: 'Inventor of frequency hopping', sources: 'Patent 2,292,387' }, op);
+    expect(edited.json()).toMatchObject({ bio: 'Inventor of frequency hopping', sources: 'Patent 2,292,387' });
+    expect((await inject('POST', `/api/ops/archives/${archive.id}/mark`, { archive: false }, op)).json().archiveProfile).toBe(false);
+    expect((await inject('GET', '/api/users/public/hedy-lamarr')).json().archiveProfile).toBe(false);
+    expect((await inject('POST', `/api/ops/archives/${archive.id}/mark`, { archive: true }, op)).json().archiveProfile).toBe(true);
+    const list = (await inject('GET', '/api/ops/archives', undefined, op)).json().archives;
+    expect(list.map((a: { username: string }) => a.username)).toContain('hedy-lamarr');
+
+    const actions = ((await audit(op)).json().entries as { action: string; subject: string; operatorId: string }[]).filter((e) => e.subject === `user:${archive.id}`);
+    expect(actions.map((e) => e.action)).toEqual(['archive.mark', 'archive.unmark', 'archive.edit', 'archive.create']);
+    expect(actions.every((e) => e.operatorId === curator.user.id)).toBe(true);
+
+    // Nobody else: an owner and a guest get the 404 of a path that does not exist, and nothing changes.
+    const owner = await login('bob@example.com');
+    for (const token of [owner, undefined]) {
+      expect((await inject('POST', '/api/ops/archives', { name: 'Sneaky' }, token)).statusCode).toBe(404);
+      expect((await inject('PUT', `/api/ops/archives/${archive.id}`, { bio: 'hacked' }, token)).statusCode).toBe(404);
+      expect((await inject('POST', `/api/ops/archives/${archive.id}/mark`, { archive: false }, token)).statusCode).toBe(404);
+    }
+    expect((await inject('GET', '/api/users/public/hedy-lamarr')).json()).toMatchObject({ archiveProfile: true, bio: 'Inventor of frequency hopping' });
+  });
 });

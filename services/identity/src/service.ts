@@ -1,9 +1,10 @@
-import { operatorAuditProjection, PersonalDataVault, registerOperatorAuditRoute, signAccessToken, useRevocationCheck, type ServiceDefinition } from '@ques/kit';
-import { opsApi } from '@ques/contracts';
+import { operatorAuditProjection, PersonalDataVault, signAccessToken, useRevocationCheck, type ServiceDefinition } from '@ques/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { identityMigrations } from './db/migrations/index.js';
 import type { IdentityDB } from './db/schema.js';
+import { ArchiveConsole } from './operators/archives.js';
 import { Operators, parseOperatorEmails } from './operators/operators.js';
+import { registerOperatorRoutes } from './operators/routes.js';
 import { LoginThrottle, outboxAnnouncer, Sessions } from './sessions/sessions.js';
 import { SignIn } from './sessions/sign-in.js';
 import { Accounts } from './users/accounts.js';
@@ -76,7 +77,7 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     const accounts = new Accounts({ ...parts, vault: identityVault, clock: ctx.clock, issueAccess });
     const signIn = new SignIn({ ...parts, issueAccess, operatorEmails: parseOperatorEmails(ctx.config.OPERATOR_EMAILS) });
     await registerIdentityRoutes(app, { ...parts, accounts, signIn });
-    registerOperatorAuditRoute(app, ctx.db, opsApi.auditIdentity);
+    registerOperatorRoutes(app, { db: ctx.db, archives: new ArchiveConsole({ store: ctx.store, commands: parts.commands, users: parts.users }) });
   },
   jobs: ({ verification, resets }) => ({
     [VERIFICATION_MAIL_JOB]: verification.sendJob,

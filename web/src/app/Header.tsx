@@ -13,7 +13,7 @@ interface HeaderProps {
  * slides the nav menu in (400 ms).
  */
 export function Header({ onOpenSupport }: HeaderProps) {
-  const { user, authLoading } = useAuth();
+  const { user, authLoading, operator } = useAuth();
   const [menuOpen, setMenuOpen] = useState(false);
   const menuId = useId();
   const toggleRef = useRef<HTMLButtonElement>(null);
@@ -100,6 +100,11 @@ export function Header({ onOpenSupport }: HeaderProps) {
                 <li>
                   <Link to="/admin/account-settings">Account Settings</Link>
                 </li>
+                {operator ? (
+                  <li>
+                    <Link to="/ops">Operator Console</Link>
+                  </li>
+                ) : null}
                 <li>
                   <button
                     type="button"

@@ -27,6 +27,8 @@ export interface UsersTable {
   archive_profile: ColumnType<boolean, boolean | undefined, boolean>;
   /** A platform operator (issue 18): granted only server-side. */
   operator: ColumnType<boolean, boolean | undefined, boolean>;
+  /** An archive profile's sources note (issue 18). */
+  archive_sources: ColumnType<string, string | undefined, string>;
   password_hash: string;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -37,6 +37,7 @@ export const identityIntegration: IntegrationMapper = (recorded: RecordedEvent) 
       return { type: e.type, version: IdentityEvents.PasswordChanged.version, data: { userId: e.data.userId, changedAt: e.data.changedAt } };
     case 'OperatorGranted':
     case 'OperatorRevoked':
+    case 'ArchiveSourcesChanged':
       // Private to identity: the role travels in the signed access token, never in a snapshot.
       return null;
     default: {

@@ -7,6 +7,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('operator', 'boolean', (c) => c.notNull().defaultTo(false))
     .execute();
   await sql`CREATE INDEX users_operator ON users (id) WHERE operator`.execute(db);
+  // The curator's note on where an archive profile's material comes from.
+  await db.schema
+    .alterTable('users')
+    .addColumn('archive_sources', 'text', (c) => c.notNull().defaultTo(''))
+    .execute();
 
   // One claim of an archive profile: who asks, how they say they can be verified, and what became of it.
   await db.schema
@@ -30,6 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('profile_claims').execute();
+  await db.schema.alterTable('users').dropColumn('archive_sources').execute();
   await sql`DROP INDEX users_operator`.execute(db);
   await db.schema.alterTable('users').dropColumn('operator').execute();
 }

@@ -27,7 +27,8 @@ export type UserCommand =
   | { type: 'DeleteUser'; data: { now: Date } }
   /** Server-side only (CLI, OPERATOR_EMAILS, an operator): never reachable from the profile form. */
   | { type: 'GrantOperator'; data: { by: string; now: Date } }
-  | { type: 'RevokeOperator'; data: { by: string; now: Date } };
+  | { type: 'RevokeOperator'; data: { by: string; now: Date } }
+  | { type: 'SetArchiveSources'; data: { sources: string; now: Date } };
 
 const PROFILE_FIELDS: (keyof ProfileFields)[] = ['name', 'email', 'bio', 'brandColorMain', 'brandColorLight'];
 
@@ -122,6 +123,11 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (state.status !== 'active') throw notFound('User not found');
       if (!state.operator) return [];
       return [{ type: 'OperatorRevoked', data: { userId: state.profile.userId, by: command.data.by, revokedAt: command.data.now.toISOString() } }];
+    }
+    case 'SetArchiveSources': {
+      if (state.status !== 'active') throw notFound('User not found');
+      if ((state.archiveSources ?? '') === command.data.sources) return [];
+      return [{ type: 'ArchiveSourcesChanged', data: { userId: state.profile.userId, sources: command.data.sources, changedAt: command.data.now.toISOString() } }];
     }
     default:
       return unreachable(command);

@@ -42,11 +42,13 @@ export type UserEvent =
    * for a verified address, or another operator. `by` says which (`cli:<os user>`, `OPERATOR_EMAILS`, `user:<id>`).
    */
   | { type: 'OperatorGranted'; data: { userId: string; by: string; grantedAt: string } }
-  | { type: 'OperatorRevoked'; data: { userId: string; by: string; revokedAt: string } };
+  | { type: 'OperatorRevoked'; data: { userId: string; by: string; revokedAt: string } }
+  /** The curator's note on where an archive profile's material comes from (issue 18). */
+  | { type: 'ArchiveSourcesChanged'; data: { userId: string; sources: string; changedAt: string } };
 
 export type UserState =
   | { status: 'none' }
-  | { status: 'active'; profile: UserProfile; passwordHash: string; registeredAt: string; operator?: boolean }
+  | { status: 'active'; profile: UserProfile; passwordHash: string; registeredAt: string; operator?: boolean; archiveSources?: string }
   | { status: 'deleted'; userId: string };
 
 export const initialUserState = (): UserState => ({ status: 'none' });
@@ -67,6 +69,7 @@ export const PERSONAL_FIELDS: Record<UserEvent['type'], readonly string[]> = {
   UserDeleted: [],
   OperatorGranted: [],
   OperatorRevoked: [],
+  ArchiveSourcesChanged: ['sources'],
 };
 
 function profileOf(data: UserProfile): UserProfile {
@@ -111,6 +114,9 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'OperatorRevoked':
       if (state.status !== 'active') return state;
       return { ...state, operator: false };
+    case 'ArchiveSourcesChanged':
+      if (state.status !== 'active') return state;
+      return { ...state, archiveSources: event.data.sources };
     default: {
       const unknown: never = event;
       return unknown;

@@ -36,6 +36,7 @@ const USER_EVENTS = new Set<string>([
   'PasswordChanged',
   'OperatorGranted',
   'OperatorRevoked',
+  'ArchiveSourcesChanged',
 ]);
 
 /** Inline projection: `users`, keyed by user id; idempotent (upserts and absolute updates). */
@@ -103,6 +104,9 @@ export const usersProjection: Projection<IdentityDB> = {
       case 'OperatorRevoked':
         await update(e.data.userId, { operator: false });
         return;
+      case 'ArchiveSourcesChanged':
+        await update(e.data.userId, { archive_sources: e.data.sources, updated_at: e.data.changedAt });
+        return;
       default: {
         const unknown: never = e;
         return unknown;
@@ -153,6 +157,15 @@ export class UsersReadModel {
   }
   byUsername(username: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('username', '=', username.toLowerCase()).executeTakeFirst();
+  }
+  /** Archive profiles (and profiles that were marked one), for the console (issue 18). */
+  archives(): Promise<UserRow[]> {
+    return this.db
+      .selectFrom('users')
+      .selectAll()
+      .where((eb) => eb.or([eb('archive_profile', '=', true), eb('archive_sources', '!=', '')]))
+      .orderBy('name')
+      .execute();
   }
   /** The platform operators (issue 18). */
   operators(): Promise<UserRow[]> {

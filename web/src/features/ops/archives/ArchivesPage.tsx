@@ -1,0 +1,152 @@
+import { useState, type FormEvent } from 'react';
+import type { ArchiveProfile } from '@ques/contracts/core';
+import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
+import { Field } from '../../../components/Field';
+import { errorText } from '../../../lib/api';
+import { usePageHead } from '../../../lib/head';
+import { useApiData } from '../../../lib/use-api-data';
+import { createArchive, fetchArchives, markArchive, updateArchive, type ArchiveInput } from './api';
+import '../ops.css';
+
+const EMPTY: ArchiveInput = { name: '', username: '', bio: '', sources: '' };
+
+/** Archive profiles (issue 18): create one, edit it, mark or unmark it. */
+export default function ArchivesPage() {
+  usePageHead('Archive profiles — Ques operators', 'Non-affiliated archive profiles.', '/ops/archives');
+  const archives = useApiData((signal) => fetchArchives(signal), []);
+  const [success, setSuccess] = useSuccessMessage();
+  const [editing, setEditing] = useState<ArchiveProfile | null>(null);
+
+  const onSaved = (saved: ArchiveProfile, message: string) => {
+    archives.setData((list) => [saved, ...list.filter((a) => a.id !== saved.id)]);
+    setEditing(null);
+    setSuccess(message);
+  };
+
+  return (
+    <section className="admin-page" aria-labelledby="ops-archives-title">
+      <h1 className="admin-page__title" id="ops-archives-title">
+        Archive profiles
+      </h1>
+      <p className="muted">Non-affiliated profiles curated from public sources. They show a badge and can never be asked or tipped.</p>
+      <SuccessBanner message={success} />
+      <ArchiveForm
+        key={editing?.id ?? 'new'}
+        archive={editing}
+        onCancel={editing ? () => setEditing(null) : undefined}
+        onSaved={(saved) => onSaved(saved, editing ? `Saved @${saved.username}.` : `Created @${saved.username}.`)}
+      />
+      <h2 className="ops-subtitle">All archive profiles</h2>
+      {archives.status === 'loading' ? <LoadingText>Loading archive profiles…</LoadingText> : null}
+      {archives.status === 'error' ? (
+        <ErrorBanner>
+          {errorText(archives.error, 'The archive profiles could not be loaded.', 'The archive profiles could not be loaded: check your connection.')}{' '}
+          <button type="button" className="text-link" onClick={archives.retry}>
+            Try again
+          </button>
+        </ErrorBanner>
+      ) : null}
+      {archives.status === 'ready' && archives.data?.length === 0 ? <p className="empty-state">No archive profile yet.</p> : null}
+      {archives.status === 'ready' && archives.data && archives.data.length > 0 ? (
+        <ul className="ops-list" aria-label="Archive profiles">
+          {archives.data.map((a) => (
+            <li key={a.id} className="ops-card">
+              <p>
+                <strong>{a.name}</strong> <a href={`/ask/${encodeURIComponent(a.username)}`} className="text-link">@{a.username}</a>{' '}
+                <span className="muted">{a.archiveProfile ? '· Archive' : '· Not marked as an archive'}</span>
+              </p>
+              {a.bio ? <p>{a.bio}</p> : null}
+              {a.sources ? <p className="muted">Sources: {a.sources}</p> : null}
+              <div className="ops-actions">
+                <button type="button" className="button button--ghost" onClick={() => setEditing(a)}>
+                  Edit <span className="visually-hidden">@{a.username}</span>
+                </button>
+                <MarkButton archive={a} onDone={(saved) => onSaved(saved, saved.archiveProfile ? `@${saved.username} is an archive again.` : `@${saved.username} is no longer marked as an archive.`)} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+function MarkButton({ archive, onDone }: { archive: ArchiveProfile; onDone: (a: ArchiveProfile) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const toggle = async () => {
+    setBusy(true);
+    setError('');
+    try {
+      onDone(await markArchive(archive.id, !archive.archiveProfile));
+    } catch (err) {
+      setError(errorText(err, 'That did not work.', 'That did not work: check your connection.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <button type="button" className="button button--ghost" disabled={busy} onClick={() => void toggle()}>
+        {archive.archiveProfile ? 'Unmark archive' : 'Mark as archive'} <span className="visually-hidden">@{archive.username}</span>
+      </button>
+      <ErrorBanner>{error}</ErrorBanner>
+    </>
+  );
+}
+
+function ArchiveForm({ archive, onSaved, onCancel }: { archive: ArchiveProfile | null; onSaved: (a: ArchiveProfile) => void; onCancel?: () => void }) {
+  const [values, setValues] = useState<ArchiveInput>(archive ? { name: archive.name, bio: archive.bio, sources: archive.sources } : EMPTY);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const set = (key: keyof ArchiveInput) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!values.name.trim()) return setError('Name is required');
+    setBusy(true);
+    setError('');
+    try {
+      const saved = archive ? await updateArchive(archive.id, { name: values.name, bio: values.bio, sources: values.sources }) : await createArchive(values);
+      if (!archive) setValues(EMPTY);
+      onSaved(saved);
+    } catch (err) {
+      setError(errorText(err, 'The archive profile could not be saved.', 'The archive profile could not be saved: check your connection.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="ops-form ops-card" onSubmit={(e) => void submit(e)} aria-labelledby="ops-archive-form-title" noValidate>
+      <h2 className="ops-subtitle" id="ops-archive-form-title">
+        {archive ? `Edit @${archive.username}` : 'Create an archive profile'}
+      </h2>
+      <Field label="Name" marker="required">
+        {(field) => <input {...field} className="input" value={values.name} onChange={set('name')} maxLength={80} required />}
+      </Field>
+      {archive ? null : (
+        <Field label="Username" marker="optional" hint="From the name when left empty.">
+          {(field) => <input {...field} className="input" value={values.username} onChange={set('username')} maxLength={40} />}
+        </Field>
+      )}
+      <Field label="Bio" marker="optional">
+        {(field) => <textarea {...field} className="input" rows={3} value={values.bio} onChange={set('bio')} maxLength={1000} />}
+      </Field>
+      <Field label="Sources" marker="optional" hint="Where the material comes from (books, interviews, programmes).">
+        {(field) => <textarea {...field} className="input" rows={3} value={values.sources} onChange={set('sources')} maxLength={2000} />}
+      </Field>
+      <ErrorBanner>{error}</ErrorBanner>
+      <div className="ops-actions">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {archive ? 'Save changes' : 'Create archive profile'}
+        </button>
+        {onCancel ? (
+          <button type="button" className="button button--ghost" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
+    </form>
+  );
+}
