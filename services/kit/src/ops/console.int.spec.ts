@@ -7,7 +7,8 @@ import { InProcessEventBus } from '../bus/in-process-bus.js';
 import { connectPostgres, type Database } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { recordDeadLetter, type ConsumerDefinition } from '../events/consumer.js';
-import { requireUser } from '../http/auth.js';
+import Fastify from 'fastify';
+import { registerJwt, requireUser, signAccessToken } from '../http/auth.js';
 import { generateJwtKeys } from '../http/keys.js';
 import { runService, type RunningService, type ServiceConfig } from '../service/service.js';
 import { counterService, type CounterDB } from '../test/fixture.js';
@@ -83,7 +84,12 @@ describe.runIf(run)('operator console: stream routes', () => {
     testDb = await createTestDatabase();
     database = connectPostgres<CounterDB>({ connectionString: testDb.url, schema: 'support' });
     signer = await createTestTokenSigner(keys);
-    opToken = signer.sign({ id: operatorId, username: 'olive' });
+    // The operator's token carries the operator claim (identity signs it; routeFor's guard checks it first).
+    const opSigner = Fastify();
+    await registerJwt(opSigner, { ...keys, issuer: 'ques-identity', audience: 'ques' });
+    await opSigner.ready();
+    opToken = signAccessToken(opSigner, { sub: operatorId, username: 'olive', sid: randomUUID(), typ: 'access', op: true });
+    await opSigner.close();
     userToken = signer.sign({ id: randomUUID(), username: 'bob' });
     service = await runService(counterService, {
       config: {
