@@ -6,7 +6,7 @@
  * test-artifacts/bench/results.json.
  *
  * `npm run bench -w @ques/bench -- <section>…` runs only the named sections: http, static, memory, pipeline,
- * latency, lighthouse (all of them when none is named). `npm run bench:pipeline` (root) runs pipeline and latency
+ * latency, lighthouse, similar (all of them when none is named). `npm run bench:pipeline` (root) runs pipeline and latency
  * over 1M events.
  */
 import { spawn } from 'node:child_process';
@@ -19,8 +19,9 @@ import autocannon from 'autocannon';
 import { printFigures, runLighthouse } from './lighthouse.js';
 import { runLatency } from './latency.js';
 import { runPipeline } from './pipeline.js';
+import { runSimilarAnswers } from './similar-answers.js';
 
-const SECTIONS = ['http', 'static', 'memory', 'pipeline', 'latency', 'lighthouse'] as const;
+const SECTIONS = ['http', 'static', 'memory', 'pipeline', 'latency', 'lighthouse', 'similar'] as const;
 type Section = (typeof SECTIONS)[number];
 const named = process.argv.slice(2).filter((arg) => arg !== '--');
 const unknown = named.filter((arg) => !(SECTIONS as readonly string[]).includes(arg));
@@ -193,6 +194,14 @@ try {
     try {
       for (const c of httpComparisons(targets.urls)) await compare(c);
       await serverRender(targets.urls);
+    } finally {
+      targets.stop();
+    }
+  }
+  if (runs('similar')) {
+    const targets = await startTargets('./similar-targets.js');
+    try {
+      report.push({ name: 'similar answers (issue 14)', rows: await runSimilarAnswers(targets.urls, { runs: RUNS, durationS: DURATION_S }) });
     } finally {
       targets.stop();
     }

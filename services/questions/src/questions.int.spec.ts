@@ -263,11 +263,12 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     const withdrawn = await api('DELETE', `/api/questions/${mine.body._id}`, undefined, bob.token);
     expect(withdrawn.body).toEqual({ message: 'Question withdrawn' });
     expect((await api('GET', '/api/questions?role=asker', undefined, bob.token)).body).toEqual([]);
+    // The owner's inbox keeps it, withdrawn (issue 14).
     expect(
-      (await api('GET', '/api/questions?role=receiver', undefined, ada.token)).body.map(
-        (q: { _id: string }) => q._id,
-      ),
-    ).not.toContain(mine.body._id);
+      (await api('GET', '/api/questions?role=receiver', undefined, ada.token)).body
+        .filter((q: { _id: string }) => q._id === mine.body._id)
+        .map((q: { status: string }) => q.status),
+    ).toEqual(['Withdrawn']);
     // Still readable by its two parties, as withdrawn.
     expect((await api('GET', `/api/questions/${mine.body._id}`, undefined, bob.token)).body.status).toBe(
       'Withdrawn',
@@ -1161,11 +1162,11 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     ]);
     expect(await nodes(read.inboxQuery('00000000-0000-4000-8000-000000000007', 100, null))).toEqual([
       'Limit',
-      'Index Scan using questions_inbox',
+      'Index Scan using questions_inbox_with_withdrawn',
     ]);
     expect(await nodes(read.inboxQuery('00000000-0000-4000-8000-000000000007', 100, after))).toEqual([
       'Limit',
-      'Index Scan using questions_inbox',
+      'Index Scan using questions_inbox_with_withdrawn',
     ]);
 
     if (process.env.QUES_SHOW_PLANS) {

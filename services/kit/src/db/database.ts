@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { EmbeddedPostgres, PGliteDialect } from './pglite-dialect.js';
@@ -134,9 +135,18 @@ export function connectPostgres<DB = KitTables>(opts: PostgresOptions): Database
   };
 }
 
-/** Opens (or creates) the embedded PGlite database under `dataDir` (in memory when undefined). */
+/**
+ * Opens (or creates) the embedded PGlite database under `dataDir` (in memory when undefined). With the contrib
+ * extensions a service's migration may `CREATE EXTENSION` (as on real Postgres, where they ship with the server):
+ * `pg_trgm` (questions' typo-tolerant "already answered?").
+ */
 export async function openEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
-  const pglite = await PGlite.create(dataDir, { parsers: { [INT8_OID]: (value: string) => Number(value) } });
+  // One options object: `PGlite.create(undefined, options)` (in memory) would drop `options`.
+  const pglite = await PGlite.create({
+    dataDir,
+    parsers: { [INT8_OID]: (value: string) => Number(value) },
+    extensions: { pg_trgm },
+  });
   return new EmbeddedPostgres(pglite);
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConcurrencyError } from '../errors.js';
 import { EventStore, outboxChannel } from '../events/event-store.js';
@@ -31,6 +32,14 @@ describe('embedded Postgres (one PGlite, a schema per service)', () => {
     ]);
     expect(await totalOf(a.db, 'x')).toBe(2);
     expect(await totalOf(b.db, 'x')).toBe(5);
+  });
+
+  it('has pg_trgm for a migration to create, as real Postgres does (issue 14, typo-tolerant search)', async () => {
+    const database = connectEmbedded(pg, 'questions');
+    await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public`.execute(database.db);
+    const { rows } = await sql<{ close: boolean; score: number }>`SELECT 'Favourite loom?' % 'favorite lom' AS close, similarity('Favourite loom?', 'favorite lom') AS score`.execute(database.db);
+    expect(rows[0]!.close).toBe(true);
+    expect(rows[0]!.score).toBeGreaterThan(0.5);
   });
 
   it('serialises transactions and still detects concurrent appends', async () => {

@@ -319,6 +319,15 @@ describe.runIf(run)(
       // The answer text matches too.
       const byAnswer = await api('GET', '/api/asking/similar/ada?q=jacquard');
       expect(byAnswer.body.map((a: { question: string }) => a.question)).toEqual(['Favourite loom?']);
+      // A typo in every word: full-text search finds nothing, the trigram fallback (pg_trgm) still does.
+      const typos = await api('GET', `/api/asking/similar/ada?q=${encodeURIComponent('how to prise a consultin workshp')}`);
+      expect(typos.body.map((a: { question: string }) => a.question)[0]).toBe('How do I price a consulting workshop?');
+      for (const t of typos.body.map((a: { question: string }) => a.question)) expect(t).not.toMatch(/Hidden|Bob|pending|Private/);
+      expect(
+        (await api('GET', '/api/asking/similar/ada?q=favorite%20lom')).body.map((a: { question: string }) => a.question),
+      ).toEqual(['Favourite loom?']);
+      // Nothing close at all: still nothing.
+      expect((await api('GET', '/api/asking/similar/ada?q=zebra%20quartz')).body).toEqual([]);
       // Too little to search, or only operators: an empty list; too long: 400, never a 5xx.
       expect((await api('GET', '/api/asking/similar/ada?q=a')).body).toEqual([]);
       expect((await api('GET', '/api/asking/similar/ada?q=%27%26%7C%21%3A*')).body).toEqual([]);

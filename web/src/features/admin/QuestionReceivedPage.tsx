@@ -7,7 +7,7 @@ import { formatDate } from '../../lib/text';
 import { blockAsker, deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
 import { DisplayValue, HiddenByQues, QuestionCardHead, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
-import { askerName, isPending, needsFinalize, questionId } from './lists';
+import { askerName, isPending, isWithdrawn, needsFinalize, questionId } from './lists';
 import { QuestionListShell } from './QuestionListShell';
 import { useAdminList } from './use-admin-list';
 import { useNow } from './use-question-list';
@@ -74,6 +74,7 @@ export default function QuestionReceivedPage() {
 
   const primary = (q: Question) => {
     const id = questionId(q);
+    if (isWithdrawn(q)) return null;
     return isPending(q) ? (
       <button type="button" className="button button--primary button--small" disabled={busy.has(id)} onClick={() => setOpen({ kind: 'answer', id })}>
         Reply
@@ -97,6 +98,8 @@ export default function QuestionReceivedPage() {
 
   const menu = (q: Question) => {
     // Pending: Reply is the row's button, the menu holds Block and Delete. Answered: hide/show, Block and Delete.
+    // Withdrawn by the asker (issue 14): nothing left to do with it (it is not theirs to delete either).
+    if (isWithdrawn(q)) return null;
     const actions: MenuAction[] = [
       ...(isPending(q) || q.isPrivate || q.hiddenByOperator
         ? []
@@ -141,8 +144,8 @@ export default function QuestionReceivedPage() {
     },
     { header: 'Date', className: 'q-table__date', cell: (q) => <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> },
     { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={now} /> },
-    { header: 'Tag', cell: (q) => <StatusTag pending={isPending(q)} /> },
-    { header: 'Display on Profile', className: 'q-table__display', cell: (q) => (isPending(q) ? <span className="muted">—</span> : <DisplayValue question={q} />) },
+    { header: 'Tag', cell: (q) => <StatusTag question={q} /> },
+    { header: 'Display on Profile', className: 'q-table__display', cell: (q) => (isPending(q) || isWithdrawn(q) ? <span className="muted">—</span> : <DisplayValue question={q} />) },
     { header: 'Actions', hideHeader: true, className: 'q-table__actions', cell: actions },
   ];
 
@@ -169,7 +172,7 @@ export default function QuestionReceivedPage() {
             meta={
               <>
                 {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
-                {isPending(q) ? null : q.isPrivate ? ' · Private' : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
+                {isPending(q) || isWithdrawn(q) ? null : q.isPrivate ? ' · Private' : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
               </>
             }
           />

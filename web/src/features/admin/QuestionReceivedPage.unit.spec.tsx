@@ -89,6 +89,25 @@ describe('Question Received (spec §2 inbox)', () => {
     expect(within(rowOf(free.question)).getByText('No tip')).toBeInTheDocument();
   });
 
+  it('lists a question its asker withdrew as Withdrawn, with nothing to reply to, show or delete (issue 14)', async () => {
+    const withdrawn = question({
+      _id: 'q5',
+      question: 'Never mind, withdrawn?',
+      askedName: 'Ada Guest',
+      createdAt: '2025-03-15T10:00:00.000Z',
+      status: 'Withdrawn',
+      tip: 5,
+      tipStatus: 'released',
+    });
+    await openInbox({}, [withdrawn, held]);
+    const row = rowOf('Never mind, withdrawn?');
+    expect(within(row).getByText('Withdrawn', { selector: '.status-tag' })).toBeInTheDocument();
+    expect(within(row).getByText('Released')).toBeInTheDocument();
+    expect(within(row).queryByRole('button')).toBeNull();
+    expect(within(rowOf(held.question)).getByText('Pending', { selector: '.status-tag' })).toBeInTheDocument();
+    expect(screen.getByText('1 waiting for your answer.')).toBeInTheDocument();
+  });
+
   it('filters by question text, date, and the asker’s name or username, ignoring case', async () => {
     const { user } = await openInbox();
     const search = screen.getByRole('searchbox', { name: 'Search' });

@@ -63,7 +63,7 @@ export default function QuestionsAskedPage() {
     { header: 'Asked To', className: 'q-table__party', cell: askedTo },
     { header: 'Date', className: 'q-table__date', cell: (q) => <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> },
     { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={now} /> },
-    { header: 'Tag', cell: (q) => <StatusTag pending={isPending(q)} /> },
+    { header: 'Tag', cell: (q) => <StatusTag question={q} /> },
     { header: 'Actions', hideHeader: true, className: 'q-table__actions', cell: actions },
   ];
 

@@ -1,7 +1,7 @@
 import type { Question } from '@ques/contracts/core';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
-import { isPending, tipView } from './lists';
+import { isPending, isWithdrawn, tipView } from './lists';
 import { useDismiss } from './use-dismiss';
 import type { QuestionList } from './use-question-list';
 
@@ -85,8 +85,10 @@ export function ListBody({
   );
 }
 
-export function StatusTag({ pending }: { pending: boolean }) {
-  return <span className={`status-tag status-tag--${pending ? 'pending' : 'answered'}`}>{pending ? 'Pending' : 'Answered'}</span>;
+/** Pending, Answered, or Withdrawn (the asker took it back: issue 14). */
+export function StatusTag({ question }: { question: Question }) {
+  const [tone, label] = isWithdrawn(question) ? ['withdrawn', 'Withdrawn'] : isPending(question) ? ['pending', 'Pending'] : ['answered', 'Answered'];
+  return <span className={`status-tag status-tag--${tone}`}>{label}</span>;
 }
 
 /** The tip and where it stands: held (with the time left before release), captured, released. */
@@ -315,7 +317,7 @@ export function QuestionCardHead({ question, now, meta }: { question: Question; 
   return (
     <>
       <div className="q-card__top">
-        <StatusTag pending={isPending(question)} />
+        <StatusTag question={question} />
         <TipCell question={question} now={now} />
       </div>
       <p className="q-card__question">{question.question}</p>

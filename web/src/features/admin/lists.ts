@@ -8,6 +8,9 @@ export function isPending(q: Question): boolean {
   return !q.answer?.trim();
 }
 
+/** The asker withdrew it (issue 14): the owner's inbox still lists it, with nothing left to do but delete it. */
+export const isWithdrawn = (q: Question): boolean => q.status === 'Withdrawn';
+
 export const questionId = (q: Question) => q._id || q.id || '';
 
 const newestFirst = (a: Question, b: Question) => Date.parse(b.createdAt) - Date.parse(a.createdAt);

@@ -167,7 +167,7 @@ function StatusView({
         confirming ? (
           <div className="status-page__confirm" role="group" aria-label="Confirm withdrawal">
             <p>
-              Withdraw this question? {name} will no longer see it
+              Withdraw this question? {name} can no longer answer it
               {tip ? ' and the hold on your card is released' : ''}.
             </p>
             <button type="button" className="button button--danger" onClick={withdraw} disabled={busy}>

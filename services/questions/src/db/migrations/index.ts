@@ -5,7 +5,8 @@ import * as m0002 from './0002_personal_data_keys.js';
 import * as m0003 from './0003_recipients_email_verified.js';
 import * as m0004 from './0004_owner_control.js';
 import * as m0005 from './0005_status_links.js';
-import * as m0006 from './0006_operator_hide.js';
+import * as m0006 from './0006_trigrams_withdrawn_inbox.js';
+import * as m0007 from './0007_operator_hide.js';
 
 /**
  * Explicit, ordered; each file is frozen once merged: it holds its DDL as written that day and imports no live code
@@ -20,6 +21,7 @@ export const questionsMigrations: Record<string, Migration> = {
   '2026_11_24_0001_recipients_email_verified': m0003,
   '2026_11_25_0001_owner_control': m0004,
   '2026_11_26_0001_status_links': m0005,
-  '2026_11_27_0001_operator_hide': m0006,
+  '2026_11_26_0002_trigrams_withdrawn_inbox': m0006,
+  '2026_11_27_0001_operator_hide': m0007,
   '2026_11_27_0002_kit_operator_audit': kitOperatorAuditMigration,
 };

@@ -276,24 +276,47 @@ export class QuestionsReadModel {
 
   /**
    * "Already answered?" (issue 14): up to `limit` public answers of `username` matching the words being typed — each
-   * word as a prefix (the last one is often half typed), any of them, ranked by `ts_rank`. Public rows only.
+   * word as a prefix (the last one is often half typed), any of them, ranked by `ts_rank`. When full-text search finds
+   * nothing (a typo in every word), the titles whose trigrams are close to what was typed (`pg_trgm`'s `%`, ranked by
+   * `similarity()`). Public rows only.
    */
   async similarAnswers(username: string, words: string[], limit = 3): Promise<QuestionRow[]> {
     if (words.length === 0) return [];
     const query = words.map((w) => `${w}:*`).join(' | ');
-    const doc = sql`to_tsvector('english', coalesce(public_question, question) || ' ' || coalesce(answer, ''))`;
     const tsq = sql`to_tsquery('english', ${query})`;
+    // Ranked among the newest SIMILAR_CANDIDATES matches: a word every answer has costs the same as a rare one.
+    const matches = this.publicAnswersOf(username)
+      .where(sql<boolean>`search_doc @@ ${tsq}`)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(SIMILAR_CANDIDATES);
+    const ranked = await this.db
+      .selectFrom(matches.as('m'))
+      .selectAll()
+      .orderBy(sql`ts_rank(search_doc, ${tsq})`, 'desc')
+      .orderBy('answered_at', 'desc')
+      .limit(limit)
+      .execute();
+    if (ranked.length > 0) return ranked;
+    // Typos in every word: titles whose trigrams are close (the GIN trigram index finds them).
+    const typed = words.join(' ');
+    const title = sql`coalesce(public_question, question)`;
+    return this.publicAnswersOf(username)
+      .where(sql<boolean>`${title} OPERATOR(public.%) ${typed}`)
+      .orderBy(sql`public.similarity(${title}, ${typed})`, 'desc')
+      .orderBy('answered_at', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** An owner's answers anyone may see (the public list's conditions). */
+  private publicAnswersOf(username: string) {
     return this.base()
       .where('to_username', '=', username)
       .where('lifecycle', '=', 'answered')
       .where('display_on_profile', '=', true)
       .where('deleted_by_receiver', '=', false)
-      .where('asker_private', '=', false)
-      .where(sql<boolean>`${doc} @@ ${tsq}`)
-      .orderBy(sql`ts_rank(${doc}, ${tsq})`, 'desc')
-      .orderBy('answered_at', 'desc')
-      .limit(limit)
-      .execute();
+      .where('asker_private', '=', false);
   }
 
   byId(id: string, executor: Kysely<QuestionsDB> = this.db): Promise<QuestionRow | undefined> {
@@ -321,7 +344,8 @@ export class QuestionsReadModel {
         .where('to_user_id', '=', userId)
         .where('is_curated', '=', false)
         .where('deleted_by_receiver', '=', false)
-        .where('lifecycle', 'in', ['pending', 'answered']),
+        // Withdrawn ones stay, marked so (issue 14): the owner sees the asker took it back.
+        .where('lifecycle', 'in', ['pending', 'answered', 'withdrawn']),
       limit,
       after,
     );
@@ -401,3 +425,7 @@ function merge(lists: QuestionRow[][]): QuestionRow[] {
   }
   return all.sort(newestFirst);
 }
+
+/** How many of an owner's newest matching answers "already answered?" ranks. */
+const SIMILAR_CANDIDATES = 200;
+
