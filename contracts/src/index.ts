@@ -16,3 +16,4 @@ export * from './api/index.js';
 export * from './asking.js';
 export * from './question-status.js';
 export * from './exports.js';
+export * from './core/reports.js';

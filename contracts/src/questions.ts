@@ -465,6 +465,8 @@ export const ZQuestion = ZPublicQuestion.extend({
   /** Issue 14: the public wording the owner chose (the fields above keep the original); only when redacted. */
   publicQuestion: z.string().optional(),
   publicDetail: z.string().optional(),
+  /** Issue 18: Ques hid this answer from public view, and why (its recipient only). */
+  hiddenByOperator: z.strictObject({ reason: z.string(), hiddenAt: ZTime }).optional(),
 });
 export type Question = z.infer<typeof ZQuestion>;
 

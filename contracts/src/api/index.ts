@@ -1,6 +1,8 @@
 import type { ApiCall } from './call.js';
 import { exportsApi } from './exports.js';
 import { identityApi, identityBrowserCalls } from './identity.js';
+import { opsStreamsApi } from './ops-streams.js';
+import { questionsOpsApi, supportOpsApi } from './ops-support.js';
 import { opsApi } from './ops.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
@@ -17,6 +19,8 @@ export { supportApi } from './support.js';
 export { opsApi, OPERATOR_ERRORS } from './ops.js';
 export * from './sitemap.js';
 export * from './trust.js';
+export * from './ops-streams.js';
+export * from './ops-support.js';
 
 /**
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
@@ -29,6 +33,9 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(sitemapApi),
   ...Object.values(trustApi),
   ...Object.values(identityApi),
+  ...Object.values(opsStreamsApi).flatMap((calls) => Object.values(calls)),
+  ...Object.values(supportOpsApi),
+  ...Object.values(questionsOpsApi),
   ...Object.values(opsApi),
   // Issue 15: the data export (api/exports.ts).
   ...Object.values(exportsApi),

@@ -21,6 +21,7 @@ export * from './question-rules.js';
 export * from './question-meta.js';
 export * from './questions.js';
 export * from './support.js';
+export * from './reports.js';
 export * from './ops.js';
 
 export type {
@@ -46,6 +47,8 @@ export type {
   TipOptionsResponse,
 } from '../payments.js';
 export type { CaptchaChallenge, SupportSendRequest, SupportSendResponse } from '../support.js';
+export type { OpsAbuseReport, OpsSupportRequest, ReportRequest } from '../api/ops-support.js';
+export type { OpsDeadLetter, OpsJob, OpsRetryOutcome, OpsStreamStatus } from '../api/ops-streams.js';
 export * from './asking.js';
 export * from './embed.js';
 export type { DataExport, ExportStatus, LatestExport } from '../exports.js';

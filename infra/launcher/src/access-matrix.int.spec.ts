@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_CALLS, BROWSER_CALLS, type ApiCall } from '@ques/contracts';
+import { API_CALLS, BROWSER_CALLS, OPS_SERVICES, opsStreamsApi, questionsOpsApi, supportOpsApi, type ApiCall } from '@ques/contracts';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
 import { call, signup, verifyEmail } from './test/identity-journey.js';
 import { signupOperator } from './test/operators.js';
@@ -137,6 +137,16 @@ describe('access matrix: another user and a guest against every route that names
       // Issue 15 (data export): Ada's export, its state and its ZIP, are hers alone.
       { method: 'GET', path: '/api/users/exports/:id', url: () => `/api/users/exports/${adaExport}` },
       { method: 'GET', path: '/api/users/exports/:id/download', url: () => `/api/users/exports/${adaExport}/download` },
+      // Issue 18: the operator console's routes (operators only; everyone else gets the 404 of a path that does not
+      // exist). Hiding Ada's public answer would change her inbox, which the test checks did not happen.
+      { method: 'POST', path: questionsOpsApi.hideAnswer.path, url: () => `/api/ops/questions/${answeredByAda}/hide`, body: { reason: 'Not an operator' } },
+      { method: 'POST', path: supportOpsApi.answerRequest.path, url: () => `/api/ops/support/requests/${ada.id}/answer`, body: { note: 'Not an operator' } },
+      { method: 'POST', path: supportOpsApi.resolveReport.path, url: () => `/api/ops/support/reports/${ada.id}/resolve`, body: { resolution: 'dismissed' } },
+      ...OPS_SERVICES.flatMap((service): Row[] => [
+        { method: 'POST', path: opsStreamsApi[service].retry.path, url: () => `/api/ops/streams/${service}/dead-letters/1/retry` },
+        { method: 'POST', path: opsStreamsApi[service].drop.path, url: () => `/api/ops/streams/${service}/dead-letters/1/drop` },
+        { method: 'GET', path: opsStreamsApi[service].job.path, url: () => `/api/ops/streams/${service}/jobs/${ada.id}` },
+      ]),
     ];
   }, 120_000);
 
@@ -172,6 +182,37 @@ describe('access matrix: another user and a guest against every route that names
       expect((await call(product.url, 'GET', '/api/users/profile', undefined, ada.token)).status).toBe(200);
     });
   }
+
+  it('refuses every operator console route to a signed-in non-operator and to a guest (issue 18)', async () => {
+    const operatorCalls = [
+      ...OPS_SERVICES.flatMap((service) => Object.values(opsStreamsApi[service])),
+      supportOpsApi.listRequests,
+      supportOpsApi.answerRequest,
+      supportOpsApi.listReports,
+      supportOpsApi.resolveReport,
+      questionsOpsApi.hideAnswer,
+    ];
+    const bodies: Record<string, unknown> = {
+      [questionsOpsApi.hideAnswer.id]: { reason: 'x' },
+      [supportOpsApi.answerRequest.id]: { note: 'x' },
+      [supportOpsApi.resolveReport.id]: { resolution: 'dismissed' },
+    };
+    const outcomes = [];
+    for (const c of operatorCalls) {
+      const url = c.path.replace(':id', c.path.includes('dead-letters') ? '1' : answeredByAda).replace(':jobId', ada.id);
+      const body = bodies[c.id] ?? (c.path.endsWith('/republish') ? { from: 0 } : undefined);
+      for (const token of [bob.token, undefined]) {
+        const res = await call(product.url, c.method, url, body, token);
+        outcomes.push({ call: c.id, token: token ? 'bob' : 'guest', status: res.status });
+      }
+    }
+    expect(outcomes.filter((o) => ![401, 403, 404].includes(o.status))).toEqual([]);
+    // A signed-in non-operator is told nothing exists there.
+    expect(outcomes.filter((o) => o.token === 'bob' && o.status !== 404)).toEqual([]);
+    // Ada's answer is still public.
+    const list = await call(product.url, 'GET', `/api/questions?username=${ada.username}&role=receiver`);
+    expect((list.body as { id: string }[]).map((q) => q.id)).toEqual([answeredByAda]);
+  });
 
   it("shows another user only their own lists and settings, never Ada's", async () => {
     const own = await call(product.url, 'GET', '/api/questions', undefined, bob.token);

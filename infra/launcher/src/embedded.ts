@@ -32,6 +32,7 @@ import {
   republishEvents,
   runService,
   type Clock,
+  type ConsumerDefinition,
   type Logger,
   type RunningService,
 } from '@ques/kit';
@@ -52,6 +53,8 @@ export interface EmbeddedOptions {
    * `OPERATOR_EMAILS` (verified addresses made platform operators, issue 18).
    */
   env?: Record<string, string | undefined>;
+  /** Tests only: consumers a service runs besides its own (one that fails on purpose parks a dead letter). */
+  testConsumers?: { questions?: ConsumerDefinition<QuestionsDB>[] };
 }
 
 export interface EmbeddedProduct {
@@ -98,6 +101,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     ...shared,
     config: loadQuestionsConfig(common),
     database: connectEmbedded<QuestionsDB>(pg, 'questions'),
+    extraConsumers: opts.testConsumers?.questions,
   });
 
   // Payments reads identity's and questions' events too. Test-mode payment pages live on the BFF's origin, known
@@ -143,6 +147,11 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     }),
     database: connectEmbedded<SupportDB>(pg, 'support'),
   });
+  // A data folder from before support kept its requesters' addresses (issue 18): replay identity's events once more
+  // (the other consumers skip what they already applied).
+  const contactsSeen = await support.ctx.db.selectFrom('processed_events').select('event_id').where('consumer', '=', 'support--contacts').limit(1).executeTakeFirst();
+  const anyUser = await identity.ctx.db.selectFrom('events').select('event_id').limit(1).executeTakeFirst();
+  if (!contactsSeen && anyUser) await republishEvents(identity.ctx.store, bus, { from: 0 }, log);
 
   const bff = await buildBff({
     log,

@@ -24,6 +24,7 @@ import {
   serviceStatus,
 } from './ops/ops.js';
 import { Scheduler } from './scheduler/scheduler.js';
+import { refuseEveryone } from './ops/console.js';
 import type { ServiceConfig, ServiceContext, ServiceDefinition } from './service/service.js';
 
 const USAGE = `usage: <service>-admin <command> [--operator NAME]
@@ -76,6 +77,7 @@ async function consumersOf<DB extends KitTables & IdempotencyTables>(
       mailer: null,
       scheduler: new Scheduler<DB>({ database, log, handlers: {} }),
       overrides: {},
+      operatorGuard: refuseEveryone,
     };
     own.push(...def.consumers(await def.build(ctx), ctx));
   }

@@ -33,4 +33,5 @@ export * from './mail/mailbox.js';
 export * from './access.js';
 export * from './metrics/metrics.js';
 export * from './ops/ops.js';
+export * from './ops/console.js';
 export * from './ops/operator-audit.js';

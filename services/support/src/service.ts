@@ -11,19 +11,24 @@ import { INBOX_MAIL_JOB, inboxMailJob } from './requests/inbox-mail.js';
 import { supportIntegration } from './requests/integration.js';
 import { forgetDeletedUsers, supportVault } from './requests/personal-data.js';
 import { registerSupportRoutes } from './requests/routes.js';
+import { ANSWER_MAIL_JOB, answerMailJob } from './console/answer-mail.js';
+import { abuseReportsProjection, contactsConsumer, supportRequestsProjection } from './console/read-models.js';
+import { registerConsoleRoutes } from './console/routes.js';
+import { abuseReportCommands, type AbuseReportCommands } from './reports/commands.js';
 
 /** What support builds once and its routes and jobs share. */
 export interface SupportParts {
   captcha: ProofOfWorkCaptcha;
   requests: SupportRequestCommands;
+  reports: AbuseReportCommands;
 }
 
 export const supportService: ServiceDefinition<SupportDB, SupportConfig, SupportParts> = {
   name: 'support',
   config: loadSupportConfig,
   migrations: supportMigrations,
-  // No read model: nothing reads requests back; the inbox mail job reads the request's own stream.
-  projections: [],
+  // The operator console's read models (issue 18); the mail jobs read a request's own stream.
+  projections: [supportRequestsProjection, abuseReportsProjection],
   toIntegration: supportIntegration,
   cipher: supportVault,
   consumes: ['identity'],
@@ -37,6 +42,7 @@ export const supportService: ServiceDefinition<SupportDB, SupportConfig, Support
       clock,
     }),
     requests: supportRequestCommands(store),
+    reports: abuseReportCommands(store),
   }),
   async routes(app, parts, ctx) {
     await app.register(rateLimit, {
@@ -52,10 +58,14 @@ export const supportService: ServiceDefinition<SupportDB, SupportConfig, Support
       sendLimitPerMinute,
       challengeLimitPerMinute: Math.max(30, sendLimitPerMinute * 6),
     });
+    registerConsoleRoutes(app, parts, ctx, { reportLimitPerMinute: sendLimitPerMinute });
   },
-  consumers: () => [forgetDeletedUsers(supportVault)],
+  consumers: () => [forgetDeletedUsers(supportVault), contactsConsumer()],
   jobs: ({ requests }, { store, mailer, config, clock, log }) => {
     if (!mailer) throw new Error('support needs a mailer: it mails every request to the support inbox');
-    return { [INBOX_MAIL_JOB]: inboxMailJob({ store, requests, mailer, inbox: config.SUPPORT_INBOX, clock, log }) };
+    return {
+      [INBOX_MAIL_JOB]: inboxMailJob({ store, requests, mailer, inbox: config.SUPPORT_INBOX, clock, log }),
+      [ANSWER_MAIL_JOB]: answerMailJob({ store, requests, mailer, clock, log }),
+    };
   },
 };

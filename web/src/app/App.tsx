@@ -5,6 +5,8 @@ import { themeVars } from '../lib/color';
 import { AuthProvider, useAuth } from '../lib/auth/auth-context';
 import { loadProfilePage } from '../features/public-profile/load';
 import type { AskModalSlot } from '../features/public-profile/ProfilePage';
+import { REPORT_EVENT } from '../lib/report';
+import type { ReportTarget } from '@ques/contracts/core';
 import { Header } from './Header';
 
 // Every screen is its own chunk: the public profile downloads only the shell and its own code.
@@ -22,6 +24,7 @@ const AdminApp = lazy(() => import('./AdminApp'));
 // The operator console: its own bundle, fetched only for an operator's session (issue 18).
 const OpsApp = lazy(() => import('./OpsApp'));
 const SupportModal = lazy(() => import('../features/support/SupportModal'));
+const ReportModal = lazy(() => import('../features/support/ReportModal'));
 const NotFoundPage = lazy(() => import('./NotFoundPage'));
 const StatusPage = lazy(() => import('../features/status/StatusPage'));
 
@@ -75,6 +78,13 @@ function Shell() {
   const { pathname } = useLocation();
   const { user } = useAuth();
   const [supportOpen, setSupportOpen] = useState(false);
+  // Issue 18: "Report" on public answers and profiles opens this (lib/report.ts).
+  const [reportTarget, setReportTarget] = useState<ReportTarget | null>(null);
+  useEffect(() => {
+    const onReport = (e: Event) => setReportTarget((e as CustomEvent<ReportTarget>).detail);
+    window.addEventListener(REPORT_EVENT, onReport);
+    return () => window.removeEventListener(REPORT_EVENT, onReport);
+  }, []);
 
   // Theme variables follow the signed-in user's brand colours, defaults otherwise (spec §2).
   useEffect(() => {
@@ -98,6 +108,11 @@ function Shell() {
       {supportOpen ? (
         <Suspense fallback={null}>
           <SupportModal onClose={() => setSupportOpen(false)} />
+        </Suspense>
+      ) : null}
+      {reportTarget ? (
+        <Suspense fallback={null}>
+          <ReportModal target={reportTarget} onClose={() => setReportTarget(null)} />
         </Suspense>
       ) : null}
     </>

@@ -19,6 +19,9 @@ export interface OpsSection {
 export const OPS_SECTIONS: readonly OpsSection[] = [
   { path: '', label: 'Audit log', group: 'Overview', load: () => import('../features/ops/audit/AuditPage') },
   { path: 'archives', label: 'Archive profiles', group: 'Profiles', load: () => import('../features/ops/archives/ArchivesPage') },
+  { path: 'streams', label: 'Event streams', group: 'Platform', load: () => import('../features/ops/desk/StreamsPage') },
+  { path: 'support', label: 'Support requests', group: 'Platform', load: () => import('../features/ops/desk/SupportRequestsPage') },
+  { path: 'reports', label: 'Abuse reports', group: 'Platform', load: () => import('../features/ops/desk/ReportsPage') },
 ];
 
 /** Group headings in the order the navigation shows them. */

@@ -309,6 +309,8 @@ export async function republishEvents<DB extends KitTables>(
   range: { from: number; to?: number },
   log: Logger,
   batchSize = 1000,
+  /** Called after each batch (the operator console's live progress). */
+  onProgress?: (progress: { published: number; position: number }) => void,
 ): Promise<number> {
   const runId = Date.now().toString(36);
   let after = range.from;
@@ -326,6 +328,7 @@ export async function republishEvents<DB extends KitTables>(
     published += messages.length;
     after = events[events.length - 1]!.globalPosition;
     log.info({ published, position: after }, 'republishing events');
+    onProgress?.({ published, position: after });
   }
   return published;
 }

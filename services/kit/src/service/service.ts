@@ -33,6 +33,7 @@ import {
 } from '../metrics/metrics.js';
 import { createMailer, type Mailer, type MailerOptions } from '../mail/mailer.js';
 import { Scheduler, type JobHandler } from '../scheduler/scheduler.js';
+import { operatorClaimsGuard, registerStreamOps, type OperatorGuard } from '../ops/console.js';
 import { waitUntilReachable, type StartupRetryOptions } from './startup.js';
 
 /** What every service's config has (its `config.ts` extends `ZServiceEnv`). */
@@ -59,6 +60,8 @@ export interface ServiceContext<
   scheduler: Scheduler<DB>;
   /** Stand-ins the caller passed for parts the service would otherwise build from its config (tests, the launcher). */
   overrides: Partial<O>;
+  /** Who may use the operator console's routes (ADR 0032); refuses everyone unless the caller gives one. */
+  operatorGuard: OperatorGuard;
 }
 
 /**
@@ -131,6 +134,10 @@ export interface RunOptions<DB extends KitTables, C extends ServiceConfig, O> {
   signals?: boolean;
   /** How long in-flight requests may finish at shutdown before their connections are closed. Default 8 s. */
   shutdownGraceMs?: number;
+  /** Who may use the operator console's routes (ADR 0032). */
+  operatorGuard?: OperatorGuard;
+  /** Consumers run besides the definition's (tests: a consumer that fails on purpose to park a dead letter). */
+  extraConsumers?: ConsumerDefinition<DB>[];
 }
 
 export interface RunningService<
@@ -266,6 +273,7 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       mailer,
       scheduler,
       overrides: options.overrides ?? {},
+      operatorGuard: options.operatorGuard ?? operatorClaimsGuard,
     };
     const parts = await def.build(ctx);
     const jobs = def.jobs?.(parts, ctx) ?? {};
@@ -314,6 +322,23 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       useRevocationCheck(app, revoked);
     }
     await def.routes(app, parts, ctx);
+    // Every token-verifying service also keeps identity's revocations (its durable is named after its schema).
+    const consumers = [
+      ...(def.consumers?.(parts, ctx) ?? []),
+      ...(options.extraConsumers ?? []),
+      ...(readsRevocations ? [revocationsConsumer<DB>(database.schema, database, clock)] : []),
+    ];
+    // The operator console's stream tools: the admin CLI's functions behind the operator guard (ADR 0032).
+    registerStreamOps(app, {
+      service: def.name,
+      database,
+      store,
+      bus,
+      consumers,
+      consumes: [...(def.consumes ?? []), ...(readsRevocations ? [REVOCATIONS_CONTEXT] : [])],
+      guard: ctx.operatorGuard,
+      log,
+    });
     await app.ready();
 
     await bus.ensureStreams([
@@ -324,11 +349,6 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
     const relay = new OutboxRelay<DB>({ database, bus, log, pollIntervalMs: options.pollIntervalMs });
     started.relay = relay;
     await relay.start();
-    // Every token-verifying service also keeps identity's revocations (its durable is named after its schema).
-    const consumers = [
-      ...(def.consumers?.(parts, ctx) ?? []),
-      ...(readsRevocations ? [revocationsConsumer<DB>(database.schema, database, clock)] : []),
-    ];
     for (const consumer of consumers)
       started.subscriptions.push(await startConsumer(bus, database, log, consumer));
     if (Object.keys(jobs).length > 0) await scheduler.start();

@@ -56,6 +56,9 @@ export interface QuestionsTable {
   answered_at: NullableTimestamp;
   /** Stream version last applied. */
   version: number;
+  /** Hidden by an operator (issue 18): the reason its owner sees; null when not hidden. */
+  hidden_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  hidden_at: NullableTimestamp;
 }
 export type QuestionRow = Selectable<QuestionsTable>;
 

@@ -133,6 +133,7 @@ async function sideEffects(
     case 'QuestionCurated':
     case 'AnswerEdited': // an edit never notifies (spec §7 skipNotify)
     case 'QuestionVisibilityChanged':
+    case 'AnswerHiddenByOperator':
     case 'AnswerWindowExpired':
     case 'TipCaptureConfirmed':
     case 'TipReleaseConfirmed':

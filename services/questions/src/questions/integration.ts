@@ -41,6 +41,9 @@ export const questionsIntegration: IntegrationMapper = (recorded: RecordedEvent)
       return publish('AnswerEdited', { questionId: e.data.questionId, editedAt: e.data.editedAt });
     case 'QuestionVisibilityChanged':
       return publish('QuestionVisibilityChanged', e.data);
+    case 'AnswerHiddenByOperator':
+      // Others see an answer leaving the public page, as when its owner hides it; the reason stays here.
+      return publish('QuestionVisibilityChanged', { questionId: e.data.questionId, displayOnProfile: false, changedAt: e.data.hiddenAt });
     case 'QuestionDeletedByReceiver':
       return publish('QuestionDeletedByReceiver', e.data);
     case 'QuestionWithdrawn':

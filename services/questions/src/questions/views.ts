@@ -67,6 +67,9 @@ export function toQuestion(row: QuestionRow, viewer: 'recipient' | 'asker'): Que
       : {}),
   };
   if (viewer === 'recipient') q.toUserEmail = row.to_user_email;
+  // Issue 18: the owner sees why Ques hid the answer.
+  if (viewer === 'recipient' && row.hidden_reason !== null)
+    q.hiddenByOperator = { reason: row.hidden_reason, hiddenAt: iso(row.hidden_at ?? row.updated_at)! };
   return q;
 }
 

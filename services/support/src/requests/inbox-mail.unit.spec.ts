@@ -9,6 +9,7 @@ const base = {
   description: 'Line one\nLine two',
   requestedAt: '2026-11-21T10:00:00.000Z',
   mailedAt: null,
+  answer: null,
 };
 
 describe('support inbox mail', () => {

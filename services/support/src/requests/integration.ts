@@ -16,6 +16,8 @@ export const supportIntegration: IntegrationMapper = (recorded: RecordedEvent) =
       return { type: e.type, version: SupportEvents.SupportRequested.version, data };
     }
     case 'SupportInboxMailed':
+    case 'SupportRequestAnswered':
+    case 'SupportAnswerMailed':
       return null;
     default: {
       const unknown: never = e;

@@ -1,6 +1,7 @@
 import { IdentityEvents } from '@ques/contracts';
 import { PersonalDataVault, type ConsumerDefinition } from '@ques/kit';
 import type { SupportDB } from '../db/schema.js';
+import { eraseFromConsole } from '../console/read-models.js';
 import { SUPPORT_PERSONAL_FIELDS } from './domain/support-request.js';
 
 /**
@@ -10,7 +11,11 @@ import { SUPPORT_PERSONAL_FIELDS } from './domain/support-request.js';
 export const supportVault = new PersonalDataVault({
   fields: SUPPORT_PERSONAL_FIELDS,
   subjectOf: ({ data }) =>
-    typeof data.userId === 'string' && data.userId ? data.userId : `guest-request-${String(data.requestId)}`,
+    typeof data.userId === 'string' && data.userId
+      ? data.userId
+      : typeof data.reportId === 'string'
+        ? `guest-report-${data.reportId}`
+        : `guest-request-${String(data.requestId)}`,
 });
 
 /** `UserDeleted` → the person's key is destroyed: their support requests stay in the log but read as erased. */
@@ -21,8 +26,10 @@ export function forgetDeletedUsers(vault: PersonalDataVault): ConsumerDefinition
     handlers: {
       UserDeleted: {
         schema: IdentityEvents.UserDeleted.schema,
-        effect: async (trx, envelope: { data: { userId: string } }) =>
-          vault.forget(trx, envelope.data.userId),
+        effect: async (trx, envelope: { data: { userId: string } }) => {
+          await vault.forget(trx, envelope.data.userId);
+          await eraseFromConsole(trx, envelope.data.userId);
+        },
       },
     },
   };

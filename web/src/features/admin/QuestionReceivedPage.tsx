@@ -9,7 +9,7 @@ import { fetchMyTrustStats } from '../../lib/trust-stats';
 import { useApiData } from '../../lib/use-api-data';
 import { blockAsker, deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
-import { DisplayValue, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
+import { DisplayValue, HiddenByQues, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
 import { askerName, isPending, isWithdrawn, needsFinalize, questionId } from './lists';
 import { PendingQuestionListShell } from './QuestionListShell';
 import { useAdminList } from './use-admin-list';
@@ -105,7 +105,7 @@ export default function QuestionReceivedPage() {
     // Withdrawn by the asker (issue 14): nothing left to do with it (it is not theirs to delete either).
     if (isWithdrawn(q)) return null;
     const actions: MenuAction[] = [
-      ...(isPending(q) || q.isPrivate
+      ...(isPending(q) || q.isPrivate || q.hiddenByOperator
         ? []
         : [
             {
@@ -126,7 +126,16 @@ export default function QuestionReceivedPage() {
   );
 
   const columns: Column[] = [
-    { header: 'Question', className: 'q-table__question', cell: (q) => q.question },
+    {
+      header: 'Question',
+      className: 'q-table__question',
+      cell: (q) => (
+        <>
+          {q.question}
+          <HiddenByQues question={q} />
+        </>
+      ),
+    },
     {
       header: 'Asked By',
       className: 'q-table__party',
@@ -165,6 +174,7 @@ export default function QuestionReceivedPage() {
         <>
           {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>
           {isPending(q) || isWithdrawn(q) ? null : q.isPrivate ? ' · Private' : q.displayOnProfile === false ? ' · Hidden from profile' : ' · On profile'}
+          <HiddenByQues question={q} />
         </>
       )}
       actions={actions}

@@ -107,7 +107,23 @@ export function TipCell({ question, now }: { question: Question; now: number }) 
 /** Why a private question's display toggle is off (issue 14). */
 export const PRIVATE_REASON = 'The asker chose “Private — only I see the answer”: it is never shown on your page.';
 
+/** Issue 18: Ques hid this answer from public view — the owner is told why. */
+export function HiddenByQues({ question }: { question: Question }) {
+  if (!question.hiddenByOperator) return null;
+  return (
+    <span className="hidden-by-ques" role="note">
+      Hidden by Ques: {question.hiddenByOperator.reason}
+    </span>
+  );
+}
+
 export function DisplayValue({ question }: { question: Question }) {
+  if (question.hiddenByOperator)
+    return (
+      <span className="display-value display-value--no" title={`Hidden by Ques: ${question.hiddenByOperator.reason}`}>
+        No
+      </span>
+    );
   if (question.isPrivate)
     return (
       <span className="display-value display-value--private" title={PRIVATE_REASON}>

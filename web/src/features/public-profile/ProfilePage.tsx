@@ -1,3 +1,4 @@
+import { openReport } from '../../lib/report';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { profileMeta, questionPath, type PublicProfile, type PublicQuestion } from '@ques/contracts/core';
 import { Link, useParams, useSearchParams } from '../../lib/router';
@@ -159,6 +160,13 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
                   </AskingGate>
                 ) : null}
               </div>
+              <button
+                type="button"
+                className="text-link text-link--small link-button profile__report"
+                onClick={() => openReport({ kind: 'profile', username: profile.username })}
+              >
+                Report this profile
+              </button>
             </header>
           </>
         )}

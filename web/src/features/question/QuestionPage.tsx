@@ -1,3 +1,4 @@
+import { openReport } from '../../lib/report';
 import { profilePath, questionMeta } from '@ques/contracts/core';
 import { Link, useParams } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
@@ -75,6 +76,11 @@ export default function QuestionPage() {
         <Link to={ownerPath} className="button button--primary">
           View more answers from {profile.name}
         </Link>
+        <p className="qa-page__report">
+          <button type="button" className="text-link text-link--small link-button" onClick={() => openReport({ kind: 'answer', questionId: question.id, username: profile.username })}>
+            Report this answer
+          </button>
+        </p>
       </article>
     </div>
   );

@@ -2,7 +2,7 @@ import { leaveTo } from '../browser';
 import { ApiError, createApiClient } from './client';
 import { safeStorage, TOKEN_REFRESHED_EVENT } from './storage';
 
-export { ApiError, createApiClient, readErrorMessage, SESSION_EXPIRED_MESSAGE } from './client';
+export { ApiError, createApiClient, newIdempotencyKey, readErrorMessage, SESSION_EXPIRED_MESSAGE } from './client';
 export type { ApiClient, ApiClientDeps, RequestOptions } from './client';
 export { STORAGE_KEYS, TOKEN_REFRESHED_EVENT, safeStorage } from './storage';
 

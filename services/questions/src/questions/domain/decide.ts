@@ -15,6 +15,9 @@ import {
   type Tip,
 } from './question.js';
 
+/** What the owner is told when they try to show an answer an operator hid. */
+export const hiddenMessage = (reason: string) => `Ques hid this answer from public view: ${reason}`;
+
 export type QuestionCommand =
   | {
       type: 'AskQuestion';
@@ -58,6 +61,7 @@ export type QuestionCommand =
       data: { actor: Actor; answer: string; tags: string[] | null; redaction?: Redaction | null; now: Date };
     }
   | { type: 'ChangeVisibility'; data: { actor: Actor; displayOnProfile: boolean; now: Date } }
+  | { type: 'HideByOperator'; data: { reason: string; operator: string; reportId: string | null; now: Date } }
   | { type: 'DeleteByReceiver'; data: { actor: Actor; now: Date } }
   /** By its asker's account, or (`actor` null, `viaStatusLink`) by whoever holds its status page's link (issue 14). */
   | { type: 'WithdrawQuestion'; data: { actor: Actor | null; viaStatusLink?: boolean; now: Date } }
@@ -189,7 +193,9 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
     case 'PostAnswer': {
       const s = asRecipient(state, command.data.actor);
       requireOpen(s, { withdrawn: MESSAGES.withdrawnCannotAnswer, deleted: MESSAGES.deletedCannotAnswer });
-      const { answer, tags, displayOnProfile, replierName, now } = command.data;
+      const { answer, tags, replierName, now } = command.data;
+      // An answer an operator hid stays off the public page whatever the owner chooses.
+      const displayOnProfile = command.data.displayOnProfile && !s.hiddenByOperator;
       if (s.status === 'answered') {
         // Answering is a PUT: the very same answer again (a retry whose first attempt committed) is already so.
         if (answer === s.answer && sameTags(tags, s.tags) && displayOnProfile === s.displayOnProfile)
@@ -241,10 +247,29 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       requireOpen(s, MESSAGES);
       const { displayOnProfile, now } = command.data;
       if (s.displayOnProfile === displayOnProfile) return [];
+      if (displayOnProfile && s.hiddenByOperator) throw conflict(hiddenMessage(s.hiddenByOperator.reason));
       return [
         {
           type: 'QuestionVisibilityChanged',
           data: { questionId: s.questionId, displayOnProfile, changedAt: now.toISOString() },
+        },
+      ];
+    }
+    case 'HideByOperator': {
+      if (state.status === 'none' || isInvisible(state.status)) throw notFound(QUESTION_NOT_FOUND);
+      const reason = command.data.reason.trim();
+      // A retried hide (same reason) is already so.
+      if (state.hiddenByOperator?.reason === reason) return [];
+      return [
+        {
+          type: 'AnswerHiddenByOperator',
+          data: {
+            questionId: state.questionId,
+            reason,
+            operator: command.data.operator,
+            reportId: command.data.reportId,
+            hiddenAt: command.data.now.toISOString(),
+          },
         },
       ];
     }

@@ -618,3 +618,37 @@ describe('payment confirmations', () => {
     spec.given(gone).when({ type: 'WithdrawQuestion', data: { actor: bobUser, now: t0 } }).thenThrows({ status: 404 });
   });
 });
+
+describe('an operator hides an answer (issue 18)', () => {
+  const hide = (reason = 'Names a private person'): QuestionCommand => ({
+    type: 'HideByOperator',
+    data: { reason, operator: 'olive', reportId: null, now: later(6000) },
+  });
+  const history = () => [asked(), answered(asked())];
+
+  it('takes the answer off the public page with the reason, once', () => {
+    const events = decided(history(), hide(' Names a private person '));
+    expect(events).toEqual([
+      {
+        type: 'AnswerHiddenByOperator',
+        data: { questionId, reason: 'Names a private person', operator: 'olive', reportId: null, hiddenAt: later(6000).toISOString() },
+      },
+    ]);
+    const state = facts(stateOf([...history(), ...events]));
+    expect(state.displayOnProfile).toBe(false);
+    expect(state.hiddenByOperator).toEqual({ reason: 'Names a private person', hiddenAt: later(6000).toISOString() });
+    expect(isPublic(state)).toBe(false);
+    // A retried hide with the same reason is already so.
+    spec.given([...history(), ...events]).when(hide()).thenNothingHappened();
+  });
+
+  it('keeps the owner from showing it again', () => {
+    const hidden = after(history(), hide());
+    spec.given(hidden).when(visibility(true)).thenThrows({ status: 409, message: 'Ques hid this answer from public view: Names a private person' });
+    spec.given(hidden).when(visibility(false)).thenNothingHappened();
+  });
+
+  it('cannot hide a question that does not exist', () => {
+    spec.given([]).when(hide()).thenThrows({ status: 404 });
+  });
+});

@@ -100,6 +100,11 @@ export type QuestionEvent =
       data: { questionId: string; displayOnProfile: boolean; changedAt: string };
     }
   | {
+      /** A platform operator hid the answer from every public surface (issue 18); its owner sees the reason. */
+      type: 'AnswerHiddenByOperator';
+      data: { questionId: string; reason: string; operator: string; reportId: string | null; hiddenAt: string };
+    }
+  | {
       type: 'QuestionDeletedByReceiver';
       data: { questionId: string; deletedAt: string; tipToRelease: Tip | null };
     }
@@ -147,6 +152,8 @@ export interface QuestionFacts {
   tipStatus: TipStatus;
   answerDeadline: string | null;
   answerWindowExpired: boolean;
+  /** Hidden by an operator (issue 18): it stays off every public surface; absent when not hidden. */
+  hiddenByOperator?: { reason: string; hiddenAt: string };
 }
 
 export type QuestionState = { status: 'none' } | QuestionFacts;
@@ -232,6 +239,9 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
     case 'QuestionVisibilityChanged':
       if (!s) return state;
       return { ...s, displayOnProfile: event.data.displayOnProfile };
+    case 'AnswerHiddenByOperator':
+      if (!s) return state;
+      return { ...s, displayOnProfile: false, hiddenByOperator: { reason: event.data.reason, hiddenAt: event.data.hiddenAt } };
     case 'QuestionDeletedByReceiver':
       if (!s) return state;
       return { ...s, deletedByReceiver: true, tipStatus: event.data.tipToRelease ? 'released' : s.tipStatus };

@@ -159,6 +159,13 @@ export const questionsProjection: Projection<QuestionsDB> = {
       case 'QuestionVisibilityChanged':
         await update(e.data.questionId, e.data.changedAt, { display_on_profile: e.data.displayOnProfile });
         return;
+      case 'AnswerHiddenByOperator':
+        await update(e.data.questionId, e.data.hiddenAt, {
+          display_on_profile: false,
+          hidden_reason: e.data.reason,
+          hidden_at: e.data.hiddenAt,
+        });
+        return;
       case 'QuestionDeletedByReceiver':
         await update(e.data.questionId, e.data.deletedAt, {
           deleted_by_receiver: true,

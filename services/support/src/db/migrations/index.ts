@@ -1,6 +1,7 @@
 import type { Migration } from 'kysely';
 import { kitIdempotencyMigration, kitRevocationsMigration } from '@ques/kit/migrations';
 import * as m0001 from './0001_support.js';
+import * as m0002 from './0002_support_console.js';
 
 /**
  * Explicit, ordered; each file is frozen once merged: it holds its DDL as written that day and imports no live code
@@ -11,4 +12,5 @@ export const supportMigrations: Record<string, Migration> = {
   '2026_11_21_0001_support': m0001,
   '2026_11_23_0001_kit_idempotency': kitIdempotencyMigration,
   '2026_11_23_0002_kit_revocations': kitRevocationsMigration,
+  '2026_11_23_0003_support_console': m0002,
 };

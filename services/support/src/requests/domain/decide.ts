@@ -25,7 +25,9 @@ export type SupportRequestCommand =
         now: Date;
       };
     }
-  | { type: 'RecordInboxMail'; data: { to: string; messageId: string; now: Date } };
+  | { type: 'RecordInboxMail'; data: { to: string; messageId: string; now: Date } }
+  | { type: 'AnswerRequest'; data: { note: string; operator: string; now: Date } }
+  | { type: 'RecordAnswerMail'; data: { messageId: string; now: Date } };
 
 /** The HTTP schema checks the same rules; the aggregate keeps them whatever the caller. */
 function text(value: string, max: number, label: string): string {
@@ -68,6 +70,35 @@ export function decideSupportRequest(
         {
           type: 'SupportInboxMailed',
           data: { requestId: state.requestId, to, messageId, mailedAt: now.toISOString() },
+        },
+      ];
+    }
+    case 'AnswerRequest': {
+      if (state.status !== 'requested') throw notFound('Not found');
+      const note = command.data.note.trim();
+      if (!note) throw badRequest('Please write a note.');
+      // Answering again with the same note (a retried click) changes nothing; another note is a follow-up answer.
+      if (state.answer && state.answer.note === note) return [];
+      return [
+        {
+          type: 'SupportRequestAnswered',
+          data: {
+            requestId: state.requestId,
+            userId: state.requester?.userId ?? null,
+            note,
+            operator: command.data.operator,
+            answeredAt: command.data.now.toISOString(),
+          },
+        },
+      ];
+    }
+    case 'RecordAnswerMail': {
+      if (state.status !== 'requested' || !state.answer) throw notFound('Not found');
+      if (state.answer.mailedAt) return [];
+      return [
+        {
+          type: 'SupportAnswerMailed',
+          data: { requestId: state.requestId, messageId: command.data.messageId, mailedAt: command.data.now.toISOString() },
         },
       ];
     }

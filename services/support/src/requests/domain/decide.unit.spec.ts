@@ -109,3 +109,23 @@ describe('support request decider', () => {
     spec.given([]).when(mail).thenThrows({ status: 404 });
   });
 });
+
+describe('an operator answers a support request (issue 18)', () => {
+  const answer = (note: string): SupportRequestCommand => ({ type: 'AnswerRequest', data: { note, operator: 'olive', now: later } });
+  it('records the note once, then its mail once', () => {
+    const [answered] = supportRequestDecider.decide(answer(' Paid on Monday. '), spec.given([requested]).state());
+    expect(answered).toEqual({
+      type: 'SupportRequestAnswered',
+      data: { requestId, userId: requester.userId, note: 'Paid on Monday.', operator: 'olive', answeredAt: later.toISOString() },
+    });
+    spec.given([requested, answered!]).when(answer('Paid on Monday.')).thenNothingHappened();
+    const mail: SupportRequestCommand = { type: 'RecordAnswerMail', data: { messageId: '<a@x>', now: later } };
+    const [mailed] = supportRequestDecider.decide(mail, spec.given([requested, answered!]).state());
+    expect(mailed?.type).toBe('SupportAnswerMailed');
+    spec.given([requested, answered!, mailed!]).when(mail).thenNothingHappened();
+  });
+  it('needs a note and an existing request', () => {
+    spec.given([requested]).when(answer('  ')).thenThrows({ status: 400, message: 'Please write a note.' });
+    spec.given([]).when(answer('x')).thenThrows({ status: 404 });
+  });
+});

@@ -11,7 +11,11 @@ export interface Requester {
  * Fields of `SupportRequested` sealed with the sender's personal-data key (crypto-shredding, see the kit's
  * PersonalDataVault): when the person is deleted they read as `erased-<userId>`.
  */
-export const SUPPORT_PERSONAL_FIELDS = { SupportRequested: ['title', 'description', 'username'] } as const;
+export const SUPPORT_PERSONAL_FIELDS = {
+  SupportRequested: ['title', 'description', 'username'],
+  SupportRequestAnswered: ['note'],
+  AbuseReported: ['note', 'username'],
+} as const;
 
 export type SupportRequestEvent =
   | {
@@ -31,6 +35,16 @@ export type SupportRequestEvent =
       /** The request reached the support inbox (private to the service: not published). */
       type: 'SupportInboxMailed';
       data: { requestId: string; to: string; messageId: string; mailedAt: string };
+    }
+  | {
+      /** An operator answered it (issue 18); the note is mailed to a signed-in requester's verified address. */
+      type: 'SupportRequestAnswered';
+      data: { requestId: string; userId: string | null; note: string; operator: string; answeredAt: string };
+    }
+  | {
+      /** The answer reached the requester (private). */
+      type: 'SupportAnswerMailed';
+      data: { requestId: string; messageId: string; mailedAt: string };
     };
 
 export type SupportRequestState =
@@ -44,6 +58,7 @@ export type SupportRequestState =
       requester: Requester | null;
       requestedAt: string;
       mailedAt: string | null;
+      answer: { note: string; operator: string; answeredAt: string; mailedAt: string | null } | null;
     };
 
 export const initialSupportRequestState = (): SupportRequestState => ({ status: 'none' });
@@ -67,10 +82,20 @@ export function evolveSupportRequest(
           : null,
         requestedAt: event.data.requestedAt,
         mailedAt: null,
+        answer: null,
       };
     case 'SupportInboxMailed':
       if (state.status !== 'requested') return state;
       return { ...state, mailedAt: event.data.mailedAt };
+    case 'SupportRequestAnswered':
+      if (state.status !== 'requested') return state;
+      return {
+        ...state,
+        answer: { note: event.data.note, operator: event.data.operator, answeredAt: event.data.answeredAt, mailedAt: null },
+      };
+    case 'SupportAnswerMailed':
+      if (state.status !== 'requested' || !state.answer) return state;
+      return { ...state, answer: { ...state.answer, mailedAt: event.data.mailedAt } };
     default: {
       const unknown: never = event;
       return unknown;

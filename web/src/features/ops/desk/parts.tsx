@@ -1,0 +1,106 @@
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { ErrorBanner, LoadingText } from '../../../components/Banner';
+import { Modal } from '../../../components/Modal';
+import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api';
+import type { ApiData } from '../../../lib/use-api-data';
+
+/** Loading / error (with Try again) / empty / content: the four states every console list has. */
+export function Loaded<T>({
+  data,
+  what,
+  isEmpty,
+  empty,
+  children,
+}: {
+  data: ApiData<T>;
+  what: string;
+  isEmpty: (value: T) => boolean;
+  empty: ReactNode;
+  children: (value: T) => ReactNode;
+}) {
+  if (data.status === 'loading') return <LoadingText>Loading {what}…</LoadingText>;
+  if (data.status === 'error' || data.data === undefined)
+    return (
+      <div className="ops-desk__error">
+        <ErrorBanner>{errorText(data.error, `Could not load ${what}.`, `Could not reach the server to load ${what}.`)}</ErrorBanner>
+        <button type="button" className="button button--small" onClick={data.retry}>
+          Try again
+        </button>
+      </div>
+    );
+  if (isEmpty(data.data)) return <p className="ops-desk__empty">{empty}</p>;
+  return <>{children(data.data)}</>;
+}
+
+/**
+ * A destructive action's confirmation: says what will happen, then runs it once. The Idempotency-Key is made when the
+ * dialog opens, so pressing Confirm again (or a retry after a network error) cannot do it twice.
+ */
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onClose,
+  extra,
+}: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  onConfirm: (key: string) => Promise<void>;
+  onClose: () => void;
+  /** Form fields (a reason) that must be valid before confirming; returns an error text or null. */
+  extra?: { node: ReactNode; validate: () => string | null };
+}) {
+  const key = useRef(newIdempotencyKey());
+  const errorId = useId();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  return (
+    <Modal title={title} onClose={onClose} className="ops-desk__confirm">
+      {(requestClose) => (
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (busy) return;
+            const invalid = extra?.validate() ?? null;
+            if (invalid) {
+              setError(invalid);
+              return;
+            }
+            setBusy(true);
+            setError('');
+            onConfirm(key.current)
+              .then(() => requestClose())
+              .catch((err: unknown) => {
+                setError(
+                  err instanceof ApiError
+                    ? errorText(err, 'The action failed.', '')
+                    : err instanceof Error && err.message !== 'Failed to fetch'
+                      ? err.message
+                      : 'Could not reach the server. Please try again.',
+                );
+                setBusy(false);
+              });
+          }}
+        >
+          <div className="ops-desk__confirm-text">{children}</div>
+          {extra?.node}
+          <ErrorBanner id={errorId}>{error}</ErrorBanner>
+          <div className="ops-desk__confirm-actions">
+            <button type="button" className="button" onClick={requestClose} disabled={busy}>
+              Cancel
+            </button>
+            <button type="submit" className="button button--primary" disabled={busy}>
+              {busy ? 'Working…' : confirmLabel}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
+
+export const formatDateTime = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
