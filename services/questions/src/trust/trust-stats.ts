@@ -40,6 +40,7 @@ const RELEVANT = new Set([
   'QuestionDeletedByReceiver',
   'QuestionWithdrawn',
   'AnswerWindowExpired',
+  'AnswerHiddenByOperator',
 ]);
 
 function rowOf(recorded: RecordedEvent): { key: string; row: Record<string, unknown> } | null {
@@ -118,6 +119,10 @@ async function apply(trx: Kysely<QuestionsDB>, recorded: RecordedEvent): Promise
       return;
     case 'AnswerWindowExpired':
       await update(e.data.questionId).set({ window_expired: true, version }).execute();
+      return;
+    // Issue 18: an answer Ques hid is no longer one of the owner's public answers (it still counts as answered).
+    case 'AnswerHiddenByOperator':
+      await update(e.data.questionId).set({ is_public: false, version }).execute();
       return;
     // Rows are added by rowOf (asked, curated); nothing else changes a timing or a flag kept here.
     case 'QuestionAsked':
