@@ -109,7 +109,7 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       auth: 'operator',
       idempotent: true,
       errors: OPERATOR_ERRORS,
-      schema: { params: ZLetterParams, response: { 200: ZOpsRetryOutcome } },
+      schema: { params: ZLetterParams, body: z.object({}).nullish(), response: { 200: ZOpsRetryOutcome } },
     }),
     drop: defineCall({
       id: `opsDropDeadLetter${cap}`,
@@ -120,7 +120,7 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       auth: 'operator',
       idempotent: true,
       errors: OPERATOR_ERRORS,
-      schema: { params: ZLetterParams, response: { 200: z.strictObject({ id: z.number(), dropped: z.boolean() }) } },
+      schema: { params: ZLetterParams, body: z.object({}).nullish(), response: { 200: z.strictObject({ id: z.number(), dropped: z.boolean() }) } },
     }),
     rebuild: defineCall({
       id: `opsRebuild${cap}`,
@@ -131,7 +131,7 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       auth: 'operator',
       idempotent: true,
       errors: { ...OPERATOR_ERRORS, 409: ['A job is already running for this service.'] },
-      schema: { response: { 202: ZOpsJob } },
+      schema: { body: z.object({}).nullish(), response: { 202: ZOpsJob } },
     }),
     republish: defineCall({
       id: `opsRepublish${cap}`,

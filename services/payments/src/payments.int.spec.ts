@@ -1,8 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANSWER_WINDOW_MS, API_CALLS, ASK_MESSAGES, BROWSER_CALLS, PAYMENT_MESSAGES } from '@ques/contracts';
+import {
+  ANSWER_WINDOW_MS,
+  API_CALLS,
+  ASK_MESSAGES,
+  BROWSER_CALLS,
+  PAYMENT_MESSAGES,
+  exportsInternalCalls,
+} from '@ques/contracts';
 import { rebuildProjections, registeredRoutes } from '@ques/kit';
-import { eventually, infraGate, natsTestUrl, postgresServerUrl, routesWithoutSchemas } from '@ques/kit/testing';
+import {
+  eventually,
+  infraGate,
+  natsTestUrl,
+  postgresServerUrl,
+  routesWithoutSchemas,
+} from '@ques/kit/testing';
 import { TestModeProvider } from './providers/test-mode/test-mode-provider.js';
 import {
   guestQuestion,
@@ -332,7 +345,14 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
   });
 
   it('counts captures and releases in its metrics (ques_payments_*), the same on every instance', async () => {
-    const value = (text: string, name: string) => Number(text.split('\n').find((l) => l.startsWith(`${name}{`))?.split(' ').at(-1));
+    const value = (text: string, name: string) =>
+      Number(
+        text
+          .split('\n')
+          .find((l) => l.startsWith(`${name}{`))
+          ?.split(' ')
+          .at(-1),
+      );
     for (const instance of [h.a, h.b]) {
       const text = await instance.metrics.registry.metrics();
       expect(value(text, 'ques_payments_captures_total')).toBeGreaterThanOrEqual(1);
@@ -629,8 +649,11 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
 
   it('declares params, query, body and response schemas on every route, all from contracts', () => {
     expect(routesWithoutSchemas(h.a.app)).toEqual([]);
-    // Every route payments serves is one of its declared calls (API_CALLS or BROWSER_CALLS), and each is served.
-    const declared = [...API_CALLS, ...BROWSER_CALLS].filter((c) => c.service === 'payments');
+    // Every route payments serves is one of its declared calls (API_CALLS, BROWSER_CALLS, or the internal read of a
+    // person's data export), and each is served.
+    const declared = [...API_CALLS, ...BROWSER_CALLS, ...Object.values(exportsInternalCalls)].filter(
+      (c) => c.service === 'payments',
+    );
     const served = registeredRoutes(h.a.app)
       .flatMap((r) => [r.method].flat().map((m) => `${m} ${r.url}`))
       .filter((r) => !r.startsWith('HEAD ') && !r.startsWith('OPTIONS ') && !/ \/(health|ready)$/.test(r));
