@@ -8,9 +8,13 @@ import { defineCall, type ServiceName } from './call.js';
  * requires a token, the service's operator guard refuses everyone else (404).
  */
 
-export const OPS_SERVICES = ['identity', 'questions', 'payments', 'support'] as const satisfies readonly ServiceName[];
+export const OPS_SERVICES = [
+  'identity',
+  'questions',
+  'payments',
+  'support',
+] as const satisfies readonly ServiceName[];
 export type OpsService = (typeof OPS_SERVICES)[number];
-
 
 export const ZOpsJob = z.strictObject({
   id: z.string(),
@@ -120,7 +124,11 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       auth: 'operator',
       idempotent: true,
       errors: OPERATOR_ERRORS,
-      schema: { params: ZLetterParams, body: z.object({}).nullish(), response: { 200: z.strictObject({ id: z.number(), dropped: z.boolean() }) } },
+      schema: {
+        params: ZLetterParams,
+        body: z.object({}).nullish(),
+        response: { 200: z.strictObject({ id: z.number(), dropped: z.boolean() }) },
+      },
     }),
     rebuild: defineCall({
       id: `opsRebuild${cap}`,
@@ -141,7 +149,11 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       summary: `Operators: re-publish ${service}'s integration events after position N (progress in the job)`,
       auth: 'operator',
       idempotent: true,
-      errors: { 400: ['"to" must not be before "from".'], ...OPERATOR_ERRORS, 409: ['A job is already running for this service.'] },
+      errors: {
+        400: ['"to" must not be before "from".'],
+        ...OPERATOR_ERRORS,
+        409: ['A job is already running for this service.'],
+      },
       schema: { body: ZRepublishRequest, response: { 202: ZOpsJob } },
     }),
     job: defineCall({
@@ -151,7 +163,7 @@ export function streamOpsCalls<const S extends OpsService>(service: S) {
       service,
       summary: `Operators: one ${service} job's live progress`,
       auth: 'operator',
-      errors: OPERATOR_ERRORS,
+      errors: { ...OPERATOR_ERRORS, 404: [...OPERATOR_ERRORS[404], 'No such job.'] },
       schema: { params: ZJobParams, response: { 200: ZOpsJob } },
     }),
   } as const;

@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_CALLS, BROWSER_CALLS, OPS_SERVICES, opsStreamsApi, questionsOpsApi, supportOpsApi, type ApiCall } from '@ques/contracts';
+import {
+  API_CALLS,
+  BROWSER_CALLS,
+  OPS_SERVICES,
+  opsStreamsApi,
+  questionsOpsApi,
+  supportOpsApi,
+  type ApiCall,
+} from '@ques/contracts';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
 import { call, signup, verifyEmail } from './test/identity-journey.js';
 import { signupOperator } from './test/operators.js';
@@ -29,9 +37,10 @@ const REACH_PUBLIC_BY_DESIGN: Record<string, string> = {
 const PUBLIC_BY_DESIGN: Record<string, string> = {
   ...REACH_PUBLIC_BY_DESIGN,
   'GET /api/users/public/:username': 'the public profile (checked below for private fields)',
-  'GET /api/asking/status/:username': "whether a page takes questions (public: it replaces the ask button)",
+  'GET /api/asking/status/:username': 'whether a page takes questions (public: it replaces the ask button)',
   'GET /images/avatars/:userId/:file': 'public avatar images',
-  'GET /api/asking/similar/:username': "an owner's public answers matching a title (checked below for private fields)",
+  'GET /api/asking/similar/:username':
+    "an owner's public answers matching a title (checked below for private fields)",
   // The test-mode provider's hosted pages are keyed by unguessable session/account ids, as Stripe's are.
   'GET /pay/test/checkout/:id': 'hosted checkout page (capability URL)',
   'POST /pay/test/checkout/:id/pay': 'hosted checkout page (capability URL)',
@@ -41,7 +50,18 @@ const PUBLIC_BY_DESIGN: Record<string, string> = {
 };
 
 /** Fields that never appear in a public answer, at any depth. */
-const PRIVATE_FIELDS = ['email', 'askedEmail', 'askerEmail', 'password', 'passwordHash', 'password_hash', 'askerUserId', 'fromUserId', 'device', 'refreshToken'];
+const PRIVATE_FIELDS = [
+  'email',
+  'askedEmail',
+  'askerEmail',
+  'password',
+  'passwordHash',
+  'password_hash',
+  'askerUserId',
+  'fromUserId',
+  'device',
+  'refreshToken',
+];
 
 function privateFieldsIn(value: unknown, path = '$'): string[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => privateFieldsIn(item, `${path}[${i}]`));
@@ -71,7 +91,12 @@ describe('access matrix: another user and a guest against every route that names
   let adaExport: string;
   let rows: Row[];
 
-  const ask = async (to: { id: string; username: string }, question: string, token?: string, detail = 'Private detail of the asker') => {
+  const ask = async (
+    to: { id: string; username: string },
+    question: string,
+    token?: string,
+    detail = 'Private detail of the asker',
+  ) => {
     const res = await call(
       product.url,
       'POST',
@@ -93,20 +118,43 @@ describe('access matrix: another user and a guest against every route that names
   };
 
   beforeAll(async () => {
-    product = await startEmbedded({ port: 0, dataDir: null, logLevel: 'silent', authRateLimitPerMinute: 1_000_000 });
+    product = await startEmbedded({
+      port: 0,
+      dataDir: null,
+      logLevel: 'silent',
+      authRateLimitPerMinute: 1_000_000,
+    });
     ada = await signup(product.url, 'Ada Matrix', 'ada.matrix@example.com');
     bob = await signup(product.url, 'Bob Matrix', 'bob.matrix@example.com');
     carol = await signup(product.url, 'Carol Matrix', 'carol.matrix@example.com');
     await verifyEmail(product.url, product.mailDir, ada.email);
     pendingToAda = await ask(ada, 'A pending question only Ada may see');
     answeredByAda = await ask(ada, 'An answered public question', undefined, 'A detail fit to publish');
-    const answered = await call(product.url, 'PUT', `/api/questions/${answeredByAda}/answer`, { answer: 'The public answer.' }, ada.token);
+    const answered = await call(
+      product.url,
+      'PUT',
+      `/api/questions/${answeredByAda}/answer`,
+      { answer: 'The public answer.' },
+      ada.token,
+    );
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
     askedByAda = await ask(carol, 'A question Ada asked Carol', ada.token);
-    const blocked = await call(product.url, 'POST', `/api/questions/${pendingToAda}/block`, undefined, ada.token);
+    const blocked = await call(
+      product.url,
+      'POST',
+      `/api/questions/${pendingToAda}/block`,
+      undefined,
+      ada.token,
+    );
     expect(blocked.status, JSON.stringify(blocked.body)).toBeLessThan(300);
     adaBlock = blocked.body.id as string;
-    const settings = await call(product.url, 'PUT', '/api/asking/settings', { blockedWords: ['adasecretword'] }, ada.token);
+    const settings = await call(
+      product.url,
+      'PUT',
+      '/api/asking/settings',
+      { blockedWords: ['adasecretword'] },
+      ada.token,
+    );
     expect(settings.status, JSON.stringify(settings.body)).toBe(200);
 
     // Issue 15 (data export): Ada asks for hers.
@@ -117,35 +165,109 @@ describe('access matrix: another user and a guest against every route that names
     rows = [
       { method: 'GET', path: '/api/questions/:id', url: () => `/api/questions/${pendingToAda}` },
       { method: 'GET', path: '/api/questions/:id', url: () => `/api/questions/${askedByAda}` },
-      { method: 'PUT', path: '/api/questions/:id/answer', url: () => `/api/questions/${pendingToAda}/answer`, body: { answer: 'Not yours to answer.' } },
-      { method: 'PATCH', path: '/api/questions/:id', url: () => `/api/questions/${answeredByAda}`, body: { displayOnProfile: false } },
-      { method: 'PATCH', path: '/api/questions/:id', url: () => `/api/questions/${pendingToAda}`, body: { deletedByReceiver: true } },
+      {
+        method: 'PUT',
+        path: '/api/questions/:id/answer',
+        url: () => `/api/questions/${pendingToAda}/answer`,
+        body: { answer: 'Not yours to answer.' },
+      },
+      {
+        method: 'PATCH',
+        path: '/api/questions/:id',
+        url: () => `/api/questions/${answeredByAda}`,
+        body: { displayOnProfile: false },
+      },
+      {
+        method: 'PATCH',
+        path: '/api/questions/:id',
+        url: () => `/api/questions/${pendingToAda}`,
+        body: { deletedByReceiver: true },
+      },
       { method: 'DELETE', path: '/api/questions/:id', url: () => `/api/questions/${pendingToAda}` },
       { method: 'DELETE', path: '/api/questions/:id', url: () => `/api/questions/${askedByAda}` },
       { method: 'DELETE', path: '/api/questions/:id', url: () => `/api/questions/${answeredByAda}` },
       { method: 'POST', path: '/api/questions/:id/block', url: () => `/api/questions/${pendingToAda}/block` },
       { method: 'DELETE', path: '/api/asking/blocks/:id', url: () => `/api/asking/blocks/${adaBlock}` },
       { method: 'DELETE', path: '/api/users/profile/:id', url: () => `/api/users/profile/${ada.id}` },
-      { method: 'POST', path: '/api/payments/process/:id/finalize-payment', url: () => `/api/payments/process/${pendingToAda}/finalize-payment` },
-      { method: 'POST', path: '/api/payments/process/:id/cancel-payment', url: () => `/api/payments/process/${askedByAda}/cancel-payment` },
-      { method: 'POST', path: '/api/questions/:id/status-link', url: () => `/api/questions/${askedByAda}/status-link` },
+      {
+        method: 'POST',
+        path: '/api/payments/process/:id/finalize-payment',
+        url: () => `/api/payments/process/${pendingToAda}/finalize-payment`,
+      },
+      {
+        method: 'POST',
+        path: '/api/payments/process/:id/cancel-payment',
+        url: () => `/api/payments/process/${askedByAda}/cancel-payment`,
+      },
+      {
+        method: 'POST',
+        path: '/api/questions/:id/status-link',
+        url: () => `/api/questions/${askedByAda}/status-link`,
+      },
       // The asker's status page is a capability URL (a 256-bit token): a guessed one, or a question id, reaches nothing.
-      { method: 'GET', path: '/api/question-status/:token', url: () => `/api/question-status/${GUESSED_TOKEN}` },
-      { method: 'GET', path: '/api/question-status/:token', url: () => `/api/question-status/${pendingToAda}` },
-      { method: 'POST', path: '/api/question-status/:token/confirm', url: () => `/api/question-status/${GUESSED_TOKEN}/confirm` },
-      { method: 'POST', path: '/api/question-status/:token/withdraw', url: () => `/api/question-status/${pendingToAda}/withdraw` },
+      {
+        method: 'GET',
+        path: '/api/question-status/:token',
+        url: () => `/api/question-status/${GUESSED_TOKEN}`,
+      },
+      {
+        method: 'GET',
+        path: '/api/question-status/:token',
+        url: () => `/api/question-status/${pendingToAda}`,
+      },
+      {
+        method: 'POST',
+        path: '/api/question-status/:token/confirm',
+        url: () => `/api/question-status/${GUESSED_TOKEN}/confirm`,
+      },
+      {
+        method: 'POST',
+        path: '/api/question-status/:token/withdraw',
+        url: () => `/api/question-status/${pendingToAda}/withdraw`,
+      },
       // Issue 15 (data export): Ada's export, its state and its ZIP, are hers alone.
       { method: 'GET', path: '/api/users/exports/:id', url: () => `/api/users/exports/${adaExport}` },
-      { method: 'GET', path: '/api/users/exports/:id/download', url: () => `/api/users/exports/${adaExport}/download` },
+      {
+        method: 'GET',
+        path: '/api/users/exports/:id/download',
+        url: () => `/api/users/exports/${adaExport}/download`,
+      },
       // Issue 18: the operator console's routes (operators only; everyone else gets the 404 of a path that does not
       // exist). Hiding Ada's public answer would change her inbox, which the test checks did not happen.
-      { method: 'POST', path: questionsOpsApi.hideAnswer.path, url: () => `/api/ops/questions/${answeredByAda}/hide`, body: { reason: 'Not an operator' } },
-      { method: 'POST', path: supportOpsApi.answerRequest.path, url: () => `/api/ops/support/requests/${ada.id}/answer`, body: { note: 'Not an operator' } },
-      { method: 'POST', path: supportOpsApi.resolveReport.path, url: () => `/api/ops/support/reports/${ada.id}/resolve`, body: { resolution: 'dismissed' } },
+      {
+        method: 'POST',
+        path: questionsOpsApi.hideAnswer.path,
+        url: () => `/api/ops/questions/${answeredByAda}/hide`,
+        body: { reason: 'Not an operator' },
+      },
+      {
+        method: 'POST',
+        path: supportOpsApi.answerRequest.path,
+        url: () => `/api/ops/support/requests/${ada.id}/answer`,
+        body: { note: 'Not an operator' },
+      },
+      {
+        method: 'POST',
+        path: supportOpsApi.resolveReport.path,
+        url: () => `/api/ops/support/reports/${ada.id}/resolve`,
+        body: { resolution: 'dismissed' },
+      },
       ...OPS_SERVICES.flatMap((service): Row[] => [
-        { method: 'POST', path: opsStreamsApi[service].retry.path, url: () => `/api/ops/streams/${service}/dead-letters/1/retry` },
-        { method: 'POST', path: opsStreamsApi[service].drop.path, url: () => `/api/ops/streams/${service}/dead-letters/1/drop` },
-        { method: 'GET', path: opsStreamsApi[service].job.path, url: () => `/api/ops/streams/${service}/jobs/${ada.id}` },
+        {
+          method: 'POST',
+          path: opsStreamsApi[service].retry.path,
+          url: () => `/api/ops/streams/${service}/dead-letters/1/retry`,
+        },
+        {
+          method: 'POST',
+          path: opsStreamsApi[service].drop.path,
+          url: () => `/api/ops/streams/${service}/dead-letters/1/drop`,
+        },
+        {
+          method: 'GET',
+          path: opsStreamsApi[service].job.path,
+          url: () => `/api/ops/streams/${service}/jobs/${ada.id}`,
+        },
       ]),
     ];
   }, 120_000);
@@ -155,7 +277,10 @@ describe('access matrix: another user and a guest against every route that names
   });
 
   it('has a row for every declared route that names a resource (or says why it is public)', () => {
-    const covered = new Set([...(rows ?? []).map((r) => key(r.method, r.path)), ...Object.keys(PUBLIC_BY_DESIGN)]);
+    const covered = new Set([
+      ...(rows ?? []).map((r) => key(r.method, r.path)),
+      ...Object.keys(PUBLIC_BY_DESIGN),
+    ]);
     // Operator routes are rows of the operator matrix below, every one of them (from the declarations).
     const naming = [...API_CALLS, ...BROWSER_CALLS]
       .filter((c) => c.path.includes(':') && c.auth !== 'operator')
@@ -168,7 +293,13 @@ describe('access matrix: another user and a guest against every route that names
       const before = await call(product.url, 'GET', '/api/questions?role=receiver', undefined, ada.token);
       const outcomes = [];
       for (const row of rows) {
-        const res = await call(product.url, row.method, row.url(), row.body, who === 'bob' ? bob.token : undefined);
+        const res = await call(
+          product.url,
+          row.method,
+          row.url(),
+          row.body,
+          who === 'bob' ? bob.token : undefined,
+        );
         outcomes.push({ route: `${row.method} ${row.url()}`, status: res.status });
       }
       // GET of the answered, shown question is public; every row here names a private resource or a change.
@@ -178,7 +309,11 @@ describe('access matrix: another user and a guest against every route that names
       // Nothing changed: Ada's inbox, her block and her account are as they were.
       const after = await call(product.url, 'GET', '/api/questions?role=receiver', undefined, ada.token);
       expect(after.body).toEqual(before.body);
-      expect((await call(product.url, 'GET', '/api/asking/blocks', undefined, ada.token)).body.map((b: { id: string }) => b.id)).toEqual([adaBlock]);
+      expect(
+        (await call(product.url, 'GET', '/api/asking/blocks', undefined, ada.token)).body.map(
+          (b: { id: string }) => b.id,
+        ),
+      ).toEqual([adaBlock]);
       expect((await call(product.url, 'GET', '/api/users/profile', undefined, ada.token)).status).toBe(200);
     });
   }
@@ -199,7 +334,9 @@ describe('access matrix: another user and a guest against every route that names
     };
     const outcomes = [];
     for (const c of operatorCalls) {
-      const url = c.path.replace(':id', c.path.includes('dead-letters') ? '1' : answeredByAda).replace(':jobId', ada.id);
+      const url = c.path
+        .replace(':id', c.path.includes('dead-letters') ? '1' : answeredByAda)
+        .replace(':jobId', ada.id);
       const body = bodies[c.id] ?? (c.path.endsWith('/republish') ? { from: 0 } : undefined);
       for (const token of [bob.token, undefined]) {
         const res = await call(product.url, c.method, url, body, token);
@@ -220,11 +357,19 @@ describe('access matrix: another user and a guest against every route that names
     const ids = (own.body as { id: string }[]).map((q) => q.id);
     for (const id of [pendingToAda, answeredByAda, askedByAda]) expect(ids).not.toContain(id);
     expect((await call(product.url, 'GET', '/api/asking/blocks', undefined, bob.token)).body).toEqual([]);
-    expect((await call(product.url, 'GET', '/api/asking/settings', undefined, bob.token)).body.blockedWords).toEqual([]);
+    expect(
+      (await call(product.url, 'GET', '/api/asking/settings', undefined, bob.token)).body.blockedWords,
+    ).toEqual([]);
     const earnings = await call(product.url, 'GET', '/api/payments/earnings', undefined, bob.token);
     expect(JSON.stringify(earnings.body)).not.toContain(ada.id);
     // Without a token, the caller's own lists and settings are refused outright.
-    for (const path of ['/api/questions?role=receiver', '/api/asking/blocks', '/api/asking/settings', '/api/payments/earnings', '/api/users/profile']) {
+    for (const path of [
+      '/api/questions?role=receiver',
+      '/api/asking/blocks',
+      '/api/asking/settings',
+      '/api/payments/earnings',
+      '/api/users/profile',
+    ]) {
       expect((await call(product.url, 'GET', path)).status, path).toBe(401);
     }
   });
@@ -275,12 +420,20 @@ describe('access matrix: another user and a guest against every route that names
         const body = c.method === 'GET' || c.method === 'DELETE' ? undefined : {};
         const viaBff = await call(product.url, c.method, url, body, token);
         const direct = await call(product.services[c.service].url, c.method, url, body, token);
-        outcomes.push({ route: `${c.method} ${c.path}`, bff: viaBff.status, service: direct.status, message: viaBff.body?.message });
+        outcomes.push({
+          route: `${c.method} ${c.path}`,
+          bff: viaBff.status,
+          service: direct.status,
+          message: viaBff.body?.message,
+        });
       }
-      expect(outcomes.filter((o) => o.bff !== 404 || o.service !== 404 || o.message !== 'Not found')).toEqual([]);
+      expect(outcomes.filter((o) => o.bff !== 404 || o.service !== 404 || o.message !== 'Not found')).toEqual(
+        [],
+      );
       expect(outcomes).toHaveLength(OPERATOR_CALLS.length);
       // The console's pages are a 404 too, and so is the session cookie the console asks for.
-      for (const page of ['/ops', '/ops/archives']) expect((await fetch(`${product.url}${page}`)).status, page).toBe(404);
+      for (const page of ['/ops', '/ops/archives'])
+        expect((await fetch(`${product.url}${page}`)).status, page).toBe(404);
       expect((await call(product.url, 'POST', '/api/ops/session', undefined, token)).status).toBe(404);
     });
   }
@@ -293,7 +446,10 @@ describe('access matrix: another user and a guest against every route that names
       const res = await call(product.url, c.method, url, body, olga.token);
       // Past the guard: answered (or refused for its input / an unknown id) by the route itself.
       if (res.status === 404) expect(res.body?.message, `${c.method} ${c.path}`).not.toBe('Not found');
-      else expect([200, 201, 204, 400, 409, 422], `${c.method} ${c.path}: ${res.status}`).toContain(res.status);
+      else
+        expect([200, 201, 202, 204, 400, 409, 422], `${c.method} ${c.path}: ${res.status}`).toContain(
+          res.status,
+        );
     }
   });
 });

@@ -16,7 +16,13 @@ import type { HttpApp } from '../http/http-app.js';
 import { metadataFrom } from '../http/http-app.js';
 import { idempotentId } from '../http/idempotency.js';
 import { recordOperatorActNow } from './operator-audit.js';
-import { dropDeadLetter, listDeadLetters, recordOperatorAction, retryDeadLetter, serviceStatus } from './ops.js';
+import {
+  dropDeadLetter,
+  listDeadLetters,
+  recordOperatorAction,
+  retryDeadLetter,
+  serviceStatus,
+} from './ops.js';
 
 /*
  * The operator console's event-stream routes (issue 18, ADR 0032): the same kit functions the admin CLI runs
@@ -69,7 +75,9 @@ export function maskPersonalFields(value: unknown): unknown {
     return Object.fromEntries(
       Object.entries(value as Record<string, unknown>).map(([k, v]) => [
         k,
-        PERSONAL_KEYS.has(k) && v !== null && v !== undefined && typeof v !== 'boolean' ? MASK : maskPersonalFields(v),
+        PERSONAL_KEYS.has(k) && v !== null && v !== undefined && typeof v !== 'boolean'
+          ? MASK
+          : maskPersonalFields(v),
       ]),
     );
   }
@@ -141,7 +149,9 @@ async function getJob(db: Kysely<any>, id: string): Promise<OpsJob | null> {
 }
 
 async function recentJobs(db: Kysely<any>): Promise<OpsJob[]> {
-  const { rows } = await sql<JobRow>`SELECT * FROM operator_jobs ORDER BY started_at DESC LIMIT 5`.execute(db);
+  const { rows } = await sql<JobRow>`SELECT * FROM operator_jobs ORDER BY started_at DESC LIMIT 5`.execute(
+    db,
+  );
   return rows.map(toJob);
 }
 
@@ -174,7 +184,9 @@ async function startJob<DB extends KitTables>(
   const existing = await getJob(db, id);
   if (existing) return existing;
   const { rows: running } = await sql<{ id: string }>`
-    SELECT id FROM operator_jobs WHERE status = 'running' AND updated_at > now() - make_interval(secs => ${STALE_MS / 1000})`.execute(db);
+    SELECT id FROM operator_jobs WHERE status = 'running' AND updated_at > now() - make_interval(secs => ${STALE_MS / 1000})`.execute(
+    db,
+  );
   if (running.length > 0) throw conflict('A job is already running for this service.');
   await sql`INSERT INTO operator_jobs (id, command, status, operator, total) VALUES (${id}, ${command}, 'running', ${operator}, ${total})
     ON CONFLICT (id) DO NOTHING`.execute(db);
@@ -191,7 +203,9 @@ async function startJob<DB extends KitTables>(
     try {
       const detail = await work(progress);
       const done = typeof detail.done === 'number' ? detail.done : 0;
-      await sql`UPDATE operator_jobs SET status = 'done', done = ${done}, phase = 'done', updated_at = now(), finished_at = now() WHERE id = ${id}`.execute(db);
+      await sql`UPDATE operator_jobs SET status = 'done', done = ${done}, phase = 'done', updated_at = now(), finished_at = now() WHERE id = ${id}`.execute(
+        db,
+      );
       await recordOperatorAction(db, deps.log, { operator, command, detail: { job: id, ...detail } });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -199,14 +213,20 @@ async function startJob<DB extends KitTables>(
       await sql`UPDATE operator_jobs SET status = 'failed', error = ${message}, updated_at = now(), finished_at = now() WHERE id = ${id}`
         .execute(db)
         .catch(() => undefined);
-      await recordOperatorAction(db, deps.log, { operator, command, detail: { job: id, error: message } }).catch(() => undefined);
+      await recordOperatorAction(db, deps.log, {
+        operator,
+        command,
+        detail: { job: id, error: message },
+      }).catch(() => undefined);
     }
   })();
   return (await getJob(db, id))!;
 }
 
 async function lastPosition(db: Kysely<any>): Promise<number> {
-  const { rows } = await sql<{ p: number | string | null }>`SELECT max(global_position) AS p FROM events`.execute(db);
+  const { rows } = await sql<{
+    p: number | string | null;
+  }>`SELECT max(global_position) AS p FROM events`.execute(db);
   return Number(rows[0]?.p ?? 0);
 }
 
@@ -219,7 +239,13 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
     return `${who.username} (console, user ${who.userId})`;
   };
   /** The audit event (ADR 0031) of an action done from the console: who, what, when. */
-  const audit = async (request: FastifyRequest, action: string, subject: string, summary: string, detail: Record<string, unknown>) => {
+  const audit = async (
+    request: FastifyRequest,
+    action: string,
+    subject: string,
+    summary: string,
+    detail: Record<string, unknown>,
+  ) => {
     const who = await deps.guard(request);
     await recordOperatorActNow(
       deps.store,
@@ -247,7 +273,9 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
       outbox: status.outbox,
       deadLetters: status.deadLetters,
       scheduler: status.scheduler,
-      lastRebuild: status.lastRebuild ? { operator: status.lastRebuild.operator, at: iso(status.lastRebuild.at) } : null,
+      lastRebuild: status.lastRebuild
+        ? { operator: status.lastRebuild.operator, at: iso(status.lastRebuild.at) }
+        : null,
       lastPosition: position,
       jobs,
     };
@@ -275,15 +303,35 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
 
   routeFor(app, calls.retry, async (request) => {
     const operator = await operatorOf(request);
-    const outcome = await retryDeadLetter(deps.database, deps.consumers, request.params.id, { operator, log: deps.log });
-    await audit(request, 'deadLetter.retry', `deadLetter:${deps.service}:${request.params.id}`, `Retried dead letter #${request.params.id} of ${deps.service}: ${outcome.outcome}`, { ...outcome });
-    return { id: outcome.id, outcome: outcome.outcome, error: outcome.outcome === 'failed' ? outcome.error : null };
+    const outcome = await retryDeadLetter(deps.database, deps.consumers, request.params.id, {
+      operator,
+      log: deps.log,
+    });
+    await audit(
+      request,
+      'deadLetter.retry',
+      `deadLetter:${deps.service}:${request.params.id}`,
+      `Retried dead letter #${request.params.id} of ${deps.service}: ${outcome.outcome}`,
+      { ...outcome },
+    );
+    return {
+      id: outcome.id,
+      outcome: outcome.outcome,
+      error: outcome.outcome === 'failed' ? outcome.error : null,
+    };
   });
 
   routeFor(app, calls.drop, async (request) => {
     const operator = await operatorOf(request);
     const dropped = await dropDeadLetter(deps.database, request.params.id, { operator, log: deps.log });
-    if (dropped) await audit(request, 'deadLetter.drop', `deadLetter:${deps.service}:${request.params.id}`, `Dropped dead letter #${request.params.id} of ${deps.service}`, { id: request.params.id });
+    if (dropped)
+      await audit(
+        request,
+        'deadLetter.drop',
+        `deadLetter:${deps.service}:${request.params.id}`,
+        `Dropped dead letter #${request.params.id} of ${deps.service}`,
+        { id: request.params.id },
+      );
     return { id: request.params.id, dropped };
   });
 
@@ -297,7 +345,13 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
       });
       return { applied, done: applied };
     });
-    await audit(request, 'projections.rebuild', `service:${deps.service}`, `Started a rebuild of ${deps.service}'s projections`, { job: id });
+    await audit(
+      request,
+      'projections.rebuild',
+      `service:${deps.service}`,
+      `Started a rebuild of ${deps.service}'s projections`,
+      { job: id },
+    );
     return reply.code(202).send(job);
   });
 
@@ -314,7 +368,13 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
       );
       return { from, to: to ?? null, published, done: total };
     });
-    await audit(request, 'events.republish', `service:${deps.service}`, `Republished ${deps.service}'s events after position ${from}${to === undefined ? '' : ` up to ${to}`}`, { job: id, from, to: to ?? null });
+    await audit(
+      request,
+      'events.republish',
+      `service:${deps.service}`,
+      `Republished ${deps.service}'s events after position ${from}${to === undefined ? '' : ` up to ${to}`}`,
+      { job: id, from, to: to ?? null },
+    );
     return reply.code(202).send(job);
   });
 
@@ -322,7 +382,7 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
     await operatorOf(request);
     await ensureJobsTable(db);
     const job = await getJob(db, request.params.jobId);
-    if (!job) throw notFound();
+    if (!job) throw notFound('No such job.');
     return job;
   });
 }
