@@ -9,6 +9,7 @@ import {
 } from '@ques/contracts';
 import {
   batchedApply,
+  eventHandlers,
   insertRowsAsJson,
   notFound,
   requireUser,
@@ -32,16 +33,6 @@ import type { QuestionEvent } from '../questions/domain/question.js';
  */
 
 const DAY_MS = 86_400_000;
-const RELEVANT = new Set([
-  'QuestionAsked',
-  'QuestionCurated',
-  'AnswerPosted',
-  'QuestionVisibilityChanged',
-  'QuestionDeletedByReceiver',
-  'QuestionWithdrawn',
-  'AnswerWindowExpired',
-  'AnswerHiddenByOperator',
-]);
 
 function rowOf(recorded: RecordedEvent): { key: string; row: Record<string, unknown> } | null {
   const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
@@ -85,67 +76,49 @@ function rowOf(recorded: RecordedEvent): { key: string; row: Record<string, unkn
 const insert = (trx: Kysely<QuestionsDB>, rows: Record<string, unknown>[]) =>
   insertRowsAsJson(trx, 'trust_timings', rows, sql`ON CONFLICT (question_id) DO NOTHING`);
 
-async function apply(trx: Kysely<QuestionsDB>, recorded: RecordedEvent): Promise<void> {
-  if (!RELEVANT.has(recorded.type)) return;
-  const added = rowOf(recorded);
-  if (added) return void (await insert(trx, [added.row]));
-  const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
-  const version = recorded.streamVersion;
-  const update = (id: string) =>
-    trx.updateTable('trust_timings').where('question_id', '=', id).where('version', '<', version);
-  switch (e.type) {
-    case 'AnswerPosted':
-      await update(e.data.questionId)
-        .set((eb) => ({
-          answered_at: sql`coalesce(${eb.ref('answered_at')}, ${e.data.answeredAt}::timestamptz)`,
-          is_public: sql<boolean>`${e.data.displayOnProfile} AND NOT ${eb.ref('asker_private')} AND NOT ${eb.ref('deleted')}`,
-          version,
-        }))
-        .execute();
-      return;
-    case 'QuestionVisibilityChanged':
-      await update(e.data.questionId)
-        .set((eb) => ({
-          is_public: sql<boolean>`${e.data.displayOnProfile} AND ${eb.ref('answered_at')} IS NOT NULL AND NOT ${eb.ref('asker_private')} AND NOT ${eb.ref('deleted')}`,
-          version,
-        }))
-        .execute();
-      return;
-    case 'QuestionDeletedByReceiver':
-      await update(e.data.questionId).set({ deleted: true, is_public: false, version }).execute();
-      return;
-    case 'QuestionWithdrawn':
-      await update(e.data.questionId).set({ withdrawn: true, is_public: false, version }).execute();
-      return;
-    case 'AnswerWindowExpired':
-      await update(e.data.questionId).set({ window_expired: true, version }).execute();
-      return;
-    // Issue 18: an answer Ques hid is no longer one of the owner's public answers (it still counts as answered).
-    case 'AnswerHiddenByOperator':
-      await update(e.data.questionId).set({ is_public: false, version }).execute();
-      return;
-    // Rows are added by rowOf (asked, curated); nothing else changes a timing or a flag kept here.
-    case 'QuestionAsked':
-    case 'QuestionCurated':
-    case 'AnswerEdited':
-    case 'TippedQuestionSubmitted':
-    case 'TippedCheckoutExpired':
-    case 'TipCaptureConfirmed':
-    case 'TipReleaseConfirmed':
-      return;
-    default: {
-      const unknown: never = e;
-      return unknown;
-    }
-  }
-}
+/** The row of a question whose stream is past `version` (a replayed event changes nothing). */
+const older = (trx: Kysely<QuestionsDB>, questionId: string, version: number) =>
+  trx.updateTable('trust_timings').where('question_id', '=', questionId).where('version', '<', version);
+
+const addRow = (trx: Kysely<QuestionsDB>, _data: unknown, recorded: RecordedEvent) =>
+  insert(trx, [rowOf(recorded)!.row]);
+
+/** One handler per event the stats read (the kit's `eventHandlers`: the handled types are the relevant ones). */
+const { relevant, apply } = eventHandlers<QuestionsDB, QuestionEvent>({
+  QuestionAsked: addRow,
+  QuestionCurated: addRow,
+  AnswerPosted: (trx, d, { streamVersion: version }) =>
+    older(trx, d.questionId, version)
+      .set((eb) => ({
+        answered_at: sql`coalesce(${eb.ref('answered_at')}, ${d.answeredAt}::timestamptz)`,
+        is_public: sql<boolean>`${d.displayOnProfile} AND NOT ${eb.ref('asker_private')} AND NOT ${eb.ref('deleted')}`,
+        version,
+      }))
+      .execute(),
+  QuestionVisibilityChanged: (trx, d, { streamVersion: version }) =>
+    older(trx, d.questionId, version)
+      .set((eb) => ({
+        is_public: sql<boolean>`${d.displayOnProfile} AND ${eb.ref('answered_at')} IS NOT NULL AND NOT ${eb.ref('asker_private')} AND NOT ${eb.ref('deleted')}`,
+        version,
+      }))
+      .execute(),
+  QuestionDeletedByReceiver: (trx, d, { streamVersion: version }) =>
+    older(trx, d.questionId, version).set({ deleted: true, is_public: false, version }).execute(),
+  QuestionWithdrawn: (trx, d, { streamVersion: version }) =>
+    older(trx, d.questionId, version).set({ withdrawn: true, is_public: false, version }).execute(),
+  AnswerWindowExpired: (trx, d, { streamVersion: version }) =>
+    older(trx, d.questionId, version).set({ window_expired: true, version }).execute(),
+  // Issue 18: an answer Ques hid is no longer one of the owner's public answers (it still counts as answered).
+  AnswerHiddenByOperator: (trx, d, { streamVersion: version }) =>
+    older(trx, d.questionId, version).set({ is_public: false, version }).execute(),
+});
 
 /** Inline projection `trust_timings` (rebuilt with the others; a rebuild inserts runs of new questions in one statement). */
 export const trustTimingsProjection: Projection<QuestionsDB> = {
   name: 'trust_timings',
   tables: ['trust_timings'],
   apply,
-  applyBatch: batchedApply<QuestionsDB>({ relevant: (e) => RELEVANT.has(e.type), rowOf, insert, apply }),
+  applyBatch: batchedApply<QuestionsDB>({ relevant, rowOf, insert, apply }),
 };
 
 /** The median of numbers (the mean of the middle two for an even count); null for none. Pure. */

@@ -1,92 +1,93 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { IdentityEvents, type EventEnvelope, type OpsAbuseReport, type OpsSupportRequest, type ZUserSnapshot } from '@ques/contracts';
-import { erasedValue, upsertLocalCopy, type ConsumerDefinition, type Projection, type RecordedEvent } from '@ques/kit';
+import {
+  userSnapshotHandlers,
+  type EventEnvelope,
+  type OpsAbuseReport,
+  type OpsSupportRequest,
+  type ZUserSnapshot,
+} from '@ques/contracts';
+import { erasedValue, handlerProjection, upsertLocalCopy, type ConsumerDefinition } from '@ques/kit';
 import type { SupportDB } from '../db/schema.js';
 import type { SupportRequestEvent } from '../requests/domain/support-request.js';
 import type { AbuseReportEvent } from '../reports/domain.js';
 
 /** `support_requests`: what the console lists (projection of the request streams; rebuildable). */
-export const supportRequestsProjection: Projection<SupportDB> = {
+export const supportRequestsProjection = handlerProjection<SupportDB, SupportRequestEvent>({
   name: 'support-requests',
   tables: ['support_requests'],
-  async apply(trx, recorded: RecordedEvent) {
-    const e = { type: recorded.type, data: recorded.data } as SupportRequestEvent;
-    switch (e.type) {
-      case 'SupportRequested':
-        await trx
-          .insertInto('support_requests')
-          .values({
-            request_id: e.data.requestId,
-            category: e.data.category,
-            title: e.data.title,
-            description: e.data.description,
-            user_id: e.data.userId,
-            username: e.data.username,
-            status: 'open',
-            requested_at: e.data.requestedAt,
-          })
-          .onConflict((oc) => oc.column('request_id').doNothing())
-          .execute();
-        return;
-      case 'SupportRequestAnswered':
-        await trx
-          .updateTable('support_requests')
-          .set({ status: 'answered', answered_at: e.data.answeredAt, answer_note: e.data.note, answered_by: e.data.operator, answer_mailed_at: null })
-          .where('request_id', '=', e.data.requestId)
-          .execute();
-        return;
-      case 'SupportAnswerMailed':
-        await trx
-          .updateTable('support_requests')
-          .set({ answer_mailed_at: e.data.mailedAt })
-          .where('request_id', '=', e.data.requestId)
-          .execute();
-        return;
-      case 'SupportInboxMailed':
-      default:
-        return;
-    }
+  handlers: {
+    SupportRequested: (trx, d) =>
+      trx
+        .insertInto('support_requests')
+        .values({
+          request_id: d.requestId,
+          category: d.category,
+          title: d.title,
+          description: d.description,
+          user_id: d.userId,
+          username: d.username,
+          status: 'open',
+          requested_at: d.requestedAt,
+        })
+        .onConflict((oc) => oc.column('request_id').doNothing())
+        .execute(),
+    SupportRequestAnswered: (trx, d) =>
+      trx
+        .updateTable('support_requests')
+        .set({
+          status: 'answered',
+          answered_at: d.answeredAt,
+          answer_note: d.note,
+          answered_by: d.operator,
+          answer_mailed_at: null,
+        })
+        .where('request_id', '=', d.requestId)
+        .execute(),
+    SupportAnswerMailed: (trx, d) =>
+      trx
+        .updateTable('support_requests')
+        .set({ answer_mailed_at: d.mailedAt })
+        .where('request_id', '=', d.requestId)
+        .execute(),
   },
-};
+});
 
 /** `abuse_reports`: what the console lists (projection of the report streams; rebuildable). */
-export const abuseReportsProjection: Projection<SupportDB> = {
+export const abuseReportsProjection = handlerProjection<SupportDB, AbuseReportEvent>({
   name: 'abuse-reports',
   tables: ['abuse_reports'],
-  async apply(trx, recorded: RecordedEvent) {
-    const e = { type: recorded.type, data: recorded.data } as AbuseReportEvent;
-    switch (e.type) {
-      case 'AbuseReported':
-        await trx
-          .insertInto('abuse_reports')
-          .values({
-            report_id: e.data.reportId,
-            target_kind: e.data.target.kind,
-            target_id: e.data.target.kind === 'answer' ? e.data.target.questionId : e.data.target.username,
-            target_username: e.data.target.username ?? null,
-            reason: e.data.reason,
-            note: e.data.note,
-            user_id: e.data.userId,
-            username: e.data.username,
-            status: 'open',
-            reported_at: e.data.reportedAt,
-          })
-          .onConflict((oc) => oc.column('report_id').doNothing())
-          .execute();
-        return;
-      case 'AbuseReportResolved':
-        await trx
-          .updateTable('abuse_reports')
-          .set({ status: e.data.resolution, resolved_at: e.data.resolvedAt, resolution_note: e.data.note, resolved_by: e.data.operator })
-          .where('report_id', '=', e.data.reportId)
-          .execute();
-        return;
-      default:
-        return;
-    }
+  handlers: {
+    AbuseReported: (trx, d) =>
+      trx
+        .insertInto('abuse_reports')
+        .values({
+          report_id: d.reportId,
+          target_kind: d.target.kind,
+          target_id: d.target.kind === 'answer' ? d.target.questionId : d.target.username,
+          target_username: d.target.username ?? null,
+          reason: d.reason,
+          note: d.note,
+          user_id: d.userId,
+          username: d.username,
+          status: 'open',
+          reported_at: d.reportedAt,
+        })
+        .onConflict((oc) => oc.column('report_id').doNothing())
+        .execute(),
+    AbuseReportResolved: (trx, d) =>
+      trx
+        .updateTable('abuse_reports')
+        .set({
+          status: d.resolution,
+          resolved_at: d.resolvedAt,
+          resolution_note: d.note,
+          resolved_by: d.operator,
+        })
+        .where('report_id', '=', d.reportId)
+        .execute(),
   },
-};
+});
 
 const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
 
@@ -122,16 +123,25 @@ export async function listRequests(
   }));
 }
 
-export async function listReports(db: Kysely<SupportDB>, filter: { status?: string }, id?: string): Promise<OpsAbuseReport[]> {
+export async function listReports(
+  db: Kysely<SupportDB>,
+  filter: { status?: string },
+  id?: string,
+): Promise<OpsAbuseReport[]> {
   let q = db.selectFrom('abuse_reports').selectAll().orderBy('reported_at', 'desc').limit(200);
   if (id) q = q.where('report_id', '=', id);
-  if (filter.status === 'open' || filter.status === 'hidden' || filter.status === 'dismissed') q = q.where('status', '=', filter.status);
+  if (filter.status === 'open' || filter.status === 'hidden' || filter.status === 'dismissed')
+    q = q.where('status', '=', filter.status);
   const rows = await q.execute();
   return rows.map((r) => ({
     id: r.report_id,
     target:
       r.target_kind === 'answer'
-        ? { kind: 'answer' as const, questionId: r.target_id, ...(r.target_username ? { username: r.target_username } : {}) }
+        ? {
+            kind: 'answer' as const,
+            questionId: r.target_id,
+            ...(r.target_username ? { username: r.target_username } : {}),
+          }
         : { kind: 'profile' as const, username: r.target_id },
     reason: r.reason as OpsAbuseReport['reason'],
     note: r.note,
@@ -144,7 +154,10 @@ export async function listReports(db: Kysely<SupportDB>, filter: { status?: stri
   }));
 }
 
-async function applySnapshot(trx: Kysely<SupportDB>, envelope: EventEnvelope<z.output<typeof ZUserSnapshot>>): Promise<void> {
+async function applySnapshot(
+  trx: Kysely<SupportDB>,
+  envelope: EventEnvelope<z.output<typeof ZUserSnapshot>>,
+): Promise<void> {
   const d = envelope.data;
   await upsertLocalCopy(trx, 'support_contacts', 'user_id', {
     user_id: d.userId,
@@ -161,10 +174,7 @@ export function contactsConsumer(): ConsumerDefinition<SupportDB> {
   return {
     durable: 'support--contacts',
     context: 'identity',
-    handlers: {
-      UserRegistered: { schema: IdentityEvents.UserRegistered.schema, effect: applySnapshot },
-      ProfileUpdated: { schema: IdentityEvents.ProfileUpdated.schema, effect: applySnapshot },
-    },
+    handlers: userSnapshotHandlers(applySnapshot),
   };
 }
 
@@ -173,7 +183,14 @@ export async function eraseFromConsole(trx: Kysely<SupportDB>, userId: string): 
   const erased = erasedValue(userId);
   await trx
     .insertInto('support_contacts')
-    .values({ user_id: userId, email: '', email_verified: false, deleted: true, version: 2 ** 31 - 1, updated_at: new Date() })
+    .values({
+      user_id: userId,
+      email: '',
+      email_verified: false,
+      deleted: true,
+      version: 2 ** 31 - 1,
+      updated_at: new Date(),
+    })
     .onConflict((oc) => oc.column('user_id').doUpdateSet({ email: '', email_verified: false, deleted: true }))
     .execute();
   await trx
@@ -181,5 +198,9 @@ export async function eraseFromConsole(trx: Kysely<SupportDB>, userId: string): 
     .set({ title: erased, description: erased, username: erased, answer_note: null })
     .where('user_id', '=', userId)
     .execute();
-  await trx.updateTable('abuse_reports').set({ note: null, username: erased }).where('user_id', '=', userId).execute();
+  await trx
+    .updateTable('abuse_reports')
+    .set({ note: null, username: erased })
+    .where('user_id', '=', userId)
+    .execute();
 }
