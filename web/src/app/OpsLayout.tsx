@@ -2,6 +2,7 @@ import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { NavLink, Outlet, useLocation } from '../lib/router';
 import { LoadingText } from '../components/Banner';
 import { useAuth } from '../lib/auth/auth-context';
+import { useDismiss } from '../lib/use-dismiss';
 // The console has the admin area's look: the same layout and list styles.
 import '../features/admin/admin.css';
 import { OPS_GROUPS, OPS_SECTIONS } from './ops-sections';
@@ -17,17 +18,7 @@ export function OpsLayout() {
   const asideRef = useRef<HTMLElement>(null);
   useEffect(() => setOpen(false), [pathname]);
   // The narrow-screen menu closes on Escape and on a press elsewhere (as the admin area's).
-  useEffect(() => {
-    if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
-    const onPointer = (e: PointerEvent) => !asideRef.current?.contains(e.target as Node) && setOpen(false);
-    document.addEventListener('keydown', onKey);
-    document.addEventListener('pointerdown', onPointer);
-    return () => {
-      document.removeEventListener('keydown', onKey);
-      document.removeEventListener('pointerdown', onPointer);
-    };
-  }, [open]);
+  useDismiss(open, asideRef, () => setOpen(false));
 
   const current = OPS_SECTIONS.find((s) => (s.path ? pathname.startsWith(hrefOf(s.path)) : pathname === '/ops' || pathname === '/ops/'));
 

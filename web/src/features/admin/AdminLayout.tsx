@@ -4,7 +4,7 @@ import { Avatar } from '../../components/Avatar';
 import { LoadingText } from '../../components/Banner';
 import { useAuth } from '../../lib/auth/auth-context';
 import './admin.css';
-import { useDismiss } from './use-dismiss';
+import { useDismiss } from '../../lib/use-dismiss';
 
 interface NavItem {
   to: string;

@@ -2,7 +2,7 @@ import type { Question } from '@ques/contracts/core';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
 import { isPending, isWithdrawn, tipView } from './lists';
-import { useDismiss } from './use-dismiss';
+import { useDismiss } from '../../lib/use-dismiss';
 import type { QuestionList } from './use-question-list';
 
 /** Search box above every list (spec §2, §5). */
