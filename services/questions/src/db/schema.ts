@@ -1,10 +1,19 @@
 import type { ColumnType, Selectable } from 'kysely';
 import type { TipStatus } from '@ques/contracts';
-import type { IdempotencyTables, KitTables, NullableTimestamp, OperatorAuditTables, PersonalDataTables, RevocationTables, Timestamp } from '@ques/kit';
+import type {
+  IdempotencyTables,
+  KitTables,
+  NullableTimestamp,
+  OperatorAuditTables,
+  PersonalDataTables,
+  RevocationTables,
+  Timestamp,
+} from '@ques/kit';
 import type { Lifecycle } from '../questions/domain/question.js';
 
 /** Questions' tables, declared once (created by `migrations/`); every query runs on `Kysely<QuestionsDB>`. */
-export interface QuestionsDB extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables, OperatorAuditTables {
+export interface QuestionsDB
+  extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables, OperatorAuditTables {
   questions: QuestionsTable;
   recipients: RecipientsTable;
   asking_settings: AskingSettingsTable;
@@ -61,6 +70,48 @@ export interface QuestionsTable {
   hidden_at: NullableTimestamp;
 }
 export type QuestionRow = Selectable<QuestionsTable>;
+
+/**
+ * The columns a row of `questions` is read with — every declared one (checked at compile time), and not the stored
+ * search document (`search_doc`, issue 14), which only the "already answered?" search reads: lists stay as narrow as
+ * the rows they return.
+ */
+export const QUESTION_COLUMNS = Object.keys({
+  id: true,
+  lifecycle: true,
+  is_curated: true,
+  question: true,
+  detail: true,
+  answer: true,
+  source: true,
+  tags: true,
+  display_on_profile: true,
+  asker_private: true,
+  public_question: true,
+  public_detail: true,
+  deleted_by_receiver: true,
+  to_user_id: true,
+  to_username: true,
+  recipient_name: true,
+  to_user_email: true,
+  asker_user_id: true,
+  from_username: true,
+  asked_name: true,
+  asked_email: true,
+  replier_name: true,
+  tip_amount: true,
+  currency: true,
+  payment_ref: true,
+  tip_status: true,
+  answer_deadline: true,
+  answer_window_expired: true,
+  created_at: true,
+  updated_at: true,
+  answered_at: true,
+  version: true,
+  hidden_reason: true,
+  hidden_at: true,
+} satisfies Record<keyof QuestionsTable, true>) as (keyof QuestionsTable)[];
 
 /** Identity's users as questions needs them (fed by identity's events). */
 export interface RecipientsTable {

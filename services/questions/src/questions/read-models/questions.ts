@@ -1,7 +1,12 @@
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { QUESTION_MESSAGES } from '@ques/contracts';
 import { badRequest, insertRowsAsJson, type Projection, type RecordedEvent } from '@ques/kit';
-import type { QuestionRow, QuestionsDB, QuestionsTable } from '../../db/schema.js';
+import {
+  QUESTION_COLUMNS,
+  type QuestionRow,
+  type QuestionsDB,
+  type QuestionsTable,
+} from '../../db/schema.js';
 import type { QuestionEvent } from '../domain/question.js';
 
 export type { QuestionRow };
@@ -74,7 +79,10 @@ export const questionsProjection: Projection<QuestionsDB> = {
     };
     for (const recorded of events) {
       if (recorded.type === 'QuestionAsked' || recorded.type === 'TippedQuestionSubmitted') {
-        const row = askedRow({ type: recorded.type, data: recorded.data } as AskedEvent, recorded.streamVersion);
+        const row = askedRow(
+          { type: recorded.type, data: recorded.data } as AskedEvent,
+          recorded.streamVersion,
+        );
         // One statement cannot touch a row twice: an authorization of a question in this run waits for a flush.
         if (pending.has(row.id)) await flush();
         pending.set(row.id, row);
@@ -143,7 +151,9 @@ export const questionsProjection: Projection<QuestionsDB> = {
           replier_name: d.replierName,
           answered_at: d.answeredAt,
           ...(d.tipToCapture ? { tip_status: 'capturing' } : {}),
-          ...(d.redaction ? { public_question: d.redaction.question, public_detail: d.redaction.detail } : {}),
+          ...(d.redaction
+            ? { public_question: d.redaction.question, public_detail: d.redaction.detail }
+            : {}),
         });
         return;
       }
@@ -248,7 +258,9 @@ type Query = SelectQueryBuilder<QuestionsDB, 'questions', QuestionRow>;
 function paged(query: Query, limit: number, after: Position | null): Query {
   let q = query;
   if (after)
-    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(new Date(after.createdAt), after.id)));
+    q = q.where((eb) =>
+      eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(new Date(after.createdAt), after.id)),
+    );
   return q
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -271,7 +283,7 @@ export class QuestionsReadModel {
   constructor(private readonly db: Kysely<QuestionsDB>) {}
 
   private base(): Query {
-    return this.db.selectFrom('questions').selectAll();
+    return this.db.selectFrom('questions').select(QUESTION_COLUMNS);
   }
 
   /**
@@ -286,13 +298,14 @@ export class QuestionsReadModel {
     const tsq = sql`to_tsquery('english', ${query})`;
     // Ranked among the newest SIMILAR_CANDIDATES matches: a word every answer has costs the same as a rare one.
     const matches = this.publicAnswersOf(username)
+      .select(sql<string>`search_doc`.as('search_doc'))
       .where(sql<boolean>`search_doc @@ ${tsq}`)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(SIMILAR_CANDIDATES);
     const ranked = await this.db
       .selectFrom(matches.as('m'))
-      .selectAll()
+      .select(QUESTION_COLUMNS)
       .orderBy(sql`ts_rank(search_doc, ${tsq})`, 'desc')
       .orderBy('answered_at', 'desc')
       .limit(limit)
@@ -320,7 +333,7 @@ export class QuestionsReadModel {
   }
 
   byId(id: string, executor: Kysely<QuestionsDB> = this.db): Promise<QuestionRow | undefined> {
-    return executor.selectFrom('questions').selectAll().where('id', '=', id).executeTakeFirst();
+    return executor.selectFrom('questions').select(QUESTION_COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
   /** The public page's query (also what the EXPLAIN test checks). */
@@ -428,4 +441,3 @@ function merge(lists: QuestionRow[][]): QuestionRow[] {
 
 /** How many of an owner's newest matching answers "already answered?" ranks. */
 const SIMILAR_CANDIDATES = 200;
-
