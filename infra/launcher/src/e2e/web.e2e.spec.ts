@@ -175,7 +175,9 @@ describe.skipIf(!run)('web app in Chromium, served by the BFF on the embedded de
     });
     ownerId = stored.id;
     // The header now shows the uploaded avatar instead of initials.
-    await until(() => page.locator('.avatar-button img').getAttribute('src')).toMatch(/^\/images\/avatars\//);
+    await until(() => page.locator('.avatar-button img').getAttribute('src')).toMatch(
+      new RegExp(`^/images/avatars/${ownerId}/`),
+    );
 
     for (const viewport of ['desktop', 'phone'] as const) {
       await page.setViewportSize(
@@ -223,15 +225,16 @@ describe.skipIf(!run)('web app in Chromium, served by the BFF on the embedded de
     expect(headValue(first4k, 'title')).toBe(`${OWNER.name} — Ask Me Anything`);
     expect(headValue(first4k, 'meta[name=description]')).toBe(OWNER.bio);
     expect(headValue(first4k, 'canonical')).toBe(`${base}/ask/${username}`);
+    // The share card (issue 15): a 1200×630 PNG named by the hash of what it shows.
     expect(headValue(first4k, 'meta[property=og:image]')).toMatch(
-      new RegExp(`^${base}/images/avatars/${ownerId}/[a-z0-9]+\\.webp$`),
+      new RegExp(`^${base}/share/profile/${username}/[0-9a-f]{16}\\.png$`),
     );
-    expect(headValue(first4k, 'meta[name=twitter:card]')).toBe('summary');
+    expect(headValue(first4k, 'meta[name=twitter:card]')).toBe('summary_large_image');
     expect(headValue(first4k, 'meta[property=og:title]')).toBe(`${OWNER.name} — Ask Me Anything`);
     // The share image is really there.
     const image = await fetch(headValue(first4k, 'meta[property=og:image]')!);
     expect(image.status).toBe(200);
-    expect(image.headers.get('content-type')).toBe('image/webp');
+    expect(image.headers.get('content-type')).toBe('image/png');
     // Twitterbot gets the same; an unknown owner gets 404 with the default metadata.
     const twitter = await fetchAsCrawler(`${base}/ask/${username}`, 'Twitterbot/1.0');
     expect(headValue(twitter.first4k, 'title')).toBe(`${OWNER.name} — Ask Me Anything`);
@@ -487,9 +490,9 @@ describe.skipIf(!run)('web app in Chromium, served by the BFF on the embedded de
     expect(headValue(first4k, 'meta[name=description]')).toBe(`${ANSWER.slice(0, 149).trimEnd()}…`);
     expect(headValue(first4k, 'canonical')).toBe(`${base}${answerPath}`);
     expect(headValue(first4k, 'meta[property=og:image]')).toMatch(
-      new RegExp(`^${base}/images/avatars/${ownerId}/`),
+      new RegExp(`^${base}/share/answer/[0-9a-f-]{36}/[0-9a-f]{16}\\.png$`),
     );
-    expect(headValue(first4k, 'meta[name=twitter:card]')).toBe('summary');
+    expect(headValue(first4k, 'meta[name=twitter:card]')).toBe('summary_large_image');
     expect(jsonLdOf(html)).toMatchObject({
       '@context': 'https://schema.org',
       '@type': 'QAPage',
