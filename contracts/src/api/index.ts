@@ -4,6 +4,7 @@ import { identityApi, identityBrowserCalls } from './identity.js';
 import { opsStreamsApi } from './ops-streams.js';
 import { questionsOpsApi, supportOpsApi } from './ops-support.js';
 import { opsApi } from './ops.js';
+import { claimsApi, claimsOpsApi } from './claims.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { sitemapApi } from './sitemap.js';
@@ -17,6 +18,7 @@ export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
 export { opsApi, OPERATOR_ERRORS } from './ops.js';
+export * from './claims.js';
 export * from './sitemap.js';
 export * from './trust.js';
 export * from './ops-streams.js';
@@ -37,6 +39,9 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(supportOpsApi),
   ...Object.values(questionsOpsApi),
   ...Object.values(opsApi),
+  // Issue 18: claiming an archive profile (api/claims.ts, ADR 0034).
+  ...Object.values(claimsApi),
+  ...Object.values(claimsOpsApi),
   // Issue 15: the data export (api/exports.ts).
   ...Object.values(exportsApi),
 ];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   IDENTITY_MESSAGES as M,
   usernameFromName,
@@ -21,6 +21,7 @@ import {
   type EventMetadata,
   type PersonalDataVault,
 } from '@ques/kit';
+import type { IdentityDB } from '../db/schema.js';
 import { hashPassword, verifyPassword } from '../sessions/passwords.js';
 import type { Sessions } from '../sessions/sessions.js';
 import type { IssueAccess } from '../sessions/sign-in.js';
@@ -169,12 +170,22 @@ export class Accounts {
 
   /** Deletes the caller's own account and everything personal identity holds about them. */
   async delete(caller: Caller, id: string): Promise<{ message: string }> {
-    const { commands, vault, avatars, sessions, verification, exports, clock } = this.deps;
     const { claims, correlationId } = caller;
     if (id !== claims.sub) throw forbidden(M.deleteOwnOnly);
-    const userId = claims.sub;
+    await this.retire(claims.sub, caller.metadata, correlationId);
+    return { message: 'Account deleted successfully' };
+  }
+
+  /**
+   * The one way an account ends: `UserDeleted`, its key destroyed, its sessions revoked, its rows erased. Used by
+   * deletion and by an approved profile claim, which retires the claimant's own account inside the approval's
+   * transaction (`trx`; ADR 0034).
+   */
+  async retire(userId: string, metadata: EventMetadata, correlationId: string, trx?: Kysely<IdentityDB>): Promise<void> {
+    const { commands, vault, avatars, sessions, verification, exports, clock } = this.deps;
     const stream = userStreamId(userId);
-    await commands.handle(userId, { type: 'DeleteUser', data: { now: clock() } }, caller.metadata, {
+    await commands.handle(userId, { type: 'DeleteUser', data: { now: clock() } }, metadata, {
+      ...(trx ? { transaction: trx } : {}),
       alongside: async (trx) => {
         // Destroying the key makes every stored copy of their personal fields unreadable (ADR 0010).
         await vault.forget(trx, userId);
@@ -192,6 +203,5 @@ export class Accounts {
         await sessions.revokeAllForUser(userId, 'account deleted', { correlationId, trx });
       },
     });
-    return { message: 'Account deleted successfully' };
   }
 }
