@@ -186,21 +186,21 @@ export class Accounts {
     const stream = userStreamId(userId);
     await commands.handle(userId, { type: 'DeleteUser', data: { now: clock() } }, metadata, {
       ...(trx ? { transaction: trx } : {}),
-      alongside: async (trx) => {
+      alongside: async (tx) => {
         // Destroying the key makes every stored copy of their personal fields unreadable (ADR 0010).
-        await vault.forget(trx, userId);
-        await avatars.remove(trx, userId);
-        await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
-        await verification.forget(trx, userId);
+        await vault.forget(tx, userId);
+        await avatars.remove(tx, userId);
+        await tx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+        await verification.forget(tx, userId);
         // Their data exports (and any archive) go with the account; a run finishing later stores nothing.
-        await exports.forget(trx, userId);
+        await exports.forget(tx, userId);
         // Published integration events of theirs still waiting for cleanup go now; UserDeleted itself stays queued.
-        await trx
+        await tx
           .deleteFrom('outbox')
           .where('published_at', 'is not', null)
           .where(sql<boolean>`envelope->>'streamId' = ${stream}`)
           .execute();
-        await sessions.revokeAllForUser(userId, 'account deleted', { correlationId, trx });
+        await sessions.revokeAllForUser(userId, 'account deleted', { correlationId, trx: tx });
       },
     });
   }

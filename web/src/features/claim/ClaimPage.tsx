@@ -117,8 +117,11 @@ function ClaimForm({ profile, username, onSent }: { profile: PublicProfile; user
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    if (method !== 'note' && !evidence.trim()) return setError(method === 'email' ? C.emailRequired : C.linkRequired);
-    if (method === 'note' && !note.trim()) return setError(C.noteRequired);
+    const missing = method === 'note' ? (note.trim() ? '' : C.noteRequired) : evidence.trim() ? '' : method === 'email' ? C.emailRequired : C.linkRequired;
+    if (missing) {
+      setError(missing);
+      return;
+    }
     setBusy(true);
     setError('');
     try {
