@@ -84,7 +84,10 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     await signup(product.url, 'Opal Operator', 'opal.claims@example.com');
     const opToken = await grantOperator(product, 'opal.claims@example.com');
     const op = await logIn('opal.claims@example.com');
-    await op.page.goto('/ops/archives');
+    await op.page.goto('/ops');
+    const nav = op.page.getByRole('navigation', { name: 'Operator console' });
+    await nav.waitFor();
+    await nav.getByRole('link', { name: 'Archive profiles' }).click();
     await op.page.getByRole('heading', { name: 'Archive profiles', level: 1 }).waitFor();
     await op.page.getByLabel(/^Name/).fill('Marie Curie');
     await op.page.getByLabel(/^Bio/).fill('Physicist and chemist, twice a Nobel laureate.');
@@ -126,7 +129,7 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     expect(verrors).toEqual([]);
 
     // The operator approves it in the console, after confirming.
-    await op.page.getByRole('navigation', { name: 'Operator console' }).getByRole('link', { name: 'Profile claims' }).click();
+    await nav.getByRole('link', { name: 'Profile claims' }).click();
     await op.page.getByRole('heading', { name: 'Profile claims', level: 1 }).waitFor();
     const claim = op.page.getByTestId('profile-claim').filter({ hasText: 'marie@sorbonne.example' });
     await claim.getByText('https://sorbonne.example/curie').waitFor();
@@ -137,7 +140,7 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     expect(await axeViolations(op.page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Approve claim' }).click();
     await op.page.getByText('@marie-curie is now an ordinary profile its claimant signs in to.').waitFor();
-    await op.page.getByRole('link', { name: 'Audit log' }).click();
+    await nav.getByRole('link', { name: 'Audit log' }).click();
     await op.page.getByRole('cell', { name: /Approved @marie-sklodowska's claim of @marie-curie/ }).waitFor();
     expect(op.errors).toEqual([]);
     await op.context.close();
