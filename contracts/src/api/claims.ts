@@ -105,7 +105,7 @@ export const claimsOpsApi = {
     auth: 'operator',
     idempotent: true,
     errors: { ...OPERATOR_ERRORS, 404: [...OPERATOR_ERRORS[404], C.noSuchClaim], 409: [C.alreadyRejected, C.claimantGone, C.noLongerArchive] },
-    schema: { params: ZClaimParams, response: { 200: ZOpsProfileClaim } },
+    schema: { params: ZClaimParams, body: z.object({}).nullish(), response: { 200: ZOpsProfileClaim } },
   }),
   reject: defineCall({
     id: 'opsRejectProfileClaim',
