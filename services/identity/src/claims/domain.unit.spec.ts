@@ -33,13 +33,13 @@ describe('profile claim decider (ADR 0034)', () => {
   });
 
   it('refuses a claim of one’s own profile', () => {
-    spec.given([]).when({ ...submit, data: { ...submit.data, claimantId: profileId } } as ProfileClaimCommand).thenThrows({ status: 409, message: C.ownProfile });
+    spec.given([]).when({ ...submit, data: { ...submit.data, claimantId: profileId } }).thenThrows({ status: 409, message: C.ownProfile });
   });
 
   it('keeps no evidence for a note-only claim', () => {
     spec
       .given([])
-      .when({ ...submit, data: { ...submit.data, method: 'note', evidence: 'stray', note: 'It is me.' } } as ProfileClaimCommand)
+      .when({ ...submit, data: { ...submit.data, method: 'note', evidence: 'stray', note: 'It is me.' } })
       .then((events) => expect(events[0]).toMatchObject({ data: { method: 'note', evidence: '', note: 'It is me.' } }));
   });
 

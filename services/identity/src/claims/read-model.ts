@@ -83,7 +83,7 @@ const toClaim = (r: ClaimRow): ProfileClaim => ({
   method: r.method as ClaimMethod,
   evidence: r.evidence,
   note: r.note,
-  status: r.status as ClaimStatus,
+  status: r.status,
   reason: r.reason,
   createdAt: iso(r.created_at),
   decidedAt: r.decided_at ? iso(r.decided_at) : null,

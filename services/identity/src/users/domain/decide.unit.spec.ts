@@ -156,7 +156,7 @@ describe('user decider', () => {
   });
 
   it('an approved claim turns an archive into an ordinary profile with the claimant\'s sign-in (ADR 0034)', () => {
-    const archive: UserEvent = { ...registered, data: { ...registered.data, archiveProfile: true } } as UserEvent;
+    const archive: UserEvent = { ...registered, data: { ...registered.data, archiveProfile: true } };
     const take: UserCommand = {
       type: 'TakeOverByClaim',
       data: { claimId: 'c1', email: 'marie@example.com', emailVerified: true, passwordHash: 'claimant-hash', now },
