@@ -105,7 +105,7 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     const verrors = watchErrors(vpage);
     await vpage.goto('/ask/marie-curie');
     await vpage.getByText('Non-affiliated profile').waitFor();
-    await vpage.getByText('Nothing in life is to be feared').first().waitFor();
+    await vpage.getByText('What should we fear in life?').first().waitFor();
     await vpage.getByRole('link', { name: 'Is this you? Claim this profile' }).click();
     await vpage.getByRole('heading', { name: 'Is this you? Claim Marie Curie’s page', level: 1 }).waitFor();
     expect(await axeViolations(vpage)).toEqual([]);
@@ -148,9 +148,11 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
 
     // The claimant logs in with their own e-mail and password: they are the page's owner now.
     const owner = await logIn('marie@sorbonne.example');
-    await owner.page.goto('/ask/marie-curie');
-    await owner.page.getByText('You are viewing your own public page').waitFor();
-    expect(await owner.page.getByText('Non-affiliated profile').count()).toBe(0);
+    await until(async () => {
+      await owner.page.goto('/ask/marie-curie');
+      await owner.page.getByText('You are viewing your own public page').waitFor();
+      return owner.page.getByText('Non-affiliated profile').count();
+    }).toBe(0);
     await owner.page.goto('/ask/marie-curie/claim');
     await owner.page.getByRole('heading', { name: 'Your claim was approved' }).waitFor();
     expect(owner.errors).toEqual([]);
@@ -165,7 +167,9 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     }).toBe(1);
     expect(await gpage.getByText('Non-affiliated profile').count()).toBe(0);
     expect(await gpage.getByRole('link', { name: 'Is this you? Claim this profile' }).count()).toBe(0);
-    await gpage.getByText('Nothing in life is to be feared').first().waitFor();
+    // The curated card (its answer on the card's back) is still there, with its source.
+    await gpage.getByText('What should we fear in life?').first().waitFor();
+    expect(await gpage.getByText('Nothing in life is to be feared, it is only to be understood.').count()).toBeGreaterThan(0);
     const answers = await call(product.url, 'GET', '/api/questions?username=marie-curie&role=receiver');
     expect(answers.body.map((q: { source?: string }) => q.source)).toEqual(['Our Friend the Atom, 1956']);
     await guest.close();
