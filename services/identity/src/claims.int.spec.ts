@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_MESSAGES as C } from '@ques/contracts';
-import { connectPostgres, createLogger, InProcessEventBus, type Database, type RunningService } from '@ques/kit';
+import { connectPostgres, createLogger, InProcessEventBus, type Database, type MailMessage, type Mailer, type RunningService } from '@ques/kit';
 import { createTestDatabase, infraGate, postgresServerUrl, type TestDatabase } from '@ques/kit/testing';
 import type { IdentityDB } from './db/schema.js';
 import { cliGranter } from './operators/operators.js';
@@ -21,11 +21,21 @@ describe.runIf(run)('profile claims (issue 18): submit, reject, approve', () => 
   let database: Database<IdentityDB>;
   let identity: RunningService<IdentityDB, any, IdentityParts>;
   let op: string;
+  /** Every mail identity sends (verification links, claim outcomes). */
+  const sent: MailMessage[] = [];
+  const mailer: Mailer = {
+    transport: 'file',
+    send: async (mail) => {
+      sent.push(mail);
+      return { messageId: mail.messageId ?? String(sent.length) };
+    },
+    close: () => undefined,
+  };
 
   beforeAll(async () => {
     testDb = await createTestDatabase();
     database = connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' });
-    identity = await runTestIdentity(database, new InProcessEventBus({ log }), log);
+    identity = await runTestIdentity(database, new InProcessEventBus({ log }), log, { mailer });
     const opal = await signup('Opal Operator', 'opal@example.com');
     await identity.parts.operators.grant(opal.user.id, cliGranter('test'));
     op = await login('opal@example.com');
@@ -168,6 +178,34 @@ describe.runIf(run)('profile claims (issue 18): submit, reject, approve', () => 
     // The operator's decision is in the audit.
     const audit = (await inject('GET', '/api/ops/audit/identity', undefined, op)).json().entries;
     expect(audit.filter((e: { action: string; subject: string }) => e.action === 'claim.approve' && e.subject === `claim:${id}`)).toHaveLength(1);
+  });
+
+  it('mails the outcome to a verified address only: the reason of a rejection, the page of an approval', async () => {
+    const mailsTo = (to: string, subject: RegExp) => sent.filter((m) => m.to === to && subject.test(m.subject));
+    const verify = async (email: string) => {
+      await expect.poll(() => mailsTo(email, /Verify/).length, { timeout: 10_000 }).toBe(1);
+      const token = /token=([\w-]+)/.exec(mailsTo(email, /Verify/)[0]!.text)![1]!;
+      expect((await identity.app.inject({ method: 'POST', url: '/api/users/verify-email', payload: { token } })).statusCode).toBe(200);
+    };
+    const a = await createArchive('Katherine Johnson');
+    const b = await createArchive('Dorothy Vaughan');
+    const verified = await signup('Kathy Claimant', 'kathy@example.com');
+    await verify('kathy@example.com');
+    const unverified = await signup('Dot Claimant', 'dot@example.com');
+
+    const first = (await inject('POST', '/api/claims', { username: a.username, method: 'note', note: 'Me.' }, verified.accessToken)).json();
+    await inject('POST', `/api/ops/claims/${first.id}/reject`, { reason: 'Please send a link from NASA.' }, op);
+    await expect.poll(() => mailsTo('kathy@example.com', /claim/).length, { timeout: 10_000 }).toBe(1);
+    expect(mailsTo('kathy@example.com', /claim/)[0]!.text).toContain('Why: Please send a link from NASA.');
+
+    const second = (await inject('POST', '/api/claims', { username: b.username, method: 'note', note: 'Me.' }, unverified.accessToken)).json();
+    await inject('POST', `/api/ops/claims/${second.id}/reject`, { reason: 'No.' }, op);
+    const third = (await inject('POST', '/api/claims', { username: a.username, method: 'link', evidence: 'https://nasa.example/kj' }, verified.accessToken)).json();
+    await inject('POST', `/api/ops/claims/${third.id}/approve`, undefined, op);
+    await expect.poll(() => mailsTo('kathy@example.com', /was approved/).length, { timeout: 10_000 }).toBe(1);
+    expect(mailsTo('kathy@example.com', /was approved/)[0]!.text).toContain(`/ask/${a.username}`);
+    // The unverified claimant's rejection was never mailed (their address is unproven, ADR 0021).
+    expect(mailsTo('dot@example.com', /claim/)).toEqual([]);
   });
 
   it('an account with a claim waiting cannot send another', async () => {
