@@ -19,13 +19,24 @@ export const ZSubmitClaimRequest = z
     username: z.string().trim().min(1, C.noSuchProfile).max(100, C.noSuchProfile),
     method: ZClaimMethod,
     /** The address (method `email`) or the link (method `link`); empty for `note`. */
-    evidence: z.string().trim().max(CLAIM_LIMITS.evidence, `The address or link must be at most ${CLAIM_LIMITS.evidence} characters`).default(''),
-    note: z.string().trim().max(CLAIM_LIMITS.note, `The note must be at most ${CLAIM_LIMITS.note} characters`).default(''),
+    evidence: z
+      .string()
+      .trim()
+      .max(CLAIM_LIMITS.evidence, `The address or link must be at most ${CLAIM_LIMITS.evidence} characters`)
+      .default(''),
+    note: z
+      .string()
+      .trim()
+      .max(CLAIM_LIMITS.note, `The note must be at most ${CLAIM_LIMITS.note} characters`)
+      .default(''),
   })
   .superRefine((body, ctx) => {
-    if (body.method === 'email' && !z.email().safeParse(body.evidence).success) ctx.addIssue({ code: 'custom', path: ['evidence'], message: C.emailRequired });
-    if (body.method === 'link' && !/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(body.evidence)) ctx.addIssue({ code: 'custom', path: ['evidence'], message: C.linkRequired });
-    if (body.method === 'note' && !body.note) ctx.addIssue({ code: 'custom', path: ['note'], message: C.noteRequired });
+    if (body.method === 'email' && !z.email().safeParse(body.evidence).success)
+      ctx.addIssue({ code: 'custom', path: ['evidence'], message: C.emailRequired });
+    if (body.method === 'link' && !/^https?:\/\/[^\s/]+\.[^\s]+$/i.test(body.evidence))
+      ctx.addIssue({ code: 'custom', path: ['evidence'], message: C.linkRequired });
+    if (body.method === 'note' && !body.note)
+      ctx.addIssue({ code: 'custom', path: ['note'], message: C.noteRequired });
   });
 export type SubmitClaimRequest = z.infer<typeof ZSubmitClaimRequest>;
 
@@ -42,7 +53,15 @@ export const ZProfileClaim = z.strictObject({
 });
 
 export const ZOpsProfileClaim = ZProfileClaim.extend({
-  claimant: z.strictObject({ id: z.string(), username: z.string(), name: z.string(), email: z.string(), emailVerified: z.boolean() }).nullable(),
+  claimant: z
+    .strictObject({
+      id: z.string(),
+      username: z.string(),
+      name: z.string(),
+      email: z.string(),
+      emailVerified: z.boolean(),
+    })
+    .nullable(),
   decidedBy: z.string().nullable(),
 });
 
@@ -54,7 +73,8 @@ export const claimsApi = {
     method: 'POST',
     path: '/api/claims',
     service: 'identity',
-    summary: 'Claim a non-affiliated archive profile ("Is this you?"): how we can verify you, for the operators to review',
+    summary:
+      'Claim a non-affiliated archive profile ("Is this you?"): how we can verify you, for the operators to review',
     description:
       'Signed in only. Refused for a profile that is not an archive, while the profile (or the caller) already has a ' +
       'claim waiting, and for your own profile. Approval moves your sign-in to the profile and closes the account you ' +
@@ -100,11 +120,17 @@ export const claimsOpsApi = {
     method: 'POST',
     path: '/api/ops/claims/:id/approve',
     service: 'identity',
-    summary: "Operators: approve a claim — the archive becomes an ordinary profile signed in to with the claimant's e-mail and password",
-    description: "The claimant's own account is closed; the profile keeps its id, answers and sources. Approving again changes nothing.",
+    summary:
+      "Operators: approve a claim — the archive becomes an ordinary profile signed in to with the claimant's e-mail and password",
+    description:
+      "The claimant's own account is closed; the profile keeps its id, answers and sources. Approving again changes nothing.",
     auth: 'operator',
     idempotent: true,
-    errors: { ...OPERATOR_ERRORS, 404: [...OPERATOR_ERRORS[404], C.noSuchClaim], 409: [C.alreadyRejected, C.claimantGone, C.noLongerArchive] },
+    errors: {
+      ...OPERATOR_ERRORS,
+      404: [...OPERATOR_ERRORS[404], C.noSuchClaim],
+      409: [C.alreadyRejected, C.claimantGone, C.noLongerArchive],
+    },
     schema: { params: ZClaimParams, body: z.object({}).nullish(), response: { 200: ZOpsProfileClaim } },
   }),
   reject: defineCall({
@@ -112,14 +138,24 @@ export const claimsOpsApi = {
     method: 'POST',
     path: '/api/ops/claims/:id/reject',
     service: 'identity',
-    summary: 'Operators: reject a claim with a reason (shown to the claimant and e-mailed to a verified address)',
+    summary:
+      'Operators: reject a claim with a reason (shown to the claimant and e-mailed to a verified address)',
     auth: 'operator',
     idempotent: true,
-    errors: { ...OPERATOR_ERRORS, 400: [C.reasonRequired], 404: [...OPERATOR_ERRORS[404], C.noSuchClaim], 409: [C.alreadyApproved] },
+    errors: {
+      ...OPERATOR_ERRORS,
+      400: [C.reasonRequired],
+      404: [...OPERATOR_ERRORS[404], C.noSuchClaim],
+      409: [C.alreadyApproved],
+    },
     schema: {
       params: ZClaimParams,
       body: z.strictObject({
-        reason: z.string({ error: C.reasonRequired }).trim().min(1, C.reasonRequired).max(CLAIM_LIMITS.reason, `The reason must be at most ${CLAIM_LIMITS.reason} characters`),
+        reason: z
+          .string({ error: C.reasonRequired })
+          .trim()
+          .min(1, C.reasonRequired)
+          .max(CLAIM_LIMITS.reason, `The reason must be at most ${CLAIM_LIMITS.reason} characters`),
       }),
       response: { 200: ZOpsProfileClaim },
     },

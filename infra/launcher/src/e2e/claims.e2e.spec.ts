@@ -27,8 +27,20 @@ const until = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn,
 async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run({ include: [['main'], ['.modal-backdrop'], ['[role="dialog"]']], exclude: [['.site-header']] }, { resultTypes: ['violations'] });
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            opts: unknown,
+          ) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    return axe.run(
+      { include: [['main'], ['.modal-backdrop'], ['[role="dialog"]']], exclude: [['.site-header']] },
+      { resultTypes: ['violations'] },
+    );
   });
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
@@ -66,7 +78,12 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
   const curate = async (archive: { id: string; username: string }) => {
     const identity = product.services.identity;
     const session = await identity.parts.sessions.start(archive.id);
-    const token = signAccessToken(identity.app, { sub: archive.id, username: archive.username, sid: session.familyId, typ: 'access' });
+    const token = signAccessToken(identity.app, {
+      sub: archive.id,
+      username: archive.username,
+      sid: session.familyId,
+      typ: 'access',
+    });
     const body = {
       isCurated: true,
       question: 'What should we fear in life?',
@@ -76,7 +93,9 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
       displayOnProfile: true,
       tip: 0,
     };
-    await until(async () => (await call(product.url, 'POST', '/api/questions', body, token)).status).toBe(201);
+    await until(async () => (await call(product.url, 'POST', '/api/questions', body, token)).status).toBe(
+      201,
+    );
   };
 
   it('a visitor claims an archive, the operator approves it, the claimant owns the page and its answers stay', async () => {
@@ -94,9 +113,12 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     await op.page.getByLabel(/^Sources/).fill('Nobel lectures, 1903 and 1911');
     await op.page.getByRole('button', { name: 'Create archive profile' }).click();
     await op.page.getByText('Created @marie-curie.').waitFor();
-    const archive = (await call(product.url, 'GET', '/api/ops/archives', undefined, opToken)).body.archives.find(
-      (a: { username: string }) => a.username === 'marie-curie',
-    ) as { id: string; username: string };
+    const archive = (
+      await call(product.url, 'GET', '/api/ops/archives', undefined, opToken)
+    ).body.archives.find((a: { username: string }) => a.username === 'marie-curie') as {
+      id: string;
+      username: string;
+    };
     await curate(archive);
 
     // A visitor opens the archive page and claims it, signing up on the way.
@@ -121,7 +143,9 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     await vpage.getByRole('group', { name: 'How can we verify you?' }).waitFor();
     await vpage.getByRole('radio', { name: 'A link from my official site' }).check();
     await vpage.getByLabel(/^Link from your official site/).fill('https://sorbonne.example/curie');
-    await vpage.getByLabel(/^Note for the reviewers/).fill('My lab page at the Sorbonne links to this profile.');
+    await vpage
+      .getByLabel(/^Note for the reviewers/)
+      .fill('My lab page at the Sorbonne links to this profile.');
     expect(await axeViolations(vpage)).toEqual([]);
     await screenshot(vpage, 'claim-form', 'phone');
     await vpage.getByRole('button', { name: 'Send claim' }).click();
@@ -169,7 +193,9 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     expect(await gpage.getByRole('link', { name: 'Is this you? Claim this profile' }).count()).toBe(0);
     // The curated card (its answer on the card's back) is still there, with its source.
     await gpage.getByText('What should we fear in life?').first().waitFor();
-    expect(await gpage.getByText('Nothing in life is to be feared, it is only to be understood.').count()).toBeGreaterThan(0);
+    expect(
+      await gpage.getByText('Nothing in life is to be feared, it is only to be understood.').count(),
+    ).toBeGreaterThan(0);
     const answers = await call(product.url, 'GET', '/api/questions?username=marie-curie&role=receiver');
     expect(answers.body.map((q: { source?: string }) => q.source)).toEqual(['Our Friend the Atom, 1956']);
     await guest.close();

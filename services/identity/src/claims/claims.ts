@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import { CLAIM_MESSAGES as C, type ClaimStatus, type OpsProfileClaim, type ProfileClaim, type SubmitClaimRequest } from '@ques/contracts';
+import {
+  CLAIM_MESSAGES as C,
+  type ClaimStatus,
+  type OpsProfileClaim,
+  type ProfileClaim,
+  type SubmitClaimRequest,
+} from '@ques/contracts';
 import {
   conflict,
   isUniqueViolation,
@@ -48,7 +54,12 @@ export interface ProfileClaimParts {
 export class ProfileClaims {
   constructor(private readonly parts: ProfileClaimParts) {}
 
-  async submit(who: AccessClaims, claimId: string, body: SubmitClaimRequest, metadata: EventMetadata): Promise<ProfileClaim> {
+  async submit(
+    who: AccessClaims,
+    claimId: string,
+    body: SubmitClaimRequest,
+    metadata: EventMetadata,
+  ): Promise<ProfileClaim> {
     const { users, claims, claimsView, clock } = this.parts;
     const profile = /^[\w-]{1,100}$/.test(body.username) ? await users.byUsername(body.username) : undefined;
     if (!profile) throw notFound(C.noSuchProfile);
@@ -63,7 +74,15 @@ export class ProfileClaims {
         claimId,
         {
           type: 'SubmitClaim',
-          data: { claimId, profileId: profile.id, claimantId: who.sub, method: body.method, evidence: body.evidence, note: body.note, now: clock() },
+          data: {
+            claimId,
+            profileId: profile.id,
+            claimantId: who.sub,
+            method: body.method,
+            evidence: body.evidence,
+            note: body.note,
+            now: clock(),
+          },
         },
         metadata,
       );
@@ -90,7 +109,12 @@ export class ProfileClaims {
   }
 
   /** Approves (idempotent: an approved claim is answered as it is, a rejected one is a 409). */
-  async approve(op: AccessClaims, id: string, metadata: EventMetadata, correlationId: string): Promise<OpsProfileClaim> {
+  async approve(
+    op: AccessClaims,
+    id: string,
+    metadata: EventMetadata,
+    correlationId: string,
+  ): Promise<OpsProfileClaim> {
     const { claims, commands, sessions, verification, accounts, store, clock } = this.parts;
     const { state } = await claims.load(id);
     if (state.status === 'none') throw notFound(C.noSuchClaim);
@@ -99,7 +123,10 @@ export class ProfileClaims {
     await claims.handle(id, { type: 'ApproveClaim', data: { operator: op.username, now } }, metadata, {
       alongside: async (trx, { events, state: claim }) => {
         if (events.length === 0 || claim.status === 'none') return;
-        const [claimant, profile] = await Promise.all([userRow(trx, claim.claimantId), userRow(trx, claim.profileId)]);
+        const [claimant, profile] = await Promise.all([
+          userRow(trx, claim.claimantId),
+          userRow(trx, claim.profileId),
+        ]);
         if (!claimant) throw conflict(C.claimantGone);
         if (!profile?.archive_profile) throw conflict(C.noLongerArchive);
         // The claimant's own account ends first (its address becomes free), then the archive takes its sign-in.
@@ -108,7 +135,13 @@ export class ProfileClaims {
           profile.id,
           {
             type: 'TakeOverByClaim',
-            data: { claimId: id, email: claimant.email, emailVerified: claimant.email_verified, passwordHash: claimant.password_hash, now },
+            data: {
+              claimId: id,
+              email: claimant.email,
+              emailVerified: claimant.email_verified,
+              passwordHash: claimant.password_hash,
+              now,
+            },
           },
           metadata,
           { transaction: trx },
@@ -117,49 +150,85 @@ export class ProfileClaims {
         await sessions.revokeAllForUser(profile.id, 'profile claimed', { correlationId, trx });
         await verification.forget(trx, profile.id);
         await trx.deleteFrom('password_resets').where('user_id', '=', profile.id).execute();
-        await recordOperatorAct(store, trx, op, {
-          action: 'claim.approve',
-          subject: `claim:${id}`,
-          summary: `Approved @${claimant.username}'s claim of @${profile.username}`,
-          detail: { profileId: profile.id, claimantId: claimant.id },
-        }, metadata);
-        await scheduleJob(trx, { kind: CLAIM_MAIL_JOB, key: `profile-claim-mail:${id}`, dueAt: now, payload: { claimId: id } });
+        await recordOperatorAct(
+          store,
+          trx,
+          op,
+          {
+            action: 'claim.approve',
+            subject: `claim:${id}`,
+            summary: `Approved @${claimant.username}'s claim of @${profile.username}`,
+            detail: { profileId: profile.id, claimantId: claimant.id },
+          },
+          metadata,
+        );
+        await scheduleJob(trx, {
+          kind: CLAIM_MAIL_JOB,
+          key: `profile-claim-mail:${id}`,
+          dueAt: now,
+          payload: { claimId: id },
+        });
       },
     });
     return this.opsClaim(id);
   }
 
   /** Rejects with a reason the claimant sees (idempotent: a rejected claim is answered as it is). */
-  async reject(op: AccessClaims, id: string, reason: string, metadata: EventMetadata): Promise<OpsProfileClaim> {
+  async reject(
+    op: AccessClaims,
+    id: string,
+    reason: string,
+    metadata: EventMetadata,
+  ): Promise<OpsProfileClaim> {
     const { claims, store, clock } = this.parts;
     const now = clock();
     await claims.handle(id, { type: 'RejectClaim', data: { reason, operator: op.username, now } }, metadata, {
       alongside: async (trx, { events, state: claim }) => {
         if (events.length === 0 || claim.status === 'none') return;
         const profile = await userRow(trx, claim.profileId);
-        await recordOperatorAct(store, trx, op, {
-          action: 'claim.reject',
-          subject: `claim:${id}`,
-          summary: `Rejected a claim of @${profile?.username ?? claim.profileId}`,
-          detail: { profileId: claim.profileId, claimantId: claim.claimantId },
-        }, metadata);
-        await scheduleJob(trx, { kind: CLAIM_MAIL_JOB, key: `profile-claim-mail:${id}`, dueAt: now, payload: { claimId: id } });
+        await recordOperatorAct(
+          store,
+          trx,
+          op,
+          {
+            action: 'claim.reject',
+            subject: `claim:${id}`,
+            summary: `Rejected a claim of @${profile?.username ?? claim.profileId}`,
+            detail: { profileId: claim.profileId, claimantId: claim.claimantId },
+          },
+          metadata,
+        );
+        await scheduleJob(trx, {
+          kind: CLAIM_MAIL_JOB,
+          key: `profile-claim-mail:${id}`,
+          dueAt: now,
+          payload: { claimId: id },
+        });
       },
     });
     return this.opsClaim(id);
   }
 }
 
-const userRow = (trx: Kysely<IdentityDB>, id: string) => trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+const userRow = (trx: Kysely<IdentityDB>, id: string) =>
+  trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
 /**
  * The outcome mail, only to a verified address (ADR 0021): a rejection to the claimant with the reason; an approval
  * to the profile's address — the claimant's, now.
  */
-export function claimMailJob(deps: { log: Logger; mailer: Mailer | null; publicOrigin: string }): JobHandler<IdentityDB> {
+export function claimMailJob(deps: {
+  log: Logger;
+  mailer: Mailer | null;
+  publicOrigin: string;
+}): JobHandler<IdentityDB> {
   return async (trx, job) => {
     const { claimId } = job.payload as { claimId: string };
-    const claim = await trx.selectFrom('profile_claims').selectAll().where('id', '=', claimId).executeTakeFirst();
+    const claim = await trx
+      .selectFrom('profile_claims')
+      .selectAll()
+      .where('id', '=', claimId)
+      .executeTakeFirst();
     if (!claim || claim.status === 'pending') return;
     const profile = await userRow(trx, claim.profile_id);
     const to = await userRow(trx, claim.status === 'approved' ? claim.profile_id : claim.claimant_id);
@@ -171,7 +240,10 @@ export function claimMailJob(deps: { log: Logger; mailer: Mailer | null; publicO
     const page = `${deps.publicOrigin}/ask/${encodeURIComponent(profile.username)}`;
     await deps.mailer.send({
       to: to.email,
-      subject: claim.status === 'approved' ? `Your claim of ${profile.name}'s page on Ques was approved` : `Your claim of ${profile.name}'s page on Ques`,
+      subject:
+        claim.status === 'approved'
+          ? `Your claim of ${profile.name}'s page on Ques was approved`
+          : `Your claim of ${profile.name}'s page on Ques`,
       text:
         claim.status === 'approved'
           ? `Hi ${to.name},\n\nYour claim was approved: ${page} is now your page. Log in with your e-mail address and ` +

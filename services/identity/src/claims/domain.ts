@@ -20,10 +20,20 @@ export type ProfileClaimEvent =
         submittedAt: string;
       };
     }
-  | { type: 'ProfileClaimApproved'; data: { claimId: string; userId: string; claimantId: string; operator: string; approvedAt: string } }
+  | {
+      type: 'ProfileClaimApproved';
+      data: { claimId: string; userId: string; claimantId: string; operator: string; approvedAt: string };
+    }
   | {
       type: 'ProfileClaimRejected';
-      data: { claimId: string; userId: string; claimantId: string; reason: string; operator: string; rejectedAt: string };
+      data: {
+        claimId: string;
+        userId: string;
+        claimantId: string;
+        reason: string;
+        operator: string;
+        rejectedAt: string;
+      };
     };
 
 export const CLAIM_EVENT_TYPES: ReadonlySet<string> = new Set<ProfileClaimEvent['type']>([
@@ -46,7 +56,15 @@ export type ProfileClaimState =
 export type ProfileClaimCommand =
   | {
       type: 'SubmitClaim';
-      data: { claimId: string; profileId: string; claimantId: string; method: ClaimMethod; evidence: string; note: string; now: Date };
+      data: {
+        claimId: string;
+        profileId: string;
+        claimantId: string;
+        method: ClaimMethod;
+        evidence: string;
+        note: string;
+        now: Date;
+      };
     }
   | { type: 'ApproveClaim'; data: { operator: string; now: Date } }
   | { type: 'RejectClaim'; data: { reason: string; operator: string; now: Date } };
@@ -56,7 +74,12 @@ export const profileClaimStreamId = (claimId: string) => `profile-claim-${claimI
 export function evolveProfileClaim(state: ProfileClaimState, event: ProfileClaimEvent): ProfileClaimState {
   switch (event.type) {
     case 'ProfileClaimSubmitted':
-      return { status: 'pending', claimId: event.data.claimId, profileId: event.data.userId, claimantId: event.data.claimantId };
+      return {
+        status: 'pending',
+        claimId: event.data.claimId,
+        profileId: event.data.userId,
+        claimantId: event.data.claimantId,
+      };
     case 'ProfileClaimApproved':
       return state.status === 'none' ? state : { ...state, status: 'approved' };
     case 'ProfileClaimRejected':
@@ -66,7 +89,10 @@ export function evolveProfileClaim(state: ProfileClaimState, event: ProfileClaim
   }
 }
 
-export function decideProfileClaim(command: ProfileClaimCommand, state: ProfileClaimState): ProfileClaimEvent[] {
+export function decideProfileClaim(
+  command: ProfileClaimCommand,
+  state: ProfileClaimState,
+): ProfileClaimEvent[] {
   switch (command.type) {
     case 'SubmitClaim': {
       // A retried submit (same Idempotency-Key, same derived id) records nothing new.
@@ -76,7 +102,15 @@ export function decideProfileClaim(command: ProfileClaimCommand, state: ProfileC
       return [
         {
           type: 'ProfileClaimSubmitted',
-          data: { claimId, userId: profileId, claimantId, method, evidence: method === 'note' ? '' : evidence, note, submittedAt: now.toISOString() },
+          data: {
+            claimId,
+            userId: profileId,
+            claimantId,
+            method,
+            evidence: method === 'note' ? '' : evidence,
+            note,
+            submittedAt: now.toISOString(),
+          },
         },
       ];
     }
@@ -88,7 +122,13 @@ export function decideProfileClaim(command: ProfileClaimCommand, state: ProfileC
       return [
         {
           type: 'ProfileClaimApproved',
-          data: { claimId: state.claimId, userId: state.profileId, claimantId: state.claimantId, operator: command.data.operator, approvedAt: command.data.now.toISOString() },
+          data: {
+            claimId: state.claimId,
+            userId: state.profileId,
+            claimantId: state.claimantId,
+            operator: command.data.operator,
+            approvedAt: command.data.now.toISOString(),
+          },
         },
       ];
     }
@@ -115,4 +155,8 @@ export function decideProfileClaim(command: ProfileClaimCommand, state: ProfileC
   }
 }
 
-export const profileClaimDecider = decider((): ProfileClaimState => ({ status: 'none' }), evolveProfileClaim, decideProfileClaim);
+export const profileClaimDecider = decider(
+  (): ProfileClaimState => ({ status: 'none' }),
+  evolveProfileClaim,
+  decideProfileClaim,
+);

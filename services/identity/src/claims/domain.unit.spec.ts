@@ -11,11 +11,27 @@ const spec = deciderSpec(profileClaimDecider);
 
 const submit: ProfileClaimCommand = {
   type: 'SubmitClaim',
-  data: { claimId, profileId, claimantId, method: 'email', evidence: 'marie@sorbonne.example', note: '', now },
+  data: {
+    claimId,
+    profileId,
+    claimantId,
+    method: 'email',
+    evidence: 'marie@sorbonne.example',
+    note: '',
+    now,
+  },
 };
 const submitted: ProfileClaimEvent = {
   type: 'ProfileClaimSubmitted',
-  data: { claimId, userId: profileId, claimantId, method: 'email', evidence: 'marie@sorbonne.example', note: '', submittedAt: now.toISOString() },
+  data: {
+    claimId,
+    userId: profileId,
+    claimantId,
+    method: 'email',
+    evidence: 'marie@sorbonne.example',
+    note: '',
+    submittedAt: now.toISOString(),
+  },
 };
 const approved: ProfileClaimEvent = {
   type: 'ProfileClaimApproved',
@@ -23,7 +39,14 @@ const approved: ProfileClaimEvent = {
 };
 const rejected: ProfileClaimEvent = {
   type: 'ProfileClaimRejected',
-  data: { claimId, userId: profileId, claimantId, reason: 'No proof', operator: 'opal', rejectedAt: now.toISOString() },
+  data: {
+    claimId,
+    userId: profileId,
+    claimantId,
+    reason: 'No proof',
+    operator: 'opal',
+    rejectedAt: now.toISOString(),
+  },
 };
 
 describe('profile claim decider (ADR 0034)', () => {
@@ -33,26 +56,52 @@ describe('profile claim decider (ADR 0034)', () => {
   });
 
   it('refuses a claim of one’s own profile', () => {
-    spec.given([]).when({ ...submit, data: { ...submit.data, claimantId: profileId } }).thenThrows({ status: 409, message: C.ownProfile });
+    spec
+      .given([])
+      .when({ ...submit, data: { ...submit.data, claimantId: profileId } })
+      .thenThrows({ status: 409, message: C.ownProfile });
   });
 
   it('keeps no evidence for a note-only claim', () => {
     spec
       .given([])
       .when({ ...submit, data: { ...submit.data, method: 'note', evidence: 'stray', note: 'It is me.' } })
-      .then((events) => expect(events[0]).toMatchObject({ data: { method: 'note', evidence: '', note: 'It is me.' } }));
+      .then((events) =>
+        expect(events[0]).toMatchObject({ data: { method: 'note', evidence: '', note: 'It is me.' } }),
+      );
   });
 
   it('approves once: approving again changes nothing; a rejected claim cannot be approved', () => {
-    spec.given([submitted]).when({ type: 'ApproveClaim', data: { operator: 'opal', now } }).then([approved]);
-    spec.given([submitted, approved]).when({ type: 'ApproveClaim', data: { operator: 'opal', now } }).thenNothingHappened();
-    spec.given([submitted, rejected]).when({ type: 'ApproveClaim', data: { operator: 'opal', now } }).thenThrows({ status: 409, message: C.alreadyRejected });
+    spec
+      .given([submitted])
+      .when({ type: 'ApproveClaim', data: { operator: 'opal', now } })
+      .then([approved]);
+    spec
+      .given([submitted, approved])
+      .when({ type: 'ApproveClaim', data: { operator: 'opal', now } })
+      .thenNothingHappened();
+    spec
+      .given([submitted, rejected])
+      .when({ type: 'ApproveClaim', data: { operator: 'opal', now } })
+      .thenThrows({ status: 409, message: C.alreadyRejected });
   });
 
   it('rejects once with the reason; an approved claim cannot be rejected; an unknown claim is a 404', () => {
-    spec.given([submitted]).when({ type: 'RejectClaim', data: { reason: '  No proof ', operator: 'opal', now } }).then([rejected]);
-    spec.given([submitted, rejected]).when({ type: 'RejectClaim', data: { reason: 'Again', operator: 'opal', now } }).thenNothingHappened();
-    spec.given([submitted, approved]).when({ type: 'RejectClaim', data: { reason: 'x', operator: 'opal', now } }).thenThrows({ status: 409, message: C.alreadyApproved });
-    spec.given([]).when({ type: 'ApproveClaim', data: { operator: 'opal', now } }).thenThrows({ status: 404 });
+    spec
+      .given([submitted])
+      .when({ type: 'RejectClaim', data: { reason: '  No proof ', operator: 'opal', now } })
+      .then([rejected]);
+    spec
+      .given([submitted, rejected])
+      .when({ type: 'RejectClaim', data: { reason: 'Again', operator: 'opal', now } })
+      .thenNothingHappened();
+    spec
+      .given([submitted, approved])
+      .when({ type: 'RejectClaim', data: { reason: 'x', operator: 'opal', now } })
+      .thenThrows({ status: 409, message: C.alreadyApproved });
+    spec
+      .given([])
+      .when({ type: 'ApproveClaim', data: { operator: 'opal', now } })
+      .thenThrows({ status: 404 });
   });
 });

@@ -9,7 +9,10 @@ import type { ProfileClaimEvent } from './domain.js';
  * `profile_claims` (frozen migration 0005): one row per claim, kept by its events. A claimant's account that ends
  * takes its undecided and rejected claims with it; a profile that ends takes every claim of it.
  */
-export const profileClaimsProjection = handlerProjection<IdentityDB, ProfileClaimEvent | Extract<UserEvent, { type: 'UserDeleted' }>>({
+export const profileClaimsProjection = handlerProjection<
+  IdentityDB,
+  ProfileClaimEvent | Extract<UserEvent, { type: 'UserDeleted' }>
+>({
   name: 'profile_claims',
   tables: ['profile_claims'],
   handlers: {
@@ -32,7 +35,11 @@ export const profileClaimsProjection = handlerProjection<IdentityDB, ProfileClai
         .onConflict((oc) => oc.column('id').doNothing())
         .execute(),
     ProfileClaimApproved: (trx, d) =>
-      trx.updateTable('profile_claims').set({ status: 'approved', decided_by: d.operator, decided_at: d.approvedAt }).where('id', '=', d.claimId).execute(),
+      trx
+        .updateTable('profile_claims')
+        .set({ status: 'approved', decided_by: d.operator, decided_at: d.approvedAt })
+        .where('id', '=', d.claimId)
+        .execute(),
     ProfileClaimRejected: (trx, d) =>
       trx
         .updateTable('profile_claims')
@@ -41,7 +48,11 @@ export const profileClaimsProjection = handlerProjection<IdentityDB, ProfileClai
         .execute(),
     UserDeleted: async (trx, d) => {
       await trx.deleteFrom('profile_claims').where('profile_id', '=', d.userId).execute();
-      await trx.deleteFrom('profile_claims').where('claimant_id', '=', d.userId).where('status', '!=', 'approved').execute();
+      await trx
+        .deleteFrom('profile_claims')
+        .where('claimant_id', '=', d.userId)
+        .where('status', '!=', 'approved')
+        .execute();
     },
   },
 });
@@ -92,8 +103,17 @@ const toClaim = (r: ClaimRow): ProfileClaim => ({
 const toOpsClaim = (r: ClaimRow): OpsProfileClaim => ({
   ...toClaim(r),
   claimant:
-    r.claimant_user_id && r.claimant_username !== null && r.claimant_name !== null && r.claimant_email !== null
-      ? { id: r.claimant_user_id, username: r.claimant_username, name: r.claimant_name, email: r.claimant_email, emailVerified: !!r.claimant_email_verified }
+    r.claimant_user_id &&
+    r.claimant_username !== null &&
+    r.claimant_name !== null &&
+    r.claimant_email !== null
+      ? {
+          id: r.claimant_user_id,
+          username: r.claimant_username,
+          name: r.claimant_name,
+          email: r.claimant_email,
+          emailVerified: !!r.claimant_email_verified,
+        }
       : null,
   decidedBy: r.decided_by,
 });
@@ -111,7 +131,12 @@ export class ProfileClaimsReadModel {
   /** A person's claims: the ones they made, and the profile an approved claim made theirs. */
   async mine(userId: string): Promise<ProfileClaim[]> {
     const rows = await claimQuery(this.db)
-      .where((eb) => eb.or([eb('c.claimant_id', '=', userId), eb.and([eb('c.profile_id', '=', userId), eb('c.status', '=', 'approved')])]))
+      .where((eb) =>
+        eb.or([
+          eb('c.claimant_id', '=', userId),
+          eb.and([eb('c.profile_id', '=', userId), eb('c.status', '=', 'approved')]),
+        ]),
+      )
       .limit(100)
       .execute();
     return rows.map(toClaim);

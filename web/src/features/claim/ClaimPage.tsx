@@ -1,5 +1,14 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { CLAIM_LIMITS, CLAIM_MESSAGES as C, CLAIM_METHOD_LABELS, CLAIM_METHODS, profilePath, type ClaimMethod, type ProfileClaim, type PublicProfile } from '@ques/contracts/core';
+import {
+  CLAIM_LIMITS,
+  CLAIM_MESSAGES as C,
+  CLAIM_METHOD_LABELS,
+  CLAIM_METHODS,
+  profilePath,
+  type ClaimMethod,
+  type ProfileClaim,
+  type PublicProfile,
+} from '@ques/contracts/core';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
 import { InputField, TextAreaField } from '../../components/Field';
 import { PageLoading, PageProblem } from '../../components/PageState';
@@ -19,14 +28,25 @@ import './claim.css';
 export default function ClaimPage() {
   const { username = '' } = useParams();
   const { user, authLoading } = useAuth();
-  usePageHead('Claim this profile — Ques', 'Claim a non-affiliated archive profile as its owner.', `/ask/${username}/claim`);
+  usePageHead(
+    'Claim this profile — Ques',
+    'Claim a non-affiliated archive profile as its owner.',
+    `/ask/${username}/claim`,
+  );
   const profile = useApiData((signal) => fetchPublicProfile(username, signal), [username]);
   const signedIn = Boolean(user);
-  const mine = useApiData((signal) => (signedIn ? fetchMyClaims(signal) : Promise.resolve([] as ProfileClaim[])), [signedIn]);
+  const mine = useApiData(
+    (signal) => (signedIn ? fetchMyClaims(signal) : Promise.resolve([] as ProfileClaim[])),
+    [signedIn],
+  );
 
   if (profile.status === 'loading' || authLoading) return <PageLoading />;
   if (profile.status === 'error' || !profile.data)
-    return <PageProblem title="Profile not found">{errorText(profile.error, 'This profile does not exist.', 'Could not reach Ques. Please try again.')}</PageProblem>;
+    return (
+      <PageProblem title="Profile not found">
+        {errorText(profile.error, 'This profile does not exist.', 'Could not reach Ques. Please try again.')}
+      </PageProblem>
+    );
   const p = profile.data;
   const back = profilePath(p.username);
   const claims = (mine.data ?? []).filter((c) => c.profile.id === p.id);
@@ -50,14 +70,24 @@ export default function ClaimPage() {
         <div className="panel claim__outcome" role="status">
           <h2>Your claim was approved</h2>
           <p>
-            This is your page now. <Link to={back} className="text-link">Open it</Link> or{' '}
-            <Link to="/admin" className="text-link">answer your questions</Link>.
+            This is your page now.{' '}
+            <Link to={back} className="text-link">
+              Open it
+            </Link>{' '}
+            or{' '}
+            <Link to="/admin" className="text-link">
+              answer your questions
+            </Link>
+            .
           </p>
         </div>
       ) : latest?.status === 'pending' ? (
         <div className="panel claim__outcome" role="status">
           <h2>Your claim is waiting for review</h2>
-          <p>We will e-mail you when it has been reviewed{user.emailVerified ? '' : ' (once your e-mail address is verified)'}.</p>
+          <p>
+            We will e-mail you when it has been reviewed
+            {user.emailVerified ? '' : ' (once your e-mail address is verified)'}.
+          </p>
         </div>
       ) : !p.archiveProfile ? (
         <p className="panel">This page is not a non-affiliated archive profile, so it cannot be claimed.</p>
@@ -84,9 +114,9 @@ function Guest({ profile }: { profile: PublicProfile }) {
   return (
     <div className="panel">
       <p>
-        If you are {profile.name}, you can make this page yours: sign up (or log in), tell us how we can verify you, and
-        once a Ques operator approves your claim, you sign in to this page, its badge goes and people can ask you
-        questions. The answers curated here stay, with their sources.
+        If you are {profile.name}, you can make this page yours: sign up (or log in), tell us how we can
+        verify you, and once a Ques operator approves your claim, you sign in to this page, its badge goes and
+        people can ask you questions. The answers curated here stay, with their sources.
       </p>
       <div className="claim__actions">
         <Link to={`/signup?next=${next}`} className="button button--primary">
@@ -105,7 +135,15 @@ const EVIDENCE_LABEL: Record<Exclude<ClaimMethod, 'note'>, string> = {
   link: 'Link from your official site',
 };
 
-function ClaimForm({ profile, username, onSent }: { profile: PublicProfile; username: string; onSent: () => void }) {
+function ClaimForm({
+  profile,
+  username,
+  onSent,
+}: {
+  profile: PublicProfile;
+  username: string;
+  onSent: () => void;
+}) {
   const key = useRef(newIdempotencyKey());
   const errorId = useId();
   const [method, setMethod] = useState<ClaimMethod>('email');
@@ -117,7 +155,16 @@ function ClaimForm({ profile, username, onSent }: { profile: PublicProfile; user
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    const missing = method === 'note' ? (note.trim() ? '' : C.noteRequired) : evidence.trim() ? '' : method === 'email' ? C.emailRequired : C.linkRequired;
+    const missing =
+      method === 'note'
+        ? note.trim()
+          ? ''
+          : C.noteRequired
+        : evidence.trim()
+          ? ''
+          : method === 'email'
+            ? C.emailRequired
+            : C.linkRequired;
     if (missing) {
       setError(missing);
       return;
@@ -125,7 +172,15 @@ function ClaimForm({ profile, username, onSent }: { profile: PublicProfile; user
     setBusy(true);
     setError('');
     try {
-      await submitClaim({ username: profile.username, method, evidence: method === 'note' ? '' : evidence.trim(), note: note.trim() }, key.current);
+      await submitClaim(
+        {
+          username: profile.username,
+          method,
+          evidence: method === 'note' ? '' : evidence.trim(),
+          note: note.trim(),
+        },
+        key.current,
+      );
       onSent();
     } catch (err) {
       setError(errorText(err, 'Your claim could not be sent.', 'Could not reach Ques. Please try again.'));
@@ -135,12 +190,24 @@ function ClaimForm({ profile, username, onSent }: { profile: PublicProfile; user
   };
 
   return (
-    <form className="form panel" noValidate onSubmit={(e) => void submit(e)} aria-describedby={error ? errorId : undefined}>
+    <form
+      className="form panel"
+      noValidate
+      onSubmit={(e) => void submit(e)}
+      aria-describedby={error ? errorId : undefined}
+    >
       <fieldset className="claim__methods">
         <legend>How can we verify you?</legend>
         {CLAIM_METHODS.map((m) => (
           <label key={m}>
-            <input type="radio" name="method" value={m} checked={method === m} onChange={() => setMethod(m)} /> {CLAIM_METHOD_LABELS[m]}
+            <input
+              type="radio"
+              name="method"
+              value={m}
+              checked={method === m}
+              onChange={() => setMethod(m)}
+            />{' '}
+            {CLAIM_METHOD_LABELS[m]}
           </label>
         ))}
       </fieldset>
@@ -151,7 +218,11 @@ function ClaimForm({ profile, username, onSent }: { profile: PublicProfile; user
           type={method === 'email' ? 'email' : 'url'}
           autoComplete={method === 'email' ? 'email' : 'url'}
           maxLength={CLAIM_LIMITS.evidence}
-          hint={method === 'email' ? 'We may write to it to check that it reaches you.' : 'A page of your site that mentions your Ques page, or your official profile.'}
+          hint={
+            method === 'email'
+              ? 'We may write to it to check that it reaches you.'
+              : 'A page of your site that mentions your Ques page, or your official profile.'
+          }
           value={evidence}
           onChange={setEvidence}
         />
@@ -165,8 +236,8 @@ function ClaimForm({ profile, username, onSent }: { profile: PublicProfile; user
         onChange={setNote}
       />
       <p className="claim__warning">
-        When your claim is approved you sign in to {profile.name}’s page with this account’s e-mail address and password,
-        and this account (@{username}) is closed.
+        When your claim is approved you sign in to {profile.name}’s page with this account’s e-mail address
+        and password, and this account (@{username}) is closed.
       </p>
       <ErrorBanner id={errorId}>{error}</ErrorBanner>
       <button type="submit" className="button button--primary" disabled={busy}>

@@ -39,15 +39,31 @@ describe('the claim page (issue 18)', () => {
     const mock = mockFetch({ 'GET /api/users/public/marie-curie': () => json(marie) });
     restore = mock.restore;
     renderAppAt('/ask/marie-curie/claim');
-    expect(await screen.findByRole('heading', { name: 'Is this you? Claim Marie Curie’s page', level: 1 })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Sign up to claim' })).toHaveAttribute('href', '/signup?next=%2Fask%2Fmarie-curie%2Fclaim');
-    expect(screen.getByRole('link', { name: 'Log in to claim' })).toHaveAttribute('href', '/login?next=%2Fask%2Fmarie-curie%2Fclaim');
+    expect(
+      await screen.findByRole('heading', { name: 'Is this you? Claim Marie Curie’s page', level: 1 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign up to claim' })).toHaveAttribute(
+      'href',
+      '/signup?next=%2Fask%2Fmarie-curie%2Fclaim',
+    );
+    expect(screen.getByRole('link', { name: 'Log in to claim' })).toHaveAttribute(
+      'href',
+      '/login?next=%2Fask%2Fmarie-curie%2Fclaim',
+    );
     expect(mock.calls.some((c) => c.url.includes('/api/claims'))).toBe(false);
   });
 
   it('shows a signed-in claimant why their claim was rejected, and sends a new one', async () => {
     localStorage.setItem('accessToken', 'A1');
-    const sent: ProfileClaim = { ...rejected, id: 'c2', status: 'pending', reason: null, decidedAt: null, method: 'link', evidence: 'https://lab.example/curie' };
+    const sent: ProfileClaim = {
+      ...rejected,
+      id: 'c2',
+      status: 'pending',
+      reason: null,
+      decidedAt: null,
+      method: 'link',
+      evidence: 'https://lab.example/curie',
+    };
     let claims = [rejected];
     const mock = mockFetch({
       'GET /api/users/profile': () => json(me),
@@ -67,9 +83,16 @@ describe('the claim page (issue 18)', () => {
     expect(await screen.findByText(CLAIM_MESSAGES.linkRequired)).toBeInTheDocument();
     await user.type(screen.getByLabelText(/^Link from your official site/), 'https://lab.example/curie');
     await user.click(screen.getByRole('button', { name: 'Send claim' }));
-    expect(await screen.findByRole('heading', { name: 'Your claim is waiting for review' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Your claim is waiting for review' }),
+    ).toBeInTheDocument();
     const post = mock.calls.find((c) => c.method === 'POST' && c.url.endsWith('/api/claims'));
-    expect(post?.body).toEqual({ username: 'marie-curie', method: 'link', evidence: 'https://lab.example/curie', note: '' });
+    expect(post?.body).toEqual({
+      username: 'marie-curie',
+      method: 'link',
+      evidence: 'https://lab.example/curie',
+      note: '',
+    });
     expect(post?.headers['Idempotency-Key']).toBeTruthy();
   });
 });

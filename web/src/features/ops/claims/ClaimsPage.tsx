@@ -1,5 +1,12 @@
 import { useState } from 'react';
-import { CLAIM_LIMITS, CLAIM_MESSAGES, CLAIM_METHOD_LABELS, profilePath, type ClaimStatus, type OpsProfileClaim } from '@ques/contracts/core';
+import {
+  CLAIM_LIMITS,
+  CLAIM_MESSAGES,
+  CLAIM_METHOD_LABELS,
+  profilePath,
+  type ClaimStatus,
+  type OpsProfileClaim,
+} from '@ques/contracts/core';
 import { SuccessBanner, useSuccessMessage } from '../../../components/Banner';
 import { Field, TextAreaField } from '../../../components/Field';
 import { usePageHead } from '../../../lib/head';
@@ -11,7 +18,11 @@ import './claims.css';
 
 type Pending = { kind: 'approve' | 'reject'; claim: OpsProfileClaim } | null;
 
-const STATUS_LABELS: Record<ClaimStatus, string> = { pending: 'Waiting for review', approved: 'Approved', rejected: 'Rejected' };
+const STATUS_LABELS: Record<ClaimStatus, string> = {
+  pending: 'Waiting for review',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
 
 /**
  * Profile claims (issue 18, ADR 0034): people who say they are the person behind an archive profile. Approving makes
@@ -33,7 +44,12 @@ export default function ClaimsPage() {
       <div className="ops-desk__filters">
         <Field label="Status">
           {(field) => (
-            <select {...field} className="input select" value={status} onChange={(e) => setStatus(e.target.value as ClaimStatus | '')}>
+            <select
+              {...field}
+              className="input select"
+              value={status}
+              onChange={(e) => setStatus(e.target.value as ClaimStatus | '')}
+            >
               <option value="pending">Waiting for review</option>
               <option value="approved">Approved</option>
               <option value="rejected">Rejected</option>
@@ -51,12 +67,19 @@ export default function ClaimsPage() {
                 <li key={c.id} className="ops-desk__item" data-testid="profile-claim">
                   <h2 className="ops-desk__item-title">
                     Claim of {c.profile.name}{' '}
-                    <a className="text-link text-link--small" href={profilePath(c.profile.username)} target="_blank" rel="noreferrer">
+                    <a
+                      className="text-link text-link--small"
+                      href={profilePath(c.profile.username)}
+                      target="_blank"
+                      rel="noreferrer"
+                    >
                       @{c.profile.username}
                     </a>
                   </h2>
                   <p className="ops-desk__meta">
-                    <span className={`ops-desk__tag${c.status === 'pending' ? '' : ' ops-desk__tag--done'}`}>{STATUS_LABELS[c.status]}</span>{' '}
+                    <span className={`ops-desk__tag${c.status === 'pending' ? '' : ' ops-desk__tag--done'}`}>
+                      {STATUS_LABELS[c.status]}
+                    </span>{' '}
                     {formatDateTime(c.createdAt)} · by{' '}
                     {c.claimant
                       ? `${c.claimant.name} (@${c.claimant.username}, ${c.claimant.email}${c.claimant.emailVerified ? ', verified' : ', not verified'})`
@@ -70,7 +93,20 @@ export default function ClaimsPage() {
                     {c.evidence ? (
                       <>
                         <dt>{c.method === 'email' ? 'Address' : 'Link'}</dt>
-                        <dd>{c.method === 'link' ? <a className="text-link" href={c.evidence} target="_blank" rel="noreferrer noopener">{c.evidence}</a> : c.evidence}</dd>
+                        <dd>
+                          {c.method === 'link' ? (
+                            <a
+                              className="text-link"
+                              href={c.evidence}
+                              target="_blank"
+                              rel="noreferrer noopener"
+                            >
+                              {c.evidence}
+                            </a>
+                          ) : (
+                            c.evidence
+                          )}
+                        </dd>
                       </>
                     ) : null}
                     {c.note ? (
@@ -91,7 +127,11 @@ export default function ClaimsPage() {
                   </dl>
                   {c.status === 'pending' ? (
                     <div className="ops-desk__actions">
-                      <button type="button" className="button button--small button--primary" onClick={() => setPending({ kind: 'approve', claim: c })}>
+                      <button
+                        type="button"
+                        className="button button--small button--primary"
+                        onClick={() => setPending({ kind: 'approve', claim: c })}
+                      >
                         Approve…
                       </button>
                       <button
@@ -119,14 +159,19 @@ export default function ClaimsPage() {
           onClose={() => setPending(null)}
           onConfirm={async (key) => {
             await approveClaim(pending.claim.id, key);
-            showSuccess(`@${pending.claim.profile.username} is now an ordinary profile its claimant signs in to.`);
+            showSuccess(
+              `@${pending.claim.profile.username} is now an ordinary profile its claimant signs in to.`,
+            );
             await list.reload();
           }}
         >
           <p>
-            {pending.claim.claimant ? `${pending.claim.claimant.name} (${pending.claim.claimant.email})` : 'The claimant'} will sign in to{' '}
-            {pending.claim.profile.name}’s page with their e-mail and password; the account they claimed with is closed. The
-            badge goes, the curated answers and their sources stay, and people can ask questions.
+            {pending.claim.claimant
+              ? `${pending.claim.claimant.name} (${pending.claim.claimant.email})`
+              : 'The claimant'}{' '}
+            will sign in to {pending.claim.profile.name}’s page with their e-mail and password; the account
+            they claimed with is closed. The badge goes, the curated answers and their sources stay, and
+            people can ask questions.
           </p>
         </ConfirmDialog>
       ) : null}
@@ -137,7 +182,14 @@ export default function ClaimsPage() {
           onClose={() => setPending(null)}
           extra={{
             node: (
-              <TextAreaField label="Reason (the claimant sees it)" marker="required" rows={3} maxLength={CLAIM_LIMITS.reason} value={reason} onChange={setReason} />
+              <TextAreaField
+                label="Reason (the claimant sees it)"
+                marker="required"
+                rows={3}
+                maxLength={CLAIM_LIMITS.reason}
+                value={reason}
+                onChange={setReason}
+              />
             ),
             validate: () => (reason.trim() ? null : CLAIM_MESSAGES.reasonRequired),
           }}
@@ -147,7 +199,10 @@ export default function ClaimsPage() {
             await list.reload();
           }}
         >
-          <p>The profile stays an archive. The claimant sees your reason on the claim page and by e-mail if their address is verified.</p>
+          <p>
+            The profile stays an archive. The claimant sees your reason on the claim page and by e-mail if
+            their address is verified.
+          </p>
         </ConfirmDialog>
       ) : null}
     </section>
