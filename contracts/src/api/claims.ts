@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { CLAIM_LIMITS, CLAIM_MESSAGES as C, CLAIM_METHODS } from '../core/claims.js';
-import { IDENTITY_MESSAGES } from '../core/identity.js';
 import { defineCall } from './call.js';
-import { BAD_TOKEN, NO_TOKEN } from './kit-messages.js';
+import { AUTH_ERRORS } from './identity.js';
 import { OPERATOR_ERRORS } from './ops.js';
 
 /*
@@ -10,7 +9,6 @@ import { OPERATOR_ERRORS } from './ops.js';
  * list claims and approve or reject them (confirmed in the console, idempotent). Identity answers all of them.
  */
 
-const AUTH_ERRORS = [NO_TOKEN, BAD_TOKEN, IDENTITY_MESSAGES.sessionEnded] as const;
 
 const ZClaimMethod = z.enum(CLAIM_METHODS, { error: C.methodRequired });
 

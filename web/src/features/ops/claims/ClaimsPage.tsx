@@ -7,11 +7,11 @@ import {
   type ClaimStatus,
   type OpsProfileClaim,
 } from '@ques/contracts/core';
-import { SuccessBanner, useSuccessMessage } from '../../../components/Banner';
-import { Field, TextAreaField } from '../../../components/Field';
+import { useSuccessMessage } from '../../../components/Banner';
+import { SelectField, TextAreaField } from '../../../components/Field';
 import { usePageHead } from '../../../lib/head';
 import { useApiData } from '../../../lib/use-api-data';
-import { ConfirmDialog, formatDateTime, Loaded } from '../desk/parts';
+import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from '../desk/parts';
 import { approveClaim, fetchClaims, rejectClaim } from './api';
 import '../desk/ops-desk.css';
 import './claims.css';
@@ -37,121 +37,111 @@ export default function ClaimsPage() {
   const [success, showSuccess] = useSuccessMessage();
 
   return (
-    <section className="ops-desk" aria-labelledby="claims-title">
-      <h1 id="claims-title" className="ops-desk__title">
-        Profile claims
-      </h1>
-      <div className="ops-desk__filters">
-        <Field label="Status">
-          {(field) => (
-            <select
-              {...field}
-              className="input select"
-              value={status}
-              onChange={(e) => setStatus(e.target.value as ClaimStatus | '')}
-            >
-              <option value="pending">Waiting for review</option>
-              <option value="approved">Approved</option>
-              <option value="rejected">Rejected</option>
-              <option value="">All</option>
-            </select>
-          )}
-        </Field>
-      </div>
-      <SuccessBanner message={success} />
-      <div className="ops-desk__card">
-        <Loaded data={list} what="claims" isEmpty={(l) => l.length === 0} empty="No claims here.">
-          {(claims) => (
-            <ul className="ops-desk__list" aria-label="Profile claims">
-              {claims.map((c) => (
-                <li key={c.id} className="ops-desk__item" data-testid="profile-claim">
-                  <h2 className="ops-desk__item-title">
-                    Claim of {c.profile.name}{' '}
-                    <a
-                      className="text-link text-link--small"
-                      href={profilePath(c.profile.username)}
-                      target="_blank"
-                      rel="noreferrer"
-                    >
-                      @{c.profile.username}
-                    </a>
-                  </h2>
-                  <p className="ops-desk__meta">
-                    <span className={`ops-desk__tag${c.status === 'pending' ? '' : ' ops-desk__tag--done'}`}>
-                      {STATUS_LABELS[c.status]}
-                    </span>{' '}
-                    {formatDateTime(c.createdAt)} · by{' '}
-                    {c.claimant
-                      ? `${c.claimant.name} (@${c.claimant.username}, ${c.claimant.email}${c.claimant.emailVerified ? ', verified' : ', not verified'})`
-                      : c.status === 'approved'
-                        ? 'the profile’s owner now'
-                        : 'an account that no longer exists'}
-                  </p>
-                  <dl className="ops-claims__details">
-                    <dt>How to verify</dt>
-                    <dd>{CLAIM_METHOD_LABELS[c.method]}</dd>
-                    {c.evidence ? (
-                      <>
-                        <dt>{c.method === 'email' ? 'Address' : 'Link'}</dt>
-                        <dd>
-                          {c.method === 'link' ? (
-                            <a
-                              className="text-link"
-                              href={c.evidence}
-                              target="_blank"
-                              rel="noreferrer noopener"
-                            >
-                              {c.evidence}
-                            </a>
-                          ) : (
-                            c.evidence
-                          )}
-                        </dd>
-                      </>
-                    ) : null}
-                    {c.note ? (
-                      <>
-                        <dt>Note</dt>
-                        <dd className="ops-desk__text">{c.note}</dd>
-                      </>
-                    ) : null}
-                    {c.decidedAt ? (
-                      <>
-                        <dt>Decided</dt>
-                        <dd>
-                          {formatDateTime(c.decidedAt)} by {c.decidedBy}
-                          {c.reason ? `: ${c.reason}` : ''}
-                        </dd>
-                      </>
-                    ) : null}
-                  </dl>
-                  {c.status === 'pending' ? (
-                    <div className="ops-desk__actions">
-                      <button
-                        type="button"
-                        className="button button--small button--primary"
-                        onClick={() => setPending({ kind: 'approve', claim: c })}
+    <DeskPage
+      id="claims-title"
+      title="Profile claims"
+      success={success}
+      filters={
+        <SelectField<ClaimStatus | ''>
+          label="Status"
+          value={status}
+          onChange={setStatus}
+          options={[
+            { value: 'pending', label: 'Waiting for review' },
+            { value: 'approved', label: 'Approved' },
+            { value: 'rejected', label: 'Rejected' },
+            { value: '', label: 'All' },
+          ]}
+        />
+      }
+    >
+      <DeskList data={list} what="claims" empty="No claims here." label="Profile claims">
+        {(c) => (
+          <li key={c.id} className="ops-desk__item" data-testid="profile-claim">
+            <h2 className="ops-desk__item-title">
+              Claim of {c.profile.name}{' '}
+              <a
+                className="text-link text-link--small"
+                href={profilePath(c.profile.username)}
+                target="_blank"
+                rel="noreferrer"
+              >
+                @{c.profile.username}
+              </a>
+            </h2>
+            <p className="ops-desk__meta">
+              <span className={`ops-desk__tag${c.status === 'pending' ? '' : ' ops-desk__tag--done'}`}>
+                {STATUS_LABELS[c.status]}
+              </span>{' '}
+              {formatDateTime(c.createdAt)} · by{' '}
+              {c.claimant
+                ? `${c.claimant.name} (@${c.claimant.username}, ${c.claimant.email}${c.claimant.emailVerified ? ', verified' : ', not verified'})`
+                : c.status === 'approved'
+                  ? 'the profile’s owner now'
+                  : 'an account that no longer exists'}
+            </p>
+            <dl className="ops-claims__details">
+              <dt>How to verify</dt>
+              <dd>{CLAIM_METHOD_LABELS[c.method]}</dd>
+              {c.evidence ? (
+                <>
+                  <dt>{c.method === 'email' ? 'Address' : 'Link'}</dt>
+                  <dd>
+                    {c.method === 'link' ? (
+                      <a
+                        className="text-link"
+                        href={c.evidence}
+                        target="_blank"
+                        rel="noreferrer noopener"
                       >
-                        Approve…
-                      </button>
-                      <button
-                        type="button"
-                        className="button button--small"
-                        onClick={() => {
-                          setReason('');
-                          setPending({ kind: 'reject', claim: c });
-                        }}
-                      >
-                        Reject…
-                      </button>
-                    </div>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          )}
-        </Loaded>
-      </div>
+                        {c.evidence}
+                      </a>
+                    ) : (
+                      c.evidence
+                    )}
+                  </dd>
+                </>
+              ) : null}
+              {c.note ? (
+                <>
+                  <dt>Note</dt>
+                  <dd className="ops-desk__text">{c.note}</dd>
+                </>
+              ) : null}
+              {c.decidedAt ? (
+                <>
+                  <dt>Decided</dt>
+                  <dd>
+                    {formatDateTime(c.decidedAt)} by {c.decidedBy}
+                    {c.reason ? `: ${c.reason}` : ''}
+                  </dd>
+                </>
+              ) : null}
+            </dl>
+            {c.status === 'pending' ? (
+              <div className="ops-desk__actions">
+                <button
+                  type="button"
+                  className="button button--small button--primary"
+                  onClick={() => setPending({ kind: 'approve', claim: c })}
+                >
+                  Approve…
+                </button>
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => {
+                    setReason('');
+                    setPending({ kind: 'reject', claim: c });
+                  }}
+                >
+                  Reject…
+                </button>
+              </div>
+            ) : null}
+          </li>
+        )}
+      </DeskList>
       {pending?.kind === 'approve' ? (
         <ConfirmDialog
           title={`Approve this claim of @${pending.claim.profile.username}?`}
@@ -205,6 +195,6 @@ export default function ClaimsPage() {
           </p>
         </ConfirmDialog>
       ) : null}
-    </section>
+    </DeskPage>
   );
 }
