@@ -41,11 +41,18 @@ describe('the operator console (issue 18)', () => {
       'GET /api/ops/audit/identity': () =>
         json({ entries: [{ id: 'a1', service: 'identity', operatorId: 'u1', operatorUsername: 'ada', action: 'archive.create', subject: 'user:x', summary: 'Created the archive profile @hedy', at: '2026-11-23T00:00:00.000Z' }] }),
       'GET /api/ops/audit/questions': () => json({ entries: [] }),
+      // Every service's operator actions are in the one list (support's answered requests, payments' stream actions).
+      'GET /api/ops/audit/support': () =>
+        json({ entries: [{ id: 's1', service: 'support', operatorId: 'u1', operatorUsername: 'ada', action: 'support.answer', subject: 'supportRequest:r', summary: 'Marked a support request answered', at: '2026-11-23T00:01:00.000Z' }] }),
+      'GET /api/ops/audit/payments': () =>
+        json({ entries: [{ id: 'p1', service: 'payments', operatorId: 'u1', operatorUsername: 'ada', action: 'deadLetter.drop', subject: 'deadLetter:payments:1', summary: 'Dropped dead letter #1 of payments', at: '2026-11-23T00:02:00.000Z' }] }),
       'GET /api/ops/archives': () => json({ archives: [] }),
     });
     const nav = await screen.findByRole('navigation', { name: 'Operator console' });
     expect(nav).toBeInTheDocument();
     expect(await screen.findByRole('cell', { name: 'Created the archive profile @hedy' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'Marked a support request answered' })).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: 'Dropped dead letter #1 of payments' })).toBeInTheDocument();
     expect(mock.calls.some((c) => c.method === 'POST' && c.url.endsWith('/api/ops/session'))).toBe(true);
     await userEvent.setup().click(screen.getByRole('link', { name: 'Archive profiles' }));
     expect(await screen.findByRole('heading', { name: 'Archive profiles', level: 1 })).toBeInTheDocument();
