@@ -73,7 +73,7 @@ describe('archive profiles from the console: avatar, curated Q&A with sources, t
   it("uploads an archive's avatar like an owner's: re-encoded WebP, 2 MB at most, images only; operators only, archives only", async () => {
     const photo = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#2e86c1' } })
       .jpeg()
-      .withMetadata({ exif: { IFD0: { Copyright: 'Secret camera owner' } } })
+      .withExif({ IFD0: { Copyright: 'Secret camera owner' } })
       .toBuffer();
     // Anyone but an operator: the 404 of a path that does not exist, and nothing stored.
     expect(await uploadAvatar(archiveId, photo, owen.token, 'image/jpeg')).toMatchObject({ status: 404, body: { message: 'Not found' } });

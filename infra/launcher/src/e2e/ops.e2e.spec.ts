@@ -139,8 +139,8 @@ describe.runIf(browserGate())('operator console (browser)', () => {
         await form.getByLabel(/^Question title/).fill(qa.question);
         await form.getByLabel(/^Answer/).fill(qa.answer);
       }
-      await form.getByLabel('Tags').fill(qa.tag);
-      await form.getByLabel('Tags').press('Enter');
+      await form.getByLabel('Tags', { exact: true }).fill(qa.tag);
+      await form.getByLabel('Tags', { exact: true }).press('Enter');
       await form.getByLabel(/^Source/).fill(qa.source);
       await form.getByRole('button', { name: 'Add curated Q&A' }).click();
       await page.getByRole('list', { name: 'Curated Q&A' }).getByText(`Source: ${qa.source}`).waitFor();
