@@ -71,6 +71,7 @@ describe('the operator console (issue 18)', () => {
       'GET /api/ops/archives': () => json({ archives: [archive] }),
       [`GET /api/ops/archives/${archive.id}/curated`]: () => json([]),
       [`POST /api/ops/archives/${archive.id}/curated`]: () => json(created, { status: 201 }),
+      'DELETE /api/ops/curated/q1': () => json({ questionId: 'q1', deleted: true }),
     });
     expect(await screen.findByRole('heading', { name: 'Curated Q&A of @hedy', level: 1 })).toBeInTheDocument();
     expect(await screen.findByText('No curated Q&A yet.')).toBeInTheDocument();
@@ -91,5 +92,13 @@ describe('the operator console (issue 18)', () => {
     expect(post.body).toMatchObject({ question: 'Why invent?', answer: 'It comes naturally.', source: 'Ecstasy and Me, page 33', displayOnProfile: true });
     // One Idempotency-Key per submit: a retried submit is the same Q&A.
     expect(post.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+
+    // Deleting asks first (a destructive action), then the item leaves the list.
+    await user.click(within(list).getByRole('button', { name: 'Delete “Why invent?”' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this curated Q&A?' });
+    expect(mock.calls.filter((c) => c.method === 'DELETE')).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('No curated Q&A yet.')).toBeInTheDocument();
+    expect(mock.calls.filter((c) => c.method === 'DELETE').map((c) => new URL(c.url, 'http://x').pathname)).toEqual(['/api/ops/curated/q1']);
   });
 });

@@ -7,12 +7,13 @@ import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
 import { Link, useParams } from '../../../lib/router';
 import { useApiData } from '../../../lib/use-api-data';
+import { ConfirmDialog } from '../desk/parts';
 import { createCurated, deleteCurated, editCurated, fetchArchives, fetchCurated, showCurated, type CuratedInput } from './api';
 import '../ops.css';
+import '../desk/ops-desk.css';
 
 const EMPTY: CuratedInput = { question: '', detail: '', answer: '', tags: [], source: '', displayOnProfile: true };
 const SOURCE_HINT = 'Required: a link, programme, timestamp or page the answer comes from.';
-const DELETE_CONFIRM = 'Delete this curated Q&A? It leaves the public page and cannot be restored.';
 
 /** The curate form's rules in the order the service checks them, the source required on an archive. */
 function firstProblem(input: Pick<CuratedInput, 'answer' | 'source'> & { question?: string }): string {
@@ -28,6 +29,8 @@ export default function ArchiveCuratedPage() {
   const archive = useApiData(async (signal) => (await fetchArchives(signal)).find((a) => a.id === id) ?? null, [id]);
   const curated = useApiData((signal) => fetchCurated(id, signal), [id]);
   const [success, setSuccess] = useSuccessMessage();
+  /** The curated Q&A whose deletion is being confirmed. */
+  const [deleting, setDeleting] = useState<Question | null>(null);
   const who = archive.data ? `@${archive.data.username}` : 'an archive profile';
   usePageHead(`Curated Q&A of ${who} — Ques operators`, "An archive profile's curated Q&A.", `/ops/archives/${id}`);
 
@@ -74,13 +77,26 @@ export default function ArchiveCuratedPage() {
                 replace(changed);
                 setSuccess(message);
               }}
-              onDeleted={() => {
-                curated.setData((list) => list.filter((item) => item.id !== q.id));
-                setSuccess('Curated Q&A deleted.');
-              }}
+              onDelete={() => setDeleting(q)}
             />
           ))}
         </ul>
+      ) : null}
+      {deleting ? (
+        <ConfirmDialog
+          title="Delete this curated Q&A?"
+          confirmLabel="Delete"
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            await deleteCurated(deleting.id);
+            curated.setData((list) => list.filter((item) => item.id !== deleting.id));
+            setSuccess('Curated Q&A deleted.');
+          }}
+        >
+          <p>
+            “{deleting.question}” leaves the public page and cannot be restored.
+          </p>
+        </ConfirmDialog>
       ) : null}
     </section>
   );
@@ -184,11 +200,12 @@ function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q
 function CuratedItem({
   question,
   onChanged,
-  onDeleted,
+  onDelete,
 }: {
   question: Question;
   onChanged: (q: Question, message: string) => void;
-  onDeleted: () => void;
+  /** Asks to delete it (the page confirms). */
+  onDelete: () => void;
 }) {
   const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -210,13 +227,6 @@ function CuratedItem({
       const changed = await showCurated(question.id, !question.displayOnProfile);
       onChanged(changed, changed.displayOnProfile ? 'Shown on the public page.' : 'Hidden from the public page.');
     });
-  const remove = () => {
-    if (!window.confirm(DELETE_CONFIRM)) return;
-    void act(async () => {
-      await deleteCurated(question.id);
-      onDeleted();
-    });
-  };
 
   return (
     <li className="ops-card ops-qa">
@@ -244,7 +254,7 @@ function CuratedItem({
             <button type="button" className="button button--ghost" disabled={busy} onClick={() => void toggle()}>
               {question.displayOnProfile ? 'Hide from profile' : 'Show on profile'} <span className="visually-hidden">“{question.question}”</span>
             </button>
-            <button type="button" className="button button--ghost" disabled={busy} onClick={remove}>
+            <button type="button" className="button button--ghost" disabled={busy} onClick={onDelete}>
               Delete <span className="visually-hidden">“{question.question}”</span>
             </button>
           </div>
