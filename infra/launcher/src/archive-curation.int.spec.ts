@@ -187,7 +187,7 @@ describe('archive profiles from the console: avatar, curated Q&A with sources, t
     expect(audit.find((e) => e.action === 'curated.delete')).toMatchObject({ subject: `question:${b.body.id}`, summary: `Deleted a curated answer of the archive profile @${username}` });
   }, 90_000);
 
-  it("lists every service's operator actions: support's answered request and resolved report, payments' stream actions", async () => {
+  it("lists every service's operator actions: support's answered request and resolved report, payments' stream actions, questions' hidden answer", async () => {
     // A support request (signed in, with the captcha), answered from the console.
     const challenge = (await call(product.url, 'GET', '/api/support/captcha')).body as Challenge;
     const solution = await solveChallenge({ challenge, deriveKey, timeout: 20_000 });
@@ -211,6 +211,11 @@ describe('archive profiles from the console: avatar, curated Q&A with sources, t
     await eventually(async () => (await call(product.url, 'GET', `/api/ops/streams/payments/jobs/${rebuild.body.id}`, undefined, olga.token)).body.status === 'done');
     await eventually(async () => (await auditOf('payments')).length > 0);
     expect((await auditOf('payments')).map((e) => [e.service, e.action, e.summary])).toEqual([['payments', 'projections.rebuild', "Started a rebuild of payments's projections"]]);
+    // Questions: an answer hidden by the operator (the desk's action) is listed with the curator's acts.
+    const [shown] = (await call(product.url, 'GET', `/api/ops/archives/${archiveId}/curated`, undefined, olga.token)).body as { id: string }[];
+    expect((await call(product.url, 'POST', `/api/ops/questions/${shown!.id}/hide`, { reason: 'Misattributed quote' }, olga.token)).status).toBe(200);
+    expect((await auditOf('questions'))[0]).toMatchObject({ service: 'questions', action: 'answer.hide', subject: `question:${shown!.id}` });
+
     // Owners and guests see none of it.
     for (const service of ['support', 'payments'])
       for (const token of [owen.token, undefined]) expect((await call(product.url, 'GET', `/api/ops/audit/${service}`, undefined, token)).status).toBe(404);
