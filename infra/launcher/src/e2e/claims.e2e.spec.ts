@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signAccessToken } from '@ques/kit';
 import type { EmbeddedProduct } from '../embedded.js';
 import { call, signup, TEST_PASSWORD } from '../test/identity-journey.js';
 import { grantOperator } from '../test/operators.js';
@@ -21,6 +20,11 @@ import { browserGate, launchChromium, newContext, screenshot, startProduct, watc
 
 const run = browserGate();
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const QA = {
+  question: 'What should we fear in life?',
+  answer: 'Nothing in life is to be feared, it is only to be understood.',
+  source: 'Our Friend the Atom, 1956',
+};
 const until = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
 
 /** axe-core on the page's `main` and any dialog (the site header is the shell's, as in ops-desk.e2e.spec.ts). */
@@ -70,38 +74,10 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     return { context, page, errors };
   };
 
-  /**
-   * The archive's curated answer with its source. The console cannot add curated Q&A yet (ADR 0031, "Not done"), so
-   * it is added the way an archive's curator does, from the archive's own session (what the admin area's curate form
-   * sends); approval ends that session with every other of the archive's.
-   */
-  const curate = async (archive: { id: string; username: string }) => {
-    const identity = product.services.identity;
-    const session = await identity.parts.sessions.start(archive.id);
-    const token = signAccessToken(identity.app, {
-      sub: archive.id,
-      username: archive.username,
-      sid: session.familyId,
-      typ: 'access',
-    });
-    const body = {
-      isCurated: true,
-      question: 'What should we fear in life?',
-      answer: 'Nothing in life is to be feared, it is only to be understood.',
-      source: 'Our Friend the Atom, 1956',
-      tags: [],
-      displayOnProfile: true,
-      tip: 0,
-    };
-    await until(async () => (await call(product.url, 'POST', '/api/questions', body, token)).status).toBe(
-      201,
-    );
-  };
-
   it('a visitor claims an archive, the operator approves it, the claimant owns the page and its answers stay', async () => {
     // The operator creates the archive in the console.
     await signup(product.url, 'Opal Operator', 'opal.claims@example.com');
-    const opToken = await grantOperator(product, 'opal.claims@example.com');
+    await grantOperator(product, 'opal.claims@example.com');
     const op = await logIn('opal.claims@example.com');
     await op.page.goto('/ops');
     const nav = op.page.getByRole('navigation', { name: 'Operator console' });
@@ -113,13 +89,19 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     await op.page.getByLabel(/^Sources/).fill('Nobel lectures, 1903 and 1911');
     await op.page.getByRole('button', { name: 'Create archive profile' }).click();
     await op.page.getByText('Created @marie-curie.').waitFor();
-    const archive = (
-      await call(product.url, 'GET', '/api/ops/archives', undefined, opToken)
-    ).body.archives.find((a: { username: string }) => a.username === 'marie-curie') as {
-      id: string;
-      username: string;
-    };
-    await curate(archive);
+    // Its curated answer, with the source the console requires.
+    await op.page
+      .getByRole('list', { name: 'Archive profiles' })
+      .getByRole('listitem')
+      .filter({ hasText: '@marie-curie' })
+      .getByRole('link', { name: 'Curated Q&A of @marie-curie' })
+      .click();
+    const form = op.page.getByRole('form', { name: 'Add a curated Q&A' });
+    await form.getByLabel(/^Question title/).fill(QA.question);
+    await form.getByLabel(/^Answer/).fill(QA.answer);
+    await form.getByLabel(/^Source/).fill(QA.source);
+    await form.getByRole('button', { name: 'Add curated Q&A' }).click();
+    await op.page.getByRole('list', { name: 'Curated Q&A' }).getByText(`Source: ${QA.source}`).waitFor();
 
     // A visitor opens the archive page and claims it, signing up on the way.
     const visitor = await newContext(browser, 'phone', product.url);
@@ -192,12 +174,12 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     expect(await gpage.getByText('Non-affiliated profile').count()).toBe(0);
     expect(await gpage.getByRole('link', { name: 'Is this you? Claim this profile' }).count()).toBe(0);
     // The curated card (its answer on the card's back) is still there, with its source.
-    await gpage.getByText('What should we fear in life?').first().waitFor();
-    expect(
-      await gpage.getByText('Nothing in life is to be feared, it is only to be understood.').count(),
-    ).toBeGreaterThan(0);
+    await gpage.getByRole('button', { name: /^What should we fear in life\?/ }).click();
+    const back = gpage.getByRole('region', { name: `Answer to: ${QA.question}` });
+    await back.getByText(QA.answer).waitFor();
+    expect(await back.getByText(`Source: ${QA.source}`).isVisible()).toBe(true);
     const answers = await call(product.url, 'GET', '/api/questions?username=marie-curie&role=receiver');
-    expect(answers.body.map((q: { source?: string }) => q.source)).toEqual(['Our Friend the Atom, 1956']);
+    expect(answers.body.map((q: { source?: string }) => q.source)).toEqual([QA.source]);
     await guest.close();
   }, 180_000);
 });
