@@ -337,10 +337,22 @@ describe.runIf(run)('profile claims (issue 18): submit, reject, approve', () => 
     const verify = async (email: string) => {
       await expect.poll(() => mailsTo(email, /Verify/).length, { timeout: 10_000 }).toBe(1);
       const token = /token=([\w-]+)/.exec(mailsTo(email, /Verify/)[0]!.text)![1]!;
-      expect(
-        (await identity.app.inject({ method: 'POST', url: '/api/users/verify-email', payload: { token } }))
-          .statusCode,
-      ).toBe(200);
+      // The mail is sent inside the job's transaction: the token counts once that commits.
+      await expect
+        .poll(
+          async () =>
+            (
+              await identity.app.inject({
+                method: 'POST',
+                url: '/api/users/verify-email',
+                payload: { token },
+              })
+            ).statusCode,
+          {
+            timeout: 10_000,
+          },
+        )
+        .toBe(200);
     };
     const a = await createArchive('Katherine Johnson');
     const b = await createArchive('Dorothy Vaughan');
