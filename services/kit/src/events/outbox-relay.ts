@@ -27,7 +27,7 @@ export interface OutboxRelayOptions<DB extends KitTables = KitTables> {
 const RETRY_DELAYS_MS = [100, 200, 400, 800, 1_000];
 
 interface OutboxRow {
-  /** The row's position as text (a bigint), named apart from the column so ORDER BY sorts by the number. */
+  /** The row's position as text (a bigint), named apart from the column so no ORDER BY can sort by the text. */
   after_position: string;
   event_id: string;
   subject: string;
@@ -244,13 +244,18 @@ export class OutboxRelay<DB extends KitTables = KitTables> {
   private async unpublished(after: bigint): Promise<OutboxRow[]> {
     // Rows in flight past `after` (a read that started over while batches were out) are not read twice.
     const inFlight = [...this.sending].filter((batch) => batch.last > after).flatMap((batch) => batch.positions);
+    // The text conversions run on the batch only (the inner query), not on every candidate row a plan may sort.
     const { rows } = await sql<OutboxRow>`
-      SELECT outbox.position::text AS after_position, event_id, subject, envelope::text AS json, envelope->>'correlationId' AS correlation_id
-      FROM outbox
-      WHERE published_at IS NULL AND position > ${String(after)}::bigint
-        ${inFlight.length > 0 ? sql`AND position <> ALL(${inFlight}::bigint[])` : sql``}
-      ORDER BY outbox.position
-      LIMIT ${this.batchSize}`.execute(this.opts.database.db);
+      SELECT o.position::text AS after_position, o.event_id, o.subject, o.envelope::text AS json, o.envelope->>'correlationId' AS correlation_id
+      FROM (
+        SELECT position, event_id, subject, envelope
+        FROM outbox
+        WHERE published_at IS NULL AND position > ${String(after)}::bigint
+          ${inFlight.length > 0 ? sql`AND position <> ALL(${inFlight}::bigint[])` : sql``}
+        ORDER BY position
+        LIMIT ${this.batchSize}
+      ) o
+      ORDER BY o.position`.execute(this.opts.database.db);
     return rows;
   }
 
