@@ -3,9 +3,8 @@ import { IDENTITY_MESSAGES as M } from '../core/identity.js';
 import { ZInternalCallHeaders } from '../questions.js';
 import { EXPORT_MESSAGES as X, ZDataExport, ZExportIdParams, ZExportUserParams, ZLatestExport, ZPaymentsExport, ZQuestionsExport } from '../exports.js';
 import { defineCall } from './call.js';
-import { BAD_TOKEN, NO_TOKEN, TOO_MANY } from './kit-messages.js';
-
-const AUTH_ERRORS = [NO_TOKEN, BAD_TOKEN, M.sessionEnded] as const;
+import { AUTH_ERRORS } from './identity.js';
+import { TOO_MANY } from './kit-messages.js';
 
 /** The data export's browser calls (issue 15, docs/adr/0030): identity runs it; only the owner's session reads it. */
 export const exportsApi = {

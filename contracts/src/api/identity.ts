@@ -22,7 +22,8 @@ import {
 import { defineCall } from './call.js';
 import { BAD_TOKEN, NO_TOKEN, TOO_MANY } from './kit-messages.js';
 
-const AUTH_ERRORS = [NO_TOKEN, BAD_TOKEN, M.sessionEnded] as const;
+/** What a call with a signed-in user's session can answer 401 with (the data export's calls too). */
+export const AUTH_ERRORS = [NO_TOKEN, BAD_TOKEN, M.sessionEnded] as const;
 
 /** The identity context's /api calls (spec §7 "Users", plus e-mail verification). */
 export const identityApi = {

@@ -108,27 +108,21 @@ const clip = (text: string | undefined, max: number) => {
 
 /** What an answer's image shows (its hash is over exactly this). */
 export function answerCard(profile: ShareProfileFields, q: ShareAnswerFields) {
-  return {
-    kind: 'answer' as const,
-    v: SHARE_IMAGE_VERSION,
-    question: clip(q.question, SHARE_QUESTION_CHARS),
-    answer: clip(q.answer, SHARE_ANSWER_CHARS),
-    name: clip(profile.name, 80),
-    username: profile.username.toLowerCase(),
-    avatarUrl: profile.avatarUrl ?? '',
-    main: profile.brandColorMain ?? '',
-    light: profile.brandColorLight ?? '',
-    archive: Boolean(profile.archiveProfile),
-  };
+  return card('answer', profile, clip(q.question, SHARE_QUESTION_CHARS), clip(q.answer, SHARE_ANSWER_CHARS));
 }
 
 /** What the profile's image shows. */
 export function profileCard(profile: ShareProfileFields) {
+  return card('profile', profile, '', clip(profile.bio, SHARE_ANSWER_CHARS));
+}
+
+/** A card's fields: its kind and text, then the profile's name, colours and badge. */
+function card<K extends 'answer' | 'profile'>(kind: K, profile: ShareProfileFields, question: string, answer: string) {
   return {
-    kind: 'profile' as const,
+    kind,
     v: SHARE_IMAGE_VERSION,
-    question: '',
-    answer: clip(profile.bio, SHARE_ANSWER_CHARS),
+    question,
+    answer,
     name: clip(profile.name, 80),
     username: profile.username.toLowerCase(),
     avatarUrl: profile.avatarUrl ?? '',

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
-import { Link, Route, Routes } from '../lib/router';
-import { usePageHead } from '../lib/head';
+import { Route, Routes } from '../lib/router';
+import { AreaNotFound } from '../components/AreaNotFound';
 import { AdminLayout } from '../features/admin/AdminLayout';
 import QuestionReceivedPage from '../features/admin/QuestionReceivedPage';
 
@@ -23,20 +23,8 @@ export default function AdminApp() {
         <Route path="questions-curated" element={<QuestionsCuratedPage />} />
         <Route path="payment" element={<PaymentPage />} />
         <Route path="account-settings" element={<AccountSettingsPage />} />
-        <Route path="*" element={<AdminNotFound />} />
+        <Route path="*" element={<AreaNotFound title="Not found — Ques" description="This admin page does not exist." home="/admin" homeLabel="Go to your questions" />} />
       </Route>
     </Routes>
-  );
-}
-
-function AdminNotFound() {
-  usePageHead('Not found — Ques', 'This admin page does not exist.', window.location.pathname);
-  return (
-    <section className="admin-page">
-      <h1 className="admin-page__title">Not found</h1>
-      <p className="empty-state">
-        This page does not exist. <Link to="/admin" className="text-link">Go to your questions</Link>
-      </p>
-    </section>
   );
 }

@@ -1,6 +1,6 @@
 import { lazy } from 'react';
-import { Link, Route, Routes } from '../lib/router';
-import { usePageHead } from '../lib/head';
+import { Route, Routes } from '../lib/router';
+import { AreaNotFound } from '../components/AreaNotFound';
 import { OpsLayout } from './OpsLayout';
 import { OPS_SECTIONS } from './ops-sections';
 
@@ -18,20 +18,8 @@ export default function OpsApp() {
         {SECTIONS.map(({ path, Page }) =>
           path ? <Route key={path} path={`${path}/*`} element={<Page />} /> : <Route key="index" index element={<Page />} />,
         )}
-        <Route path="*" element={<OpsNotFound />} />
+        <Route path="*" element={<AreaNotFound title="Not found — Ques operators" description="This console page does not exist." home="/ops" homeLabel="Go to the console" />} />
       </Route>
     </Routes>
-  );
-}
-
-function OpsNotFound() {
-  usePageHead('Not found — Ques operators', 'This console page does not exist.', window.location.pathname);
-  return (
-    <section className="admin-page">
-      <h1 className="admin-page__title">Not found</h1>
-      <p className="empty-state">
-        This console page does not exist. <Link to="/ops" className="text-link">Go to the console</Link>
-      </p>
-    </section>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { ErrorBanner } from './Banner';
 
 /** What `Field` hands its control: spread it onto the input, textarea or select. */
@@ -92,6 +92,9 @@ type FieldOnly = Omit<FieldProps, 'children' | 'as' | 'className'>;
 type Value = { value: string; onChange: (value: string) => void };
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange' | 'id' | 'children'>;
 type TextAreaProps = Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'value' | 'onChange' | 'id' | 'children'>;
+type SelectProps = Omit<SelectHTMLAttributes<HTMLSelectElement>, 'value' | 'onChange' | 'id' | 'children'>;
+/** One choice of a `SelectField`: a value shown as itself, or a value with its label. */
+export type SelectOption = string | { value: string; label: string; disabled?: boolean };
 /** The props that are the Field's, the value and its setter, and the rest (the control's own attributes). */
 function split<P extends FieldOnly & Value>(props: P) {
   const { label, marker, labelAside, hint, error, invalid, describedBy, id, value, onChange, ...control } = props;
@@ -120,6 +123,34 @@ export function TextAreaField(props: FieldOnly & TextAreaProps & Value) {
     <Field {...field}>
       {(aria) => (
         <textarea className="input input--area" {...control} {...aria} value={value} onChange={(e) => onChange(e.target.value)} />
+      )}
+    </Field>
+  );
+}
+
+/**
+ * A labelled select, like `InputField` (its class defaults to `input select`); `options` in order, each a string shown
+ * as itself or `{ value, label }`.
+ */
+export function SelectField<V extends string = string>(
+  props: FieldOnly & SelectProps & { value: V | ''; onChange: (value: V) => void; options: readonly SelectOption[] },
+) {
+  const { options, onChange: onChoose, ...rest } = props;
+  // Every option's value is one of V's (or '' for a placeholder), so the select only ever reports a V.
+  const { field, value, onChange, control } = split({ ...rest, onChange: (v: string) => onChoose(v as V) });
+  return (
+    <Field {...field}>
+      {(aria) => (
+        <select className="input select" {...control} {...aria} value={value} onChange={(e) => onChange(e.target.value)}>
+          {options.map((o) => {
+            const option = typeof o === 'string' ? { value: o, label: o } : o;
+            return (
+              <option key={option.value} value={option.value} disabled={option.disabled}>
+                {option.label}
+              </option>
+            );
+          })}
+        </select>
       )}
     </Field>
   );

@@ -37,40 +37,22 @@ const DAY_MS = 86_400_000;
 function rowOf(recorded: RecordedEvent): { key: string; row: Record<string, unknown> } | null {
   const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
   if (e.type === 'QuestionAsked')
-    return {
-      key: e.data.questionId,
-      row: {
-        question_id: e.data.questionId,
-        owner_id: e.data.recipient.userId,
-        asked_at: e.data.askedAt,
-        answered_at: null,
-        curated: false,
-        asker_private: e.data.askerPrivate ?? false,
-        is_public: false,
-        window_expired: false,
-        withdrawn: false,
-        deleted: false,
-        version: recorded.streamVersion,
-      },
-    };
+    return timing(recorded, e.data, { asked_at: e.data.askedAt, answered_at: null, curated: false, asker_private: e.data.askerPrivate ?? false, is_public: false });
   if (e.type === 'QuestionCurated')
-    return {
-      key: e.data.questionId,
-      row: {
-        question_id: e.data.questionId,
-        owner_id: e.data.recipient.userId,
-        asked_at: null,
-        answered_at: e.data.curatedAt,
-        curated: true,
-        asker_private: false,
-        is_public: e.data.displayOnProfile,
-        window_expired: false,
-        withdrawn: false,
-        deleted: false,
-        version: recorded.streamVersion,
-      },
-    };
+    return timing(recorded, e.data, { asked_at: null, answered_at: e.data.curatedAt, curated: true, asker_private: false, is_public: e.data.displayOnProfile });
   return null;
+}
+
+/** A question's first row: who it is for and when, with nothing yet withdrawn, expired or deleted. */
+function timing(
+  recorded: RecordedEvent,
+  d: { questionId: string; recipient: { userId: string } },
+  first: { asked_at: string | null; answered_at: string | null; curated: boolean; asker_private: boolean; is_public: boolean },
+) {
+  return {
+    key: d.questionId,
+    row: { question_id: d.questionId, owner_id: d.recipient.userId, ...first, window_expired: false, withdrawn: false, deleted: false, version: recorded.streamVersion },
+  };
 }
 
 const insert = (trx: Kysely<QuestionsDB>, rows: Record<string, unknown>[]) =>

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { REPORT_MESSAGES, REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason, type ReportTarget } from '@ques/contracts/core';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
-import { Field, TextAreaField } from '../../components/Field';
+import { SelectField, TextAreaField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -73,18 +73,15 @@ export default function ReportModal({ target, onClose }: { target: ReportTarget;
     <Modal title={`Report ${what}`} onClose={onClose} className="support-modal">
       <form className="support-form" noValidate onSubmit={(e) => void submit(e)}>
         <p className="support-form__intro">Tell us what is wrong with {what}. Our team reviews every report.</p>
-        <Field label="Reason" marker="required" invalid={!!error && !reason} describedBy={error ? errorId : undefined}>
-          {(field) => (
-            <select {...field} className="input select" value={reason} onChange={(e) => setReason(e.target.value as ReportReason)}>
-              <option value="">Choose a reason…</option>
-              {REPORT_REASONS.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField<ReportReason>
+          label="Reason"
+          marker="required"
+          invalid={!!error && !reason}
+          describedBy={error ? errorId : undefined}
+          value={reason}
+          onChange={setReason}
+          options={[{ value: '', label: 'Choose a reason…' }, ...REPORT_REASONS]}
+        />
         <TextAreaField label="Note (optional)" rows={4} maxLength={REPORT_NOTE_MAX} value={note} onChange={setNote} />
         {verifying ? (
           <p role="status" className="captcha captcha--solving">

@@ -7,7 +7,7 @@ import {
   type SupportCategory,
 } from '@ques/contracts/core';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
-import { Field, InputField, TextAreaField } from '../../components/Field';
+import { InputField, SelectField, TextAreaField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -114,17 +114,7 @@ export default function SupportModal({ onClose }: { onClose: () => void }) {
     <Modal title="Support" onClose={onClose} className="support-modal">
       <form className="support-form" noValidate onSubmit={(e) => void submit(e)}>
         <p className="support-form__intro">Tell us what happened and we will get back to you by e-mail.</p>
-        <Field label="Category">
-          {(field) => (
-            <select {...field} className="input select" value={category} onChange={(e) => setCategory(e.target.value as SupportCategory)}>
-              {SUPPORT_CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <SelectField<SupportCategory> label="Category" value={category} onChange={setCategory} options={SUPPORT_CATEGORIES} />
         <InputField
           label="Title"
           marker="required"

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { profilePath, type OpsAbuseReport } from '@ques/contracts/core';
-import { Field, TextAreaField } from '../../../components/Field';
-import { SuccessBanner, useSuccessMessage } from '../../../components/Banner';
+import { SelectField, TextAreaField } from '../../../components/Field';
+import { useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
 import { fetchReports, hideAnswer, resolveReport } from './api';
-import { ConfirmDialog, formatDateTime, Loaded } from './parts';
+import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from './parts';
 import './ops-desk.css';
 
 type Pending = { kind: 'hide' | 'dismiss'; report: OpsAbuseReport } | null;
@@ -21,87 +21,107 @@ export default function ReportsPage() {
   const [success, showSuccess] = useSuccessMessage();
 
   return (
-    <section className="ops-desk" aria-labelledby="reports-title">
-      <h1 id="reports-title" className="ops-desk__title">
-        Abuse reports
-      </h1>
-      <div className="ops-desk__filters">
-        <Field label="Status">
-          {(field) => (
-            <select {...field} className="input select" value={status} onChange={(e) => setStatus(e.target.value)}>
-              <option value="open">Open</option>
-              <option value="hidden">Answer hidden</option>
-              <option value="dismissed">Dismissed</option>
-              <option value="">All</option>
-            </select>
-          )}
-        </Field>
-      </div>
-      <SuccessBanner message={success} />
-      <div className="ops-desk__card">
-        <Loaded data={list} what="reports" isEmpty={(l) => l.length === 0} empty="No reports here.">
-          {(reports) => (
-            <ul className="ops-desk__list" aria-label="Abuse reports">
-              {reports.map((r) => (
-                <li key={r.id} className="ops-desk__item" data-testid="abuse-report">
-                  <h2 className="ops-desk__item-title">
-                    {r.target.kind === 'answer' ? 'Answer' : 'Profile'}: {r.reason}
-                  </h2>
-                  <p className="ops-desk__meta">
-                    <span className={`ops-desk__tag${r.status === 'open' ? '' : ' ops-desk__tag--done'}`}>{r.status}</span>{' '}
-                    {formatDateTime(r.reportedAt)} · by {r.reporter ? r.reporter.username : 'a guest'} ·{' '}
-                    {r.target.kind === 'answer' ? (
-                      r.target.username ? (
-                        <a className="text-link text-link--small" href={`${profilePath(r.target.username)}/question/${r.target.questionId}`} target="_blank" rel="noreferrer">
-                          {r.target.username}'s answer
-                        </a>
-                      ) : (
-                        <span>answer {r.target.questionId}</span>
-                      )
-                    ) : (
-                      <a className="text-link text-link--small" href={profilePath(r.target.username)} target="_blank" rel="noreferrer">
-                        {r.target.username}
-                      </a>
-                    )}
-                  </p>
-                  {r.note ? <p className="ops-desk__text">{r.note}</p> : null}
-                  {r.resolutionNote ? (
-                    <p className="ops-desk__meta">
-                      {r.resolvedBy}: {r.resolutionNote}
-                    </p>
-                  ) : null}
-                  {r.status === 'open' ? (
-                    <div className="ops-desk__actions">
-                      {r.target.kind === 'answer' ? (
-                        <button
-                          type="button"
-                          className="button button--small button--primary"
-                          onClick={() => {
-                            setReason('');
-                            setPending({ kind: 'hide', report: r });
-                          }}
-                        >
-                          Hide answer…
-                        </button>
-                      ) : null}
-                      <button type="button" className="button button--small" onClick={() => setPending({ kind: 'dismiss', report: r })}>
-                        Dismiss…
-                      </button>
-                    </div>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          )}
-        </Loaded>
-      </div>
+    <DeskPage
+      id="reports-title"
+      title="Abuse reports"
+      success={success}
+      filters={
+        <SelectField
+          label="Status"
+          value={status}
+          onChange={setStatus}
+          options={[
+            { value: 'open', label: 'Open' },
+            { value: 'hidden', label: 'Answer hidden' },
+            { value: 'dismissed', label: 'Dismissed' },
+            { value: '', label: 'All' },
+          ]}
+        />
+      }
+    >
+      <DeskList data={list} what="reports" empty="No reports here." label="Abuse reports">
+        {(r) => (
+          <li key={r.id} className="ops-desk__item" data-testid="abuse-report">
+            <h2 className="ops-desk__item-title">
+              {r.target.kind === 'answer' ? 'Answer' : 'Profile'}: {r.reason}
+            </h2>
+            <p className="ops-desk__meta">
+              <span className={`ops-desk__tag${r.status === 'open' ? '' : ' ops-desk__tag--done'}`}>
+                {r.status}
+              </span>{' '}
+              {formatDateTime(r.reportedAt)} · by {r.reporter ? r.reporter.username : 'a guest'} ·{' '}
+              {r.target.kind === 'answer' ? (
+                r.target.username ? (
+                  <a
+                    className="text-link text-link--small"
+                    href={`${profilePath(r.target.username)}/question/${r.target.questionId}`}
+                    target="_blank"
+                    rel="noreferrer"
+                  >
+                    {r.target.username}'s answer
+                  </a>
+                ) : (
+                  <span>answer {r.target.questionId}</span>
+                )
+              ) : (
+                <a
+                  className="text-link text-link--small"
+                  href={profilePath(r.target.username)}
+                  target="_blank"
+                  rel="noreferrer"
+                >
+                  {r.target.username}
+                </a>
+              )}
+            </p>
+            {r.note ? <p className="ops-desk__text">{r.note}</p> : null}
+            {r.resolutionNote ? (
+              <p className="ops-desk__meta">
+                {r.resolvedBy}: {r.resolutionNote}
+              </p>
+            ) : null}
+            {r.status === 'open' ? (
+              <div className="ops-desk__actions">
+                {r.target.kind === 'answer' ? (
+                  <button
+                    type="button"
+                    className="button button--small button--primary"
+                    onClick={() => {
+                      setReason('');
+                      setPending({ kind: 'hide', report: r });
+                    }}
+                  >
+                    Hide answer…
+                  </button>
+                ) : null}
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => setPending({ kind: 'dismiss', report: r })}
+                >
+                  Dismiss…
+                </button>
+              </div>
+            ) : null}
+          </li>
+        )}
+      </DeskList>
       {pending?.kind === 'hide' && pending.report.target.kind === 'answer' ? (
         <ConfirmDialog
           title="Hide this answer from public view?"
           confirmLabel="Hide answer"
           onClose={() => setPending(null)}
           extra={{
-            node: <TextAreaField label="Reason (the owner sees it)" marker="required" rows={3} maxLength={500} value={reason} onChange={setReason} />,
+            node: (
+              <TextAreaField
+                label="Reason (the owner sees it)"
+                marker="required"
+                rows={3}
+                maxLength={500}
+                value={reason}
+                onChange={setReason}
+              />
+            ),
             validate: () => (reason.trim() ? null : 'Please give a reason.'),
           }}
           onConfirm={async (key) => {
@@ -112,7 +132,10 @@ export default function ReportsPage() {
             await list.reload();
           }}
         >
-          <p>It leaves the public page, its answer page and the sitemap. The owner keeps it in their inbox with your reason.</p>
+          <p>
+            It leaves the public page, its answer page and the sitemap. The owner keeps it in their inbox with
+            your reason.
+          </p>
         </ConfirmDialog>
       ) : null}
       {pending?.kind === 'dismiss' ? (
@@ -129,6 +152,6 @@ export default function ReportsPage() {
           <p>Nothing changes on the reported {pending.report.target.kind}.</p>
         </ConfirmDialog>
       ) : null}
-    </section>
+    </DeskPage>
   );
 }

@@ -14,14 +14,11 @@ import {
   startRepublish,
   type Service,
 } from './api';
-import { ConfirmDialog, formatDateTime, Loaded } from './parts';
+import { ConfirmDialog, DeskList, formatDateTime, Loaded } from './parts';
 import './ops-desk.css';
 
 type Pending =
-  | { kind: 'retry' | 'drop'; letter: OpsDeadLetter }
-  | { kind: 'rebuild' }
-  | { kind: 'republish' }
-  | null;
+  { kind: 'retry' | 'drop'; letter: OpsDeadLetter } | { kind: 'rebuild' } | { kind: 'republish' } | null;
 
 /**
  * Event streams (issue 18): per service, its streams' sequences, durable consumers and their lag, the outbox and the
@@ -118,13 +115,19 @@ export default function StreamsPage() {
                   </tr>
                   <tr>
                     <th scope="row">Last rebuild</th>
-                    <td>{s.lastRebuild ? `${formatDateTime(s.lastRebuild.at)} by ${s.lastRebuild.operator}` : 'never'}</td>
+                    <td>
+                      {s.lastRebuild
+                        ? `${formatDateTime(s.lastRebuild.at)} by ${s.lastRebuild.operator}`
+                        : 'never'}
+                    </td>
                   </tr>
                 </tbody>
               </table>
               <h3 className="ops-desk__subtitle">Durable consumers</h3>
               {s.consumers.length === 0 ? (
-                <p className="ops-desk__empty">No consumer figures on this bus (the in-process bus keeps no lag).</p>
+                <p className="ops-desk__empty">
+                  No consumer figures on this bus (the in-process bus keeps no lag).
+                </p>
               ) : (
                 <table className="ops-desk__table">
                   <caption className="visually-hidden">Durable consumers of {service}</caption>
@@ -155,53 +158,72 @@ export default function StreamsPage() {
         </Loaded>
       </div>
 
-      <div className="ops-desk__card">
-        <h2>Dead letters</h2>
-        <Loaded
-          data={letters}
-          what="dead letters"
-          isEmpty={(l) => l.length === 0}
-          empty={`No dead letters in ${service}.`}
-        >
-          {(list) => (
-            <ul className="ops-desk__list" aria-label={`Dead letters of ${service}`}>
-              {list.map((l) => (
-                <li key={l.id} className="ops-desk__item" data-testid="dead-letter">
-                  <p className="ops-desk__text">
-                    <strong>#{l.id}</strong> {l.subject} → {l.consumer}
-                  </p>
-                  <p className="ops-desk__meta">
-                    {l.attempts} attempts · parked {formatDateTime(l.createdAt)} · error: {l.error}
-                  </p>
-                  <details>
-                    <summary>Payload (personal fields masked)</summary>
-                    <pre className="ops-desk__payload" tabIndex={0} aria-label={`Payload of dead letter #${l.id}`}>{JSON.stringify(l.payload, null, 2)}</pre>
-                  </details>
-                  <div className="ops-desk__actions">
-                    <button type="button" className="button button--small button--primary" onClick={() => setPending({ kind: 'retry', letter: l })}>
-                      Retry #{l.id}
-                    </button>
-                    <button type="button" className="button button--small" onClick={() => setPending({ kind: 'drop', letter: l })}>
-                      Drop #{l.id}
-                    </button>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
-        </Loaded>
-      </div>
+      <DeskList
+        data={letters}
+        heading="Dead letters"
+        what="dead letters"
+        empty={`No dead letters in ${service}.`}
+        label={`Dead letters of ${service}`}
+      >
+        {(l) => (
+          <li key={l.id} className="ops-desk__item" data-testid="dead-letter">
+            <p className="ops-desk__text">
+              <strong>#{l.id}</strong> {l.subject} → {l.consumer}
+            </p>
+            <p className="ops-desk__meta">
+              {l.attempts} attempts · parked {formatDateTime(l.createdAt)} · error: {l.error}
+            </p>
+            <details>
+              <summary>Payload (personal fields masked)</summary>
+              <pre className="ops-desk__payload" tabIndex={0} aria-label={`Payload of dead letter #${l.id}`}>
+                {JSON.stringify(l.payload, null, 2)}
+              </pre>
+            </details>
+            <div className="ops-desk__actions">
+              <button
+                type="button"
+                className="button button--small button--primary"
+                onClick={() => setPending({ kind: 'retry', letter: l })}
+              >
+                Retry #{l.id}
+              </button>
+              <button
+                type="button"
+                className="button button--small"
+                onClick={() => setPending({ kind: 'drop', letter: l })}
+              >
+                Drop #{l.id}
+              </button>
+            </div>
+          </li>
+        )}
+      </DeskList>
 
       <div className="ops-desk__card">
         <h2>Replays</h2>
         <div className="ops-desk__actions">
-          <button type="button" className="button button--small" onClick={() => setPending({ kind: 'rebuild' })}>
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => setPending({ kind: 'rebuild' })}
+          >
             Rebuild projections
           </button>
         </div>
         <div className="ops-desk__filters">
-          <InputField label="Republish from position" type="number" min={0} inputMode="numeric" value={from} onChange={setFrom} />
-          <button type="button" className="button button--small" onClick={() => setPending({ kind: 'republish' })}>
+          <InputField
+            label="Republish from position"
+            type="number"
+            min={0}
+            inputMode="numeric"
+            value={from}
+            onChange={setFrom}
+          />
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => setPending({ kind: 'republish' })}
+          >
             Republish from {from || '0'}
           </button>
         </div>
@@ -210,7 +232,11 @@ export default function StreamsPage() {
 
       {pending?.kind === 'retry' || pending?.kind === 'drop' ? (
         <ConfirmDialog
-          title={pending.kind === 'retry' ? `Retry dead letter #${pending.letter.id}?` : `Drop dead letter #${pending.letter.id}?`}
+          title={
+            pending.kind === 'retry'
+              ? `Retry dead letter #${pending.letter.id}?`
+              : `Drop dead letter #${pending.letter.id}?`
+          }
           confirmLabel={pending.kind === 'retry' ? 'Retry' : 'Drop'}
           onClose={() => setPending(null)}
           onConfirm={async (key) => {
@@ -228,11 +254,14 @@ export default function StreamsPage() {
         >
           {pending.kind === 'retry' ? (
             <p>
-              The event runs through <strong>{pending.letter.consumer}</strong> again, once. If it fails again it stays
-              parked.
+              The event runs through <strong>{pending.letter.consumer}</strong> again, once. If it fails again
+              it stays parked.
             </p>
           ) : (
-            <p>The event is given up for {pending.letter.consumer}; its payload goes to the operator log. This cannot be undone.</p>
+            <p>
+              The event is given up for {pending.letter.consumer}; its payload goes to the operator log. This
+              cannot be undone.
+            </p>
           )}
         </ConfirmDialog>
       ) : null}
@@ -253,13 +282,14 @@ export default function StreamsPage() {
           onClose={() => setPending(null)}
           onConfirm={async (key) => {
             const n = Number(from);
-            if (!Number.isInteger(n) || n < 0) throw new Error('The position must be a whole number, 0 or more.');
+            if (!Number.isInteger(n) || n < 0)
+              throw new Error('The position must be a whole number, 0 or more.');
             setJob(await startRepublish(service, { from: n }, key));
           }}
         >
           <p>
-            Integration events after position {from || '0'} are published again. Consumers apply each event once, so
-            those already applied are skipped.
+            Integration events after position {from || '0'} are published again. Consumers apply each event
+            once, so those already applied are skipped.
           </p>
         </ConfirmDialog>
       ) : null}
@@ -276,7 +306,11 @@ function JobProgress({ job }: { job: OpsJob }) {
         {label} — {done}
         {total !== null ? ` of ${total}` : ''} events{job.error ? ` — ${job.error}` : ''}
       </p>
-      <progress aria-label={`${job.command} progress`} value={job.status === 'running' ? done : (total ?? done)} max={total ?? Math.max(done, 1)} />
+      <progress
+        aria-label={`${job.command} progress`}
+        value={job.status === 'running' ? done : (total ?? done)}
+        max={total ?? Math.max(done, 1)}
+      />
     </div>
   );
 }

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { SUPPORT_CATEGORIES, type OpsSupportRequest } from '@ques/contracts/core';
-import { Field, TextAreaField } from '../../../components/Field';
-import { SuccessBanner, useSuccessMessage } from '../../../components/Banner';
+import { SelectField, TextAreaField } from '../../../components/Field';
+import { useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
 import { answerSupportRequest, fetchSupportRequests } from './api';
-import { ConfirmDialog, formatDateTime, Loaded } from './parts';
+import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from './parts';
 import './ops-desk.css';
 
 /**
@@ -15,7 +15,8 @@ export default function SupportRequestsPage() {
   const [status, setStatus] = useState('open');
   const [category, setCategory] = useState('');
   const list = useApiData(
-    (signal) => fetchSupportRequests({ status: status || undefined, category: category || undefined }, signal),
+    (signal) =>
+      fetchSupportRequests({ status: status || undefined, category: category || undefined }, signal),
     [status, category],
   );
   const [answering, setAnswering] = useState<OpsSupportRequest | null>(null);
@@ -23,82 +24,91 @@ export default function SupportRequestsPage() {
   const [success, showSuccess] = useSuccessMessage();
 
   return (
-    <section className="ops-desk" aria-labelledby="support-title">
-      <h1 id="support-title" className="ops-desk__title">
-        Support requests
-      </h1>
-      <div className="ops-desk__filters">
-        <Field label="Status">
-          {(field) => (
-            <select {...field} className="input select" value={status} onChange={(e) => setStatus(e.target.value)}>
-              <option value="open">Open</option>
-              <option value="answered">Answered</option>
-              <option value="">All</option>
-            </select>
-          )}
-        </Field>
-        <Field label="Category">
-          {(field) => (
-            <select {...field} className="input select" value={category} onChange={(e) => setCategory(e.target.value)}>
-              <option value="">All categories</option>
-              {SUPPORT_CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-      <SuccessBanner message={success} />
-      <div className="ops-desk__card">
-        <Loaded data={list} what="support requests" isEmpty={(l) => l.length === 0} empty="No support requests here.">
-          {(requests) => (
-            <ul className="ops-desk__list" aria-label="Support requests">
-              {requests.map((r) => (
-                <li key={r.id} className="ops-desk__item" data-testid="support-request">
-                  <h2 className="ops-desk__item-title">{r.title}</h2>
-                  <p className="ops-desk__meta">
-                    <span className={`ops-desk__tag${r.status === 'answered' ? ' ops-desk__tag--done' : ''}`}>
-                      {r.status === 'answered' ? 'Answered' : 'Open'}
-                    </span>{' '}
-                    {r.category} · {formatDateTime(r.requestedAt)} · from{' '}
-                    {r.requester ? `${r.requester.username} (signed in)` : 'a guest'}
-                  </p>
-                  <p className="ops-desk__text">{r.description}</p>
-                  {r.status === 'answered' ? (
-                    <p className="ops-desk__meta">
-                      Answered {r.answeredAt ? formatDateTime(r.answeredAt) : ''} by {r.answeredBy}:{' '}
-                      <span className="ops-desk__text">{r.answerNote}</span>
-                      {r.answerMailedAt ? ' · mailed to the requester' : r.canMailRequester ? ' · mail queued' : ' · no verified address to mail'}
-                    </p>
-                  ) : (
-                    <div className="ops-desk__actions">
-                      <button
-                        type="button"
-                        className="button button--small button--primary"
-                        onClick={() => {
-                          setNote('');
-                          setAnswering(r);
-                        }}
-                      >
-                        Mark answered…
-                      </button>
-                    </div>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-        </Loaded>
-      </div>
+    <DeskPage
+      id="support-title"
+      title="Support requests"
+      success={success}
+      filters={
+        <>
+          <SelectField
+            label="Status"
+            value={status}
+            onChange={setStatus}
+            options={[
+              { value: 'open', label: 'Open' },
+              { value: 'answered', label: 'Answered' },
+              { value: '', label: 'All' },
+            ]}
+          />
+          <SelectField
+            label="Category"
+            value={category}
+            onChange={setCategory}
+            options={[{ value: '', label: 'All categories' }, ...SUPPORT_CATEGORIES]}
+          />
+        </>
+      }
+    >
+      <DeskList
+        data={list}
+        what="support requests"
+        empty="No support requests here."
+        label="Support requests"
+      >
+        {(r) => (
+          <li key={r.id} className="ops-desk__item" data-testid="support-request">
+            <h2 className="ops-desk__item-title">{r.title}</h2>
+            <p className="ops-desk__meta">
+              <span className={`ops-desk__tag${r.status === 'answered' ? ' ops-desk__tag--done' : ''}`}>
+                {r.status === 'answered' ? 'Answered' : 'Open'}
+              </span>{' '}
+              {r.category} · {formatDateTime(r.requestedAt)} · from{' '}
+              {r.requester ? `${r.requester.username} (signed in)` : 'a guest'}
+            </p>
+            <p className="ops-desk__text">{r.description}</p>
+            {r.status === 'answered' ? (
+              <p className="ops-desk__meta">
+                Answered {r.answeredAt ? formatDateTime(r.answeredAt) : ''} by {r.answeredBy}:{' '}
+                <span className="ops-desk__text">{r.answerNote}</span>
+                {r.answerMailedAt
+                  ? ' · mailed to the requester'
+                  : r.canMailRequester
+                    ? ' · mail queued'
+                    : ' · no verified address to mail'}
+              </p>
+            ) : (
+              <div className="ops-desk__actions">
+                <button
+                  type="button"
+                  className="button button--small button--primary"
+                  onClick={() => {
+                    setNote('');
+                    setAnswering(r);
+                  }}
+                >
+                  Mark answered…
+                </button>
+              </div>
+            )}
+          </li>
+        )}
+      </DeskList>
       {answering ? (
         <ConfirmDialog
           title={`Answer "${answering.title}"`}
           confirmLabel="Mark answered"
           onClose={() => setAnswering(null)}
           extra={{
-            node: <TextAreaField label="Note to the requester" marker="required" rows={5} maxLength={5000} value={note} onChange={setNote} />,
+            node: (
+              <TextAreaField
+                label="Note to the requester"
+                marker="required"
+                rows={5}
+                maxLength={5000}
+                value={note}
+                onChange={setNote}
+              />
+            ),
             validate: () => (note.trim() ? null : 'Please write a note.'),
           }}
           onConfirm={async (key) => {
@@ -116,6 +126,6 @@ export default function SupportRequestsPage() {
           </p>
         </ConfirmDialog>
       ) : null}
-    </section>
+    </DeskPage>
   );
 }

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
-import { ErrorBanner, LoadingText } from '../../../components/Banner';
+import { ErrorBanner, LoadingText, SuccessBanner } from '../../../components/Banner';
 import { Modal } from '../../../components/Modal';
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api';
 import type { ApiData } from '../../../lib/use-api-data';
@@ -22,7 +22,9 @@ export function Loaded<T>({
   if (data.status === 'error' || data.data === undefined)
     return (
       <div className="ops-desk__error">
-        <ErrorBanner>{errorText(data.error, `Could not load ${what}.`, `Could not reach the server to load ${what}.`)}</ErrorBanner>
+        <ErrorBanner>
+          {errorText(data.error, `Could not load ${what}.`, `Could not reach the server to load ${what}.`)}
+        </ErrorBanner>
         <button type="button" className="button button--small" onClick={data.retry}>
           Try again
         </button>
@@ -30,6 +32,64 @@ export function Loaded<T>({
     );
   if (isEmpty(data.data)) return <p className="ops-desk__empty">{empty}</p>;
   return <>{children(data.data)}</>;
+}
+
+/** A desk page: its title, its filters, the confirmation of the last action, then its cards. */
+export function DeskPage({
+  id,
+  title,
+  filters,
+  success,
+  children,
+}: {
+  /** The heading's id, naming the page's section. */
+  id: string;
+  title: string;
+  filters?: ReactNode;
+  success: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className="ops-desk" aria-labelledby={id}>
+      <h1 id={id} className="ops-desk__title">
+        {title}
+      </h1>
+      {filters ? <div className="ops-desk__filters">{filters}</div> : null}
+      <SuccessBanner message={success} />
+      {children}
+    </section>
+  );
+}
+
+/** A card with a list of items in the four states of `Loaded`; `children` renders one item (its `<li>`). */
+export function DeskList<T>({
+  data,
+  what,
+  empty,
+  label,
+  heading,
+  children,
+}: {
+  data: ApiData<T[]>;
+  what: string;
+  empty: ReactNode;
+  /** The list's accessible name. */
+  label: string;
+  heading?: string;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <div className="ops-desk__card">
+      {heading ? <h2>{heading}</h2> : null}
+      <Loaded data={data} what={what} isEmpty={(l) => l.length === 0} empty={empty}>
+        {(items) => (
+          <ul className="ops-desk__list" aria-label={label}>
+            {items.map(children)}
+          </ul>
+        )}
+      </Loaded>
+    </div>
+  );
 }
 
 /**
