@@ -6,6 +6,7 @@ import {
   QUESTION_LIMITS,
   TAG_MESSAGES,
 } from './core/question-rules.js';
+import { OPS_MESSAGES } from './core/ops.js';
 import { DEFAULT_PAGE_SIZE, isUuid, MAX_PAGE_SIZE, MIN_TIP_CENTS, type Checked } from './core/questions.js';
 
 /*
@@ -170,6 +171,37 @@ export function checkCurateDraft(body: unknown): Checked<CurateDraft> {
       replierName: replierName.value || null,
     },
   };
+}
+
+/**
+ * Issue 18: a curated Q&A an operator adds to an archive profile — the curate form's rules (`checkCurateDraft`), and
+ * a source is required (the public page cites it under the answer).
+ */
+export function checkArchiveCurateDraft(body: unknown): Checked<CurateDraft> {
+  const checked = checkCurateDraft(body);
+  if (!checked.ok) return checked;
+  if (!checked.value.source) return fail(OPS_MESSAGES.sourceRequired);
+  return checked;
+}
+
+/** What an operator may change of an archive's curated Q&A: the answer, its tags and its (still required) source. */
+export interface ArchiveCuratedEdit {
+  answer: string;
+  tags: string[];
+  source: string;
+}
+
+export function checkArchiveCuratedEdit(body: unknown): Checked<ArchiveCuratedEdit> {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const answer = text(b.answer);
+  if (!answer) return fail(CURATE_MESSAGES.answerRequired);
+  if (answer.length > QUESTION_LIMITS.answer) return fail(`Answer must be at most ${QUESTION_LIMITS.answer} characters`);
+  const source = boundedText(b.source, QUESTION_LIMITS.source, 'Source');
+  if (!source.ok) return source;
+  if (!source.value) return fail(OPS_MESSAGES.sourceRequired);
+  const tags = normalizeTags(b.tags);
+  if (!tags.ok) return tags;
+  return { ok: true, value: { answer, tags: tags.value, source: source.value } };
 }
 
 export interface AnswerDraft {

@@ -3,6 +3,8 @@ import {
   ANSWER_MESSAGES,
   ASK_MESSAGES,
   checkAnswerBody,
+  checkArchiveCuratedEdit,
+  checkArchiveCurateDraft,
   checkAskDraft,
   checkCurateDraft,
   checkTipCents,
@@ -14,6 +16,7 @@ import {
   checkPatchBody,
   PATCH_MESSAGES,
 } from './questions.js';
+import { OPS_MESSAGES } from './ops.js';
 
 const toUserId = '11111111-1111-4111-8111-111111111111';
 const guest = {
@@ -116,6 +119,16 @@ describe('curate and answer rules', () => {
       source: '',
       detail: '',
     });
+  });
+  it("requires a source on an archive's curated Q&A (issue 18), after the curate form's own rules", () => {
+    expect(messageOf(checkArchiveCurateDraft({ answer: 'a' }))).toBe(CURATE_MESSAGES.titleRequired);
+    expect(messageOf(checkArchiveCurateDraft({ question: 'q', answer: '' }))).toBe(CURATE_MESSAGES.answerRequired);
+    expect(messageOf(checkArchiveCurateDraft({ question: 'q', answer: 'a', source: '  ' }))).toBe(OPS_MESSAGES.sourceRequired);
+    const r = checkArchiveCurateDraft({ question: 'q', answer: 'a', source: ' Radio 4, 12:30 ' });
+    expect(r.ok && r.value.source).toBe('Radio 4, 12:30');
+    expect(messageOf(checkArchiveCuratedEdit({ answer: 'a' }))).toBe(OPS_MESSAGES.sourceRequired);
+    expect(messageOf(checkArchiveCuratedEdit({ answer: ' ', source: 's' }))).toBe(CURATE_MESSAGES.answerRequired);
+    expect(checkArchiveCuratedEdit({ answer: 'a', source: 's', tags: ['X'] })).toEqual({ ok: true, value: { answer: 'a', source: 's', tags: ['x'] } });
   });
   it('requires a non-blank answer and keeps tags/visibility unset when not sent', () => {
     expect(messageOf(checkAnswerBody({ answer: '  ' }))).toBe(ANSWER_MESSAGES.answerRequired);

@@ -1,6 +1,7 @@
 import type { ApiCall } from './call.js';
 import { exportsApi } from './exports.js';
 import { identityApi, identityBrowserCalls } from './identity.js';
+import { curationOpsApi } from './ops-curation.js';
 import { opsStreamsApi } from './ops-streams.js';
 import { questionsOpsApi, supportOpsApi } from './ops-support.js';
 import { opsApi } from './ops.js';
@@ -21,6 +22,7 @@ export * from './sitemap.js';
 export * from './trust.js';
 export * from './ops-streams.js';
 export * from './ops-support.js';
+export * from './ops-curation.js';
 
 /**
  * Every /api call of every service. The BFF forwards exactly these and documents them (OpenAPI); each service
@@ -36,6 +38,8 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(opsStreamsApi).flatMap((calls) => Object.values(calls)),
   ...Object.values(supportOpsApi),
   ...Object.values(questionsOpsApi),
+  // Issue 18: curated Q&A of archive profiles from the console (api/ops-curation.ts).
+  ...Object.values(curationOpsApi),
   ...Object.values(opsApi),
   // Issue 15: the data export (api/exports.ts).
   ...Object.values(exportsApi),

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { IDENTITY_MESSAGES } from '../core/identity.js';
 import { OPS_MESSAGES } from '../core/ops.js';
 import {
   ZArchiveList,
@@ -36,6 +38,8 @@ const auditCall = <const S extends ServiceName>(service: S, id: string) =>
 export const opsApi = {
   auditIdentity: auditCall('identity', 'opsAuditIdentity'),
   auditQuestions: auditCall('questions', 'opsAuditQuestions'),
+  auditSupport: auditCall('support', 'opsAuditSupport'),
+  auditPayments: auditCall('payments', 'opsAuditPayments'),
   listArchives: defineCall({
     id: 'opsListArchives',
     method: 'GET',
@@ -66,6 +70,29 @@ export const opsApi = {
     auth: 'operator',
     errors: { ...OPERATOR_ERRORS, 404: [OPS_MESSAGES.notFound, OPS_MESSAGES.noSuchArchive] },
     schema: { params: ZArchiveParams, body: ZUpdateArchiveRequest, response: { 200: ZArchiveProfile } },
+  }),
+  archiveAvatar: defineCall({
+    id: 'opsArchiveAvatar',
+    method: 'POST',
+    path: '/api/ops/archives/:id/avatar',
+    service: 'identity',
+    summary: "Operators: upload an archive profile's avatar (multipart/form-data, one file field `avatar`, under 2 MB)",
+    description: "Processed as an owner's upload: re-encoded to square WebP images without metadata.",
+    auth: 'operator',
+    bodyKind: 'multipart',
+    errors: {
+      ...OPERATOR_ERRORS,
+      400: [IDENTITY_MESSAGES.chooseImage, IDENTITY_MESSAGES.badUpload],
+      404: [OPS_MESSAGES.notFound, OPS_MESSAGES.noSuchArchive],
+      413: [IDENTITY_MESSAGES.avatarTooLarge, IDENTITY_MESSAGES.tooManyPixels],
+      415: [IDENTITY_MESSAGES.notAnImage, IDENTITY_MESSAGES.unreadableImage],
+    },
+    // The file is streamed to the handler, never parsed into the body: the schema only documents the form's field.
+    schema: {
+      params: ZArchiveParams,
+      body: z.object({ avatar: z.string().meta({ format: 'binary' }) }).nullish(),
+      response: { 200: ZArchiveProfile },
+    },
   }),
   markArchive: defineCall({
     id: 'opsMarkArchive',

@@ -16,6 +16,11 @@ export const OPS_MESSAGES = {
   notFound: 'Not found',
   noSuchArchive: 'There is no archive profile with this id.',
   usernameTaken: 'This username is taken.',
+  /** Curated Q&A from the console is for archive profiles only: an owned profile curates its own. */
+  notAnArchive: 'This profile is not an archive profile: its owner curates their own Q&A.',
+  noSuchCurated: 'There is no curated answer of an archive profile with this id.',
+  /** The curate form's required source on an archive (spec style: "Question title is required."). */
+  sourceRequired: 'Source is required: a link, programme, timestamp or page.',
 } as const;
 
 /** The longest "sources" note of an archive profile. */

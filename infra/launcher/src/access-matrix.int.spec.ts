@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API_CALLS,
   BROWSER_CALLS,
+  curationOpsApi,
+  opsApi,
   OPS_SERVICES,
   opsStreamsApi,
   questionsOpsApi,
@@ -252,6 +254,34 @@ describe('access matrix: another user and a guest against every route that names
         url: () => `/api/ops/support/reports/${ada.id}/resolve`,
         body: { resolution: 'dismissed' },
       },
+      // Issue 18, archive curation: the console's avatar and curated-Q&A calls against Ada's profile and answer
+      // (she is no archive; an operator would be refused too, everyone else never gets that far).
+      {
+        method: 'POST',
+        path: opsApi.archiveAvatar.path,
+        url: () => `/api/ops/archives/${ada.id}/avatar`,
+        body: {},
+      },
+      { method: 'GET', path: curationOpsApi.listCurated.path, url: () => `/api/ops/archives/${ada.id}/curated` },
+      {
+        method: 'POST',
+        path: curationOpsApi.curate.path,
+        url: () => `/api/ops/archives/${ada.id}/curated`,
+        body: { question: 'Not an operator', answer: 'No.', source: 'Nowhere' },
+      },
+      {
+        method: 'PUT',
+        path: curationOpsApi.editCurated.path,
+        url: () => `/api/ops/curated/${answeredByAda}`,
+        body: { answer: 'Not an operator', source: 'Nowhere' },
+      },
+      {
+        method: 'PATCH',
+        path: curationOpsApi.showCurated.path,
+        url: () => `/api/ops/curated/${answeredByAda}`,
+        body: { displayOnProfile: false },
+      },
+      { method: 'DELETE', path: curationOpsApi.deleteCurated.path, url: () => `/api/ops/curated/${answeredByAda}` },
       ...OPS_SERVICES.flatMap((service): Row[] => [
         {
           method: 'POST',
@@ -326,9 +356,15 @@ describe('access matrix: another user and a guest against every route that names
       supportOpsApi.listReports,
       supportOpsApi.resolveReport,
       questionsOpsApi.hideAnswer,
+      opsApi.auditSupport,
+      opsApi.auditPayments,
+      ...Object.values(curationOpsApi),
     ];
     const bodies: Record<string, unknown> = {
       [questionsOpsApi.hideAnswer.id]: { reason: 'x' },
+      [curationOpsApi.curate.id]: { question: 'q', answer: 'a', source: 's' },
+      [curationOpsApi.editCurated.id]: { answer: 'a', source: 's' },
+      [curationOpsApi.showCurated.id]: { displayOnProfile: false },
       [supportOpsApi.answerRequest.id]: { note: 'x' },
       [supportOpsApi.resolveReport.id]: { resolution: 'dismissed' },
     };

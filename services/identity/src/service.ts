@@ -91,7 +91,7 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     const accounts = new Accounts({ ...parts, vault: identityVault, clock: ctx.clock, issueAccess });
     const signIn = new SignIn({ ...parts, issueAccess, operatorEmails: parseOperatorEmails(ctx.config.OPERATOR_EMAILS) });
     await registerIdentityRoutes(app, { ...parts, accounts, signIn });
-    registerOperatorRoutes(app, { db: ctx.db, archives: new ArchiveConsole({ store: ctx.store, commands: parts.commands, users: parts.users }) });
+    registerOperatorRoutes(app, { db: ctx.db, archives: new ArchiveConsole({ store: ctx.store, commands: parts.commands, users: parts.users, avatars: parts.avatars }) });
     registerExportRoutes(app, parts);
     app.addHook('onClose', async () => parts.exports.settled());
   },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { ServiceContext, ServiceDefinition } from '@ques/kit';
+import { opsApi } from '@ques/contracts';
+import { operatorAuditProjection, registerOperatorAuditRoute, type ServiceContext, type ServiceDefinition } from '@ques/kit';
 import { AccountSync } from './accounts/account-sync.js';
 import { payoutAccountCommands, type PayoutAccountCommands } from './accounts/commands.js';
 import { payoutAccountsProjection, PayoutAccountsReadModel } from './accounts/read-models/payout-accounts.js';
@@ -156,7 +157,8 @@ export const paymentsService: ServiceDefinition<PaymentsDB, PaymentsConfig, Paym
   name: 'payments',
   config: loadPaymentsConfig,
   migrations: paymentsMigrations,
-  projections: [payoutAccountsProjection, tipOptionsProjection, tipsProjection, ledgerProjection],
+  // The operators' audit (issue 18): the console's stream actions on payments are listed like every service's.
+  projections: [payoutAccountsProjection, tipOptionsProjection, tipsProjection, ledgerProjection, operatorAuditProjection],
   toIntegration: paymentsIntegration,
   consumes: ['identity', 'questions'],
   build,
@@ -170,6 +172,7 @@ export const paymentsService: ServiceDefinition<PaymentsDB, PaymentsConfig, Paym
     if (provider instanceof TestModeProvider) await registerTestModePages(app, provider);
     // Issue 15: payments' part of a person's data export, read by identity.
     registerExportRoutes(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
+    registerOperatorAuditRoute(app, ctx.db, opsApi.auditPayments);
     app.addHook('onClose', async () => inbox.settled());
     ctx.log.info({ provider: provider.mode }, 'payments provider ready');
   },

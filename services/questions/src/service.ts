@@ -19,6 +19,7 @@ import { registerSitemapRoutes, SitemapReadModel } from './sitemap/sitemap.js';
 import { deletedUsersProjection, recipientsConsumer, RecipientsReadModel } from './recipients/recipients.js';
 import { Parties } from './questions/parties.js';
 import { registerStatusRoutes } from './status/routes.js';
+import { ArchiveCuration, registerCurationOpsRoutes } from './ops/curation.js';
 import { registerQuestionsOpsRoutes } from './ops/routes.js';
 import { StatusPages } from './status/status-pages.js';
 import { registerTrustRoutes, TrustStatsReadModel, trustTimingsProjection } from './trust/trust-stats.js';
@@ -72,6 +73,9 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     registerStatusRoutes(app, parts.statusPages, parts.actions);
     registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
     registerQuestionsOpsRoutes(app, parts.commands, ctx);
+    // Issue 18: curated Q&A of archive profiles from the operator console.
+    const { commands, actions, questions, recipients } = parts;
+    registerCurationOpsRoutes(app, new ArchiveCuration({ store: ctx.store, commands, actions, questions, recipients, clock: ctx.clock }), ctx);
     registerOperatorAuditRoute(app, ctx.db, opsApi.auditQuestions);
     // Issue 15: questions' part of a person's data export, read by identity.
     registerExportRoutes(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
-import { tooManyRequests, type ServiceDefinition } from '@ques/kit';
+import { opsApi } from '@ques/contracts';
+import { operatorAuditProjection, registerOperatorAuditRoute, tooManyRequests, type ServiceDefinition } from '@ques/kit';
 import { ProofOfWorkCaptcha } from './captcha/captcha.js';
 import { loadSupportConfig, type SupportConfig } from './config.js';
 import { supportMigrations } from './db/migrations/index.js';
@@ -28,7 +29,7 @@ export const supportService: ServiceDefinition<SupportDB, SupportConfig, Support
   config: loadSupportConfig,
   migrations: supportMigrations,
   // The operator console's read models (issue 18); the mail jobs read a request's own stream.
-  projections: [supportRequestsProjection, abuseReportsProjection],
+  projections: [supportRequestsProjection, abuseReportsProjection, operatorAuditProjection],
   toIntegration: supportIntegration,
   cipher: supportVault,
   consumes: ['identity'],
@@ -59,6 +60,8 @@ export const supportService: ServiceDefinition<SupportDB, SupportConfig, Support
       challengeLimitPerMinute: Math.max(30, sendLimitPerMinute * 6),
     });
     registerConsoleRoutes(app, parts, ctx, { reportLimitPerMinute: sendLimitPerMinute });
+    // Issue 18: the operators' audit of support (answered requests, resolved reports, stream actions).
+    registerOperatorAuditRoute(app, ctx.db, opsApi.auditSupport);
   },
   consumers: () => [forgetDeletedUsers(supportVault), contactsConsumer()],
   jobs: ({ requests }, { store, mailer, config, clock, log }) => {

@@ -1,5 +1,11 @@
-import type { Browser } from 'playwright-core';
+// Functions passed to page.evaluate run in the browser.
+/// <reference lib="dom" />
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPS_MESSAGES } from '@ques/contracts';
 import type { EmbeddedProduct } from '../embedded.js';
 import { signup, TEST_PASSWORD } from '../test/identity-journey.js';
 import { grantOperator } from '../test/operators.js';
@@ -10,6 +16,19 @@ import { browserGate, launchChromium, newContext, screenshot, startProduct, watc
  * logs in, opens /ops, creates an archive profile; the public page shows the badge and no ask button. An owner gets
  * the 404 page for /ops and never downloads the console.
  */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core on the console's `main` (the site header is the shell's, checked with the public pages). */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated, not added as a <script>: the page's CSP (script-src 'self') rightly refuses inline scripts.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run({ include: [['main']], exclude: [['.site-header']] }, { resultTypes: ['violations'] });
+  });
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 describe.runIf(browserGate())('operator console (browser)', () => {
   let product: EmbeddedProduct;
   let browser: Browser;
@@ -79,4 +98,79 @@ describe.runIf(browserGate())('operator console (browser)', () => {
     expect(await vpage.getByRole('button', { name: /^Ask .* a Question$/ }).count()).toBe(0);
     await visitor.close();
   }, 120_000);
+
+  it('an operator creates an archive profile with an avatar and two curated answers with sources; the public page shows them', async () => {
+    await signup(product.url, 'Cora Curator', 'cora.curator@example.com');
+    await grantOperator(product, 'cora.curator@example.com');
+    const { context, page, errors } = await logIn('cora.curator@example.com');
+    await page.goto('/ops/archives');
+    await page.getByRole('heading', { name: 'Archive profiles', level: 1 }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The profile, with an avatar picked in the create form (the owner's rules: an image under 2 MB).
+    const portrait = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#1f618d' } }).png().toBuffer();
+    await page.getByLabel(/^Name/).fill('Grace Hopper');
+    await page.getByLabel(/^Bio/).fill('Computer scientist and rear admiral.');
+    await page.getByLabel(/^Sources/).fill('Interviews and lectures, 1967–1986');
+    await page.getByLabel(/^Avatar/).setInputFiles({ name: 'grace.png', mimeType: 'image/png', buffer: portrait });
+    await page.getByRole('button', { name: 'Create archive profile' }).click();
+    await page.getByText('Created @grace-hopper.').waitFor();
+    const card = page.getByRole('list', { name: 'Archive profiles' }).getByRole('listitem').filter({ hasText: '@grace-hopper' });
+    expect(await card.locator('img.avatar').getAttribute('src')).toMatch(/^\/images\/avatars\/[\w-]+\/[a-z0-9]+\.webp/);
+
+    // Its curated Q&A: the source is required, then two answers with theirs.
+    await card.getByRole('link', { name: 'Curated Q&A of @grace-hopper' }).click();
+    await page.getByRole('heading', { name: 'Curated Q&A of @grace-hopper', level: 1 }).waitFor();
+    await page.getByText('No curated Q&A yet.').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    const form = page.getByRole('form', { name: 'Add a curated Q&A' });
+    const answers = [
+      { question: 'What was the first bug?', answer: 'A moth, taped into the log book in 1947.', source: 'https://example.org/hopper-1968 at 14:05', tag: 'history' },
+      { question: 'Why build compilers?', answer: 'People should write programs in English.', source: 'Lecture, MIT, 1985 — page 12 of the transcript', tag: 'compilers' },
+    ];
+    await form.getByLabel(/^Question title/).fill(answers[0]!.question);
+    await form.getByLabel(/^Answer/).fill(answers[0]!.answer);
+    await form.getByRole('button', { name: 'Add curated Q&A' }).click();
+    await form.getByText(OPS_MESSAGES.sourceRequired).waitFor();
+    expect(await form.getByLabel(/^Source/).getAttribute('aria-invalid')).toBe('true');
+    expect(await axeViolations(page)).toEqual([]);
+    for (const [i, qa] of answers.entries()) {
+      if (i > 0) {
+        await form.getByLabel(/^Question title/).fill(qa.question);
+        await form.getByLabel(/^Answer/).fill(qa.answer);
+      }
+      await form.getByLabel('Tags', { exact: true }).fill(qa.tag);
+      await form.getByLabel('Tags', { exact: true }).press('Enter');
+      await form.getByLabel(/^Source/).fill(qa.source);
+      await form.getByRole('button', { name: 'Add curated Q&A' }).click();
+      await page.getByRole('list', { name: 'Curated Q&A' }).getByText(`Source: ${qa.source}`).waitFor();
+    }
+    expect(await page.getByRole('list', { name: 'Curated Q&A' }).getByRole('listitem').count()).toBe(2);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'ops-archive-curated', 'desktop');
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('cell', { name: 'Changed the avatar of the archive profile @grace-hopper' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'Added a curated answer to the archive profile @grace-hopper' }).count()).toBe(2);
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // The public page: the avatar, both answers with their sources, the badge, and no ask button.
+    const visitor = await newContext(browser, 'phone', product.url);
+    const vpage = await visitor.newPage();
+    const verrors = watchErrors(vpage);
+    await vpage.goto('/ask/grace-hopper');
+    await vpage.getByText('Non-affiliated profile').first().waitFor();
+    const avatar = vpage.locator('img.avatar').first();
+    expect(await avatar.getAttribute('src')).toMatch(/^\/images\/avatars\/[\w-]+\/[a-z0-9]+\.webp/);
+    await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    for (const qa of answers) {
+      await vpage.getByRole('button', { name: new RegExp(`^${qa.question.replace(/[?]/g, '\\?')}`) }).click();
+      const back = vpage.getByRole('region', { name: `Answer to: ${qa.question}` });
+      await back.getByText(qa.answer).waitFor();
+      expect(await back.getByText(`Source: ${qa.source}`).isVisible()).toBe(true);
+    }
+    expect(await vpage.getByRole('button', { name: /^Ask .* a Question$/ }).count()).toBe(0);
+    expect(verrors).toEqual([]);
+    await visitor.close();
+  }, 180_000);
 });

@@ -3,6 +3,7 @@ import { OPS_MESSAGES, type ArchiveProfile } from '@ques/contracts';
 import { conflict, isUniqueViolation, notFound, recordOperatorAct, type AccessClaims, type EventMetadata, type EventStore } from '@ques/kit';
 import type { IdentityDB } from '../db/schema.js';
 import { hashPassword } from '../sessions/passwords.js';
+import { avatarUrl, encodeAvatar, type AvatarStore } from '../users/avatars.js';
 import type { UserCommands } from '../users/commands.js';
 import type { UserRow, UsersReadModel } from '../users/read-models/users.js';
 import { usernameFromName } from '@ques/contracts';
@@ -11,6 +12,7 @@ export interface ArchiveConsoleParts {
   store: EventStore<IdentityDB>;
   commands: UserCommands;
   users: UsersReadModel;
+  avatars: AvatarStore;
 }
 
 export const toArchive = (row: UserRow): ArchiveProfile => ({
@@ -80,6 +82,24 @@ export class ArchiveConsole {
       const b = input.sources === undefined ? { events: [] } : await commands.handle(id, { type: 'SetArchiveSources', data: { sources: input.sources, now } }, metadata, { transaction: trx });
       if (a.events.length + b.events.length > 0)
         await recordOperatorAct<IdentityDB>(store, trx, op, { action: 'archive.edit', subject: `user:${id}`, summary: `Edited the archive profile @${row.username}` }, metadata);
+    });
+    return toArchive((await users.byId(id))!);
+  }
+
+  /**
+   * The archive's avatar (issue 18): the owner's upload path (`encodeAvatar`, the `avatars` table, `ChangeAvatar`) —
+   * the same 2 MB limit, sniffing and re-encoding — with the operator's audit record in the same transaction.
+   */
+  async changeAvatar(op: AccessClaims, id: string, upload: Buffer, metadata: EventMetadata): Promise<ArchiveProfile> {
+    const { commands, users, store, avatars } = this.parts;
+    const row = await this.row(id);
+    const encoded = await encodeAvatar(upload);
+    const now = new Date();
+    await commands.handle(id, { type: 'ChangeAvatar', data: { avatarUrl: avatarUrl(id, encoded.version), now } }, metadata, {
+      alongside: async (trx) => {
+        await avatars.replace(trx, id, encoded, now);
+        await recordOperatorAct(store, trx, op, { action: 'archive.avatar', subject: `user:${id}`, summary: `Changed the avatar of the archive profile @${row.username}` }, metadata);
+      },
     });
     return toArchive((await users.byId(id))!);
   }

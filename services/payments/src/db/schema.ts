@@ -1,11 +1,11 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
 import type { PayoutAccountStatus, TipOptionValue, TipReleaseReason } from '@ques/contracts';
-import type { IdempotencyTables, KitTables, NullableTimestamp, RevocationTables, Timestamp } from '@ques/kit';
+import type { IdempotencyTables, KitTables, NullableTimestamp, OperatorAuditTables, RevocationTables, Timestamp } from '@ques/kit';
 import type { PaymentIntentStatus } from '../providers/provider.js';
 import type { TipStage } from '../tips/domain/tip.js';
 
 /** Payments' tables, declared once (created by `migrations/`); every query runs on `Kysely<PaymentsDB>`. */
-export interface PaymentsDB extends KitTables, IdempotencyTables, RevocationTables {
+export interface PaymentsDB extends KitTables, IdempotencyTables, RevocationTables, OperatorAuditTables {
   users: UsersTable;
   payout_accounts: PayoutAccountsTable;
   tip_options: TipOptionsTable;

@@ -13,6 +13,7 @@ import {
   type AnswerQuestionBody,
   type AskQuestionBody,
   type Checked,
+  type CurateDraft,
   type ListQuestionsQuery,
   type PatchQuestionBody,
   type PublicQuestion,
@@ -31,11 +32,13 @@ import {
   type Clock,
   type EventMetadata,
 } from '@ques/kit';
+import type { Kysely } from 'kysely';
 import type { Asking } from '../asking/asking.js';
-import type { QuestionRow } from '../db/schema.js';
+import type { QuestionRow, QuestionsDB } from '../db/schema.js';
 import type { RecipientsReadModel } from '../recipients/recipients.js';
 import type { QuestionCommands } from './commands.js';
 import type { QuestionCommand } from './domain/decide.js';
+import type { Recipient } from './domain/question.js';
 import { Parties } from './parties.js';
 import type { Page, QuestionsReadModel } from './read-models/questions.js';
 import { ownView, toPublicQuestion, toQuestion, viewFor } from './views.js';
@@ -141,6 +144,20 @@ export class QuestionActions {
     const toUsername = body.toUsername?.trim().toLowerCase();
     if (toUsername && toUsername !== claims.username) throw forbidden(QUESTION_MESSAGES.onlyOwnCuration);
     const owner = await this.parties.curator(claims);
+    return this.curateFor(owner, draft, questionId, metadata);
+  }
+
+  /**
+   * Creates a curated Q&A of `owner` — the one way to (the owner's curate form, and an operator curating an archive
+   * profile, issue 18). `alongside` commits with it (the operator's audit record); a retry gets the row it made.
+   */
+  async curateFor(
+    owner: Recipient,
+    draft: CurateDraft,
+    questionId: string,
+    metadata: EventMetadata,
+    alongside?: (trx: Kysely<QuestionsDB>) => Promise<void>,
+  ): Promise<Question> {
     const row = await this.createOnce(
       {
         type: 'CurateQuestion',
@@ -158,6 +175,7 @@ export class QuestionActions {
         existing.to_user_id === owner.userId &&
         existing.question === draft.question &&
         existing.answer === draft.answer,
+      alongside,
     );
     return toQuestion(row, 'recipient');
   }
@@ -323,10 +341,11 @@ export class QuestionActions {
     command: Extract<QuestionCommand, { type: 'AskQuestion' | 'CurateQuestion' }>,
     metadata: EventMetadata,
     sameRequest: (existing: QuestionRow) => boolean,
+    alongside?: (trx: Kysely<QuestionsDB>) => Promise<void>,
   ): Promise<QuestionRow> {
     const { questionId } = command.data;
     try {
-      await this.deps.commands.handle(questionId, command, metadata);
+      await this.deps.commands.handle(questionId, command, metadata, alongside ? { alongside: (trx) => alongside(trx) } : {});
     } catch (err) {
       if (!isConflict(err)) throw err;
       const existing = await this.deps.questions.byId(questionId);

@@ -1,5 +1,5 @@
-import { ASK_MESSAGES, GUEST_USERNAME, QUESTION_MESSAGES, type AskDraft } from '@ques/contracts';
-import { badRequest, unprocessable, type AccessClaims } from '@ques/kit';
+import { ASK_MESSAGES, GUEST_USERNAME, OPS_MESSAGES, QUESTION_MESSAGES, type AskDraft } from '@ques/contracts';
+import { badRequest, notFound, unprocessable, type AccessClaims } from '@ques/kit';
 import type { RecipientRow, RecipientsReadModel } from '../recipients/recipients.js';
 import type { Actor } from './domain/access.js';
 import type { Asker, Recipient } from './domain/question.js';
@@ -54,6 +54,17 @@ export class Parties {
     if (!row) throw badRequest(ASK_MESSAGES.recipientMissing);
     if (!row.email) throw badRequest(ASK_MESSAGES.recipientEmailMissing);
     if (row.archive_profile) throw unprocessable(ASK_MESSAGES.archiveProfile);
+    return toRecipient(row);
+  }
+
+  /**
+   * The archive profile an operator curates for (issue 18): an account marked as an archive — an owned profile
+   * curates its own Q&A (422), an unknown or deleted one is not found.
+   */
+  async archive(userId: string): Promise<Recipient> {
+    const row = await this.recipients.byId(userId);
+    if (!row) throw notFound(OPS_MESSAGES.noSuchArchive);
+    if (!row.archive_profile) throw unprocessable(OPS_MESSAGES.notAnArchive);
     return toRecipient(row);
   }
 

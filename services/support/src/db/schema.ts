@@ -1,10 +1,10 @@
-import type { IdempotencyTables, KitTables, NullableTimestamp, PersonalDataTables, RevocationTables, Timestamp } from '@ques/kit';
+import type { IdempotencyTables, KitTables, NullableTimestamp, OperatorAuditTables, PersonalDataTables, RevocationTables, Timestamp } from '@ques/kit';
 
 /**
  * Support's tables, declared once (created by `migrations/`); every query runs on `Kysely<SupportDB>`. No read model:
  * a request's own stream is all anything reads back.
  */
-export interface SupportDB extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables {
+export interface SupportDB extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables, OperatorAuditTables {
   used_captchas: UsedCaptchasTable;
   rate_limit_windows: RateLimitWindowsTable;
   support_requests: SupportRequestsTable;

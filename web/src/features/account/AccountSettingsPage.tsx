@@ -6,6 +6,7 @@ import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/
 import { Field, InputField, TextAreaField } from '../../components/Field';
 import { ApiError } from '../../lib/api';
 import { bumpAvatarVersion } from '../../lib/avatar';
+import { avatarUploadFailure } from '../../lib/avatar-upload';
 import { normalizeHex, themeVars } from '../../lib/color';
 import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin, usePageHead } from '../../lib/head';
@@ -171,11 +172,7 @@ export default function AccountSettingsPage() {
       bumpAvatarVersion();
       updateUser({ ...user, ...updated });
     } catch (err) {
-      setAvatarError(
-        err instanceof ApiError && err.status === 413
-          ? 'Image too large. Please pick one under 2 MB.'
-          : 'Failed to upload avatar. Try again or use a smaller image.',
-      );
+      setAvatarError(avatarUploadFailure(err));
     }
     setUploading(false);
   };

@@ -1,4 +1,4 @@
-import { AVATAR_MAX_BYTES, type EditableProfileFields as ProfileFields, type User } from '@ques/contracts/core';
+import type { EditableProfileFields as ProfileFields, User } from '@ques/contracts/core';
 import { api } from '../../lib/api';
 
 export type { ProfileFields };
@@ -36,12 +36,5 @@ export async function uploadAvatar(file: File): Promise<User> {
 export const deleteAccount = (id: string) =>
   api.json<unknown>(`/api/users/profile/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
-export const AVATAR_TOO_BIG = 'Sorry, your avatar must be smaller than 2 MB. Please choose a smaller image.';
-export const AVATAR_NOT_IMAGE = 'Please choose an image file (JPEG, PNG, GIF or WebP).';
-
-/** Spec §5: image files only, under 2 MB (2097152 bytes); checked before sending. */
-export function checkAvatarFile(file: Pick<File, 'type' | 'size'>): string | null {
-  if (!file.type.startsWith('image/')) return AVATAR_NOT_IMAGE;
-  if (file.size >= AVATAR_MAX_BYTES) return AVATAR_TOO_BIG;
-  return null;
-}
+// The checks before sending live in lib/ (the operator console's archive profiles use them too).
+export { AVATAR_NOT_IMAGE, AVATAR_TOO_BIG, checkAvatarFile } from '../../lib/avatar-upload';

@@ -2,7 +2,7 @@ import type { OperatorAuditEntry, OperatorAuditPage } from '@ques/contracts/core
 import { api } from '../../lib/api';
 
 /** Services whose operator actions the audit list shows (each answers `GET /api/ops/audit/<service>`). */
-export const AUDITED_SERVICES = ['identity', 'questions'] as const;
+export const AUDITED_SERVICES = ['identity', 'questions', 'support', 'payments'] as const;
 
 /** The latest operator actions of every service, newest first (one list: who, what, when). */
 export async function fetchAudit(signal?: AbortSignal): Promise<OperatorAuditEntry[]> {

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { kitIdempotencyMigration, kitRevocationsMigration } from '@ques/kit/migrations';
+import { kitIdempotencyMigration, kitOperatorAuditMigration, kitRevocationsMigration } from '@ques/kit/migrations';
 import * as m0001 from './0001_payments.js';
 
 /**
@@ -11,4 +11,6 @@ export const paymentsMigrations: Record<string, Migration> = {
   '2026_11_22_0001_payments': m0001,
   '2026_11_23_0001_kit_idempotency': kitIdempotencyMigration,
   '2026_11_23_0002_kit_revocations': kitRevocationsMigration,
+  // Issue 18: the operators' audit read model (with operatorAuditProjection).
+  '2026_11_28_0001_kit_operator_audit': kitOperatorAuditMigration,
 };

@@ -58,7 +58,15 @@ export type QuestionCommand =
     }
   | {
       type: 'EditAnswer';
-      data: { actor: Actor; answer: string; tags: string[] | null; redaction?: Redaction | null; now: Date };
+      data: {
+        actor: Actor;
+        answer: string;
+        tags: string[] | null;
+        redaction?: Redaction | null;
+        /** Curated Q&A only (issue 18: an operator edits an archive's answer): its new source; absent: unchanged. */
+        source?: string;
+        now: Date;
+      };
     }
   | { type: 'ChangeVisibility'; data: { actor: Actor; displayOnProfile: boolean; now: Date } }
   | { type: 'HideByOperator'; data: { reason: string; operator: string; reportId: string | null; now: Date } }
@@ -228,7 +236,8 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
       const { answer, now } = command.data;
       const tags = command.data.tags ?? s.tags;
       const redaction = command.data.redaction ?? null;
-      if (answer === s.answer && sameTags(tags, s.tags) && !redaction) return [];
+      const source = s.isCurated && command.data.source !== undefined && command.data.source !== (s.source ?? '') ? command.data.source : undefined;
+      if (answer === s.answer && sameTags(tags, s.tags) && !redaction && source === undefined) return [];
       return [
         {
           type: 'AnswerEdited',
@@ -238,6 +247,7 @@ export function decideQuestion(command: QuestionCommand, state: QuestionState): 
             tags,
             editedAt: now.toISOString(),
             ...(redaction ? { redaction } : {}),
+            ...(source !== undefined ? { source } : {}),
           },
         },
       ];

@@ -388,6 +388,31 @@ describe('editing an answer', () => {
     spec.given(after(answeredHistory, del())).when(edit()).thenThrows({ status: 409, message: MESSAGES.deleted });
     spec.given(answeredHistory).when(edit(eve)).thenThrows({ status: 403, message: MESSAGES.onlyRecipient }); // public: it exists
   });
+  it("changes a curated Q&A's source (an operator edits an archive's answer, issue 18); the same source is no change", () => {
+    const curatedHistory = decided([], curate);
+    const withSource = (source: string, text = 'Bernoulli numbers'): QuestionCommand => ({
+      type: 'EditAnswer',
+      data: { actor: adaActor, answer: text, tags: ['maths'], source, now: later(2000) },
+    });
+    spec
+      .given(curatedHistory)
+      .when(withSource('Note G, 1843'))
+      .then((events, state) => {
+        expect(events).toEqual([
+          {
+            type: 'AnswerEdited',
+            data: { questionId, answer: 'Bernoulli numbers', tags: ['maths'], editedAt: later(2000).toISOString(), source: 'Note G, 1843' },
+          },
+        ]);
+        expect(facts(state).source).toBe('Note G, 1843');
+      });
+    spec.given(curatedHistory).when(withSource('Notes, 1843')).thenNothingHappened();
+    // An asked question has no source: only its answer changes.
+    spec
+      .given(answeredHistory)
+      .when({ type: 'EditAnswer', data: { actor: adaActor, answer: 'With cards', tags: ['engines'], source: 'x', now: later(2000) } })
+      .thenNothingHappened();
+  });
 });
 
 describe('visibility', () => {

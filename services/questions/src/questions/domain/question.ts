@@ -93,7 +93,15 @@ export type QuestionEvent =
     }
   | {
       type: 'AnswerEdited';
-      data: { questionId: string; answer: string; tags: string[]; editedAt: string; redaction?: Redaction };
+      data: {
+        questionId: string;
+        answer: string;
+        tags: string[];
+        editedAt: string;
+        redaction?: Redaction;
+        /** A curated Q&A's new source (issue 18: an operator edits an archive's answer); absent: unchanged. */
+        source?: string;
+      };
     }
   | {
       type: 'QuestionVisibilityChanged';
@@ -152,6 +160,8 @@ export interface QuestionFacts {
   tipStatus: TipStatus;
   answerDeadline: string | null;
   answerWindowExpired: boolean;
+  /** A curated Q&A's source note (absent on asked questions). */
+  source?: string;
   /** Hidden by an operator (issue 18): it stays off every public surface; absent when not hidden. */
   hiddenByOperator?: { reason: string; hiddenAt: string };
 }
@@ -219,6 +229,7 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
         status: 'answered',
         isCurated: true,
         answer: d.answer,
+        source: d.source,
         tags: d.tags,
         displayOnProfile: d.displayOnProfile,
       });
@@ -235,7 +246,12 @@ export function evolveQuestion(state: QuestionState, event: QuestionEvent): Ques
       };
     case 'AnswerEdited':
       if (!s) return state;
-      return { ...s, answer: event.data.answer, tags: event.data.tags };
+      return {
+        ...s,
+        answer: event.data.answer,
+        tags: event.data.tags,
+        ...(event.data.source !== undefined ? { source: event.data.source } : {}),
+      };
     case 'QuestionVisibilityChanged':
       if (!s) return state;
       return { ...s, displayOnProfile: event.data.displayOnProfile };

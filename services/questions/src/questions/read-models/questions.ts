@@ -161,6 +161,7 @@ export const questionsProjection: Projection<QuestionsDB> = {
         await update(e.data.questionId, e.data.editedAt, {
           answer: e.data.answer,
           tags: json(e.data.tags),
+          ...(e.data.source !== undefined ? { source: e.data.source } : {}),
           ...(e.data.redaction
             ? { public_question: e.data.redaction.question, public_detail: e.data.redaction.detail }
             : {}),

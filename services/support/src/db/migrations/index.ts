@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { kitIdempotencyMigration, kitRevocationsMigration } from '@ques/kit/migrations';
+import { kitIdempotencyMigration, kitOperatorAuditMigration, kitRevocationsMigration } from '@ques/kit/migrations';
 import * as m0001 from './0001_support.js';
 import * as m0002 from './0002_support_console.js';
 
@@ -13,4 +13,6 @@ export const supportMigrations: Record<string, Migration> = {
   '2026_11_23_0001_kit_idempotency': kitIdempotencyMigration,
   '2026_11_23_0002_kit_revocations': kitRevocationsMigration,
   '2026_11_23_0003_support_console': m0002,
+  // Issue 18: the operators' audit read model (with operatorAuditProjection).
+  '2026_11_28_0001_kit_operator_audit': kitOperatorAuditMigration,
 };

@@ -1,26 +1,43 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type ChangeEvent, type FormEvent } from 'react';
 import type { ArchiveProfile } from '@ques/contracts/core';
+import { Avatar } from '../../../components/Avatar';
 import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
 import { Field } from '../../../components/Field';
 import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
+import { Link, Route, Routes } from '../../../lib/router';
 import { useApiData } from '../../../lib/use-api-data';
-import { createArchive, fetchArchives, markArchive, updateArchive, type ArchiveInput } from './api';
+import { avatarUploadFailure, checkAvatarFile } from '../../../lib/avatar-upload';
+import { createArchive, fetchArchives, markArchive, updateArchive, uploadArchiveAvatar, type ArchiveInput } from './api';
+import ArchiveCuratedPage from './ArchiveCuratedPage';
 import '../ops.css';
 
 const EMPTY: ArchiveInput = { name: '', username: '', bio: '', sources: '' };
 
-/** Archive profiles (issue 18): create one, edit it, mark or unmark it. */
-export default function ArchivesPage() {
+/** The archive profiles section: the list with its forms (/ops/archives), and one archive's curated Q&A (/ops/archives/:id). */
+export default function ArchivesSection() {
+  return (
+    <Routes>
+      <Route index element={<ArchivesPage />} />
+      <Route path=":id" element={<ArchiveCuratedPage />} />
+    </Routes>
+  );
+}
+
+/** Archive profiles (issue 18): create one (with its avatar), edit it, mark or unmark it. */
+function ArchivesPage() {
   usePageHead('Archive profiles — Ques operators', 'Non-affiliated archive profiles.', '/ops/archives');
   const archives = useApiData((signal) => fetchArchives(signal), []);
   const [success, setSuccess] = useSuccessMessage();
   const [editing, setEditing] = useState<ArchiveProfile | null>(null);
+  /** The profile was saved but its avatar was not: why (the operator can edit it to try again). */
+  const [avatarProblem, setAvatarProblem] = useState('');
 
-  const onSaved = (saved: ArchiveProfile, message: string) => {
+  const onSaved = (saved: ArchiveProfile, message: string, avatarError = '') => {
     archives.setData((list) => [saved, ...list.filter((a) => a.id !== saved.id)]);
     setEditing(null);
     setSuccess(message);
+    setAvatarProblem(avatarError ? `The avatar of @${saved.username} was not saved: ${avatarError}` : '');
   };
 
   return (
@@ -30,11 +47,12 @@ export default function ArchivesPage() {
       </h1>
       <p className="muted">Non-affiliated profiles curated from public sources. They show a badge and can never be asked or tipped.</p>
       <SuccessBanner message={success} />
+      <ErrorBanner>{avatarProblem}</ErrorBanner>
       <ArchiveForm
         key={editing?.id ?? 'new'}
         archive={editing}
         onCancel={editing ? () => setEditing(null) : undefined}
-        onSaved={(saved) => onSaved(saved, editing ? `Saved @${saved.username}.` : `Created @${saved.username}.`)}
+        onSaved={(saved, avatarError) => onSaved(saved, editing ? `Saved @${saved.username}.` : `Created @${saved.username}.`, avatarError)}
       />
       <h2 className="ops-subtitle">All archive profiles</h2>
       {archives.status === 'loading' ? <LoadingText>Loading archive profiles…</LoadingText> : null}
@@ -51,13 +69,17 @@ export default function ArchivesPage() {
         <ul className="ops-list" aria-label="Archive profiles">
           {archives.data.map((a) => (
             <li key={a.id} className="ops-card">
-              <p>
+              <p className="ops-archive__who">
+                <Avatar name={a.name} url={a.avatarUrl} size={48} alt="" />
                 <strong>{a.name}</strong> <a href={`/ask/${encodeURIComponent(a.username)}`} className="text-link">@{a.username}</a>{' '}
                 <span className="muted">{a.archiveProfile ? '· Archive' : '· Not marked as an archive'}</span>
               </p>
               {a.bio ? <p>{a.bio}</p> : null}
               {a.sources ? <p className="muted">Sources: {a.sources}</p> : null}
               <div className="ops-actions">
+                <Link to={`/ops/archives/${encodeURIComponent(a.id)}`} className="button button--ghost">
+                  Curated Q&amp;A <span className="visually-hidden">of @{a.username}</span>
+                </Link>
                 <button type="button" className="button button--ghost" onClick={() => setEditing(a)}>
                   Edit <span className="visually-hidden">@{a.username}</span>
                 </button>
@@ -95,21 +117,55 @@ function MarkButton({ archive, onDone }: { archive: ArchiveProfile; onDone: (a: 
   );
 }
 
-function ArchiveForm({ archive, onSaved, onCancel }: { archive: ArchiveProfile | null; onSaved: (a: ArchiveProfile) => void; onCancel?: () => void }) {
+function ArchiveForm({
+  archive,
+  onSaved,
+  onCancel,
+}: {
+  archive: ArchiveProfile | null;
+  /** `avatarError`: the profile was saved, its new avatar was not (why). */
+  onSaved: (a: ArchiveProfile, avatarError?: string) => void;
+  onCancel?: () => void;
+}) {
   const [values, setValues] = useState<ArchiveInput>(archive ? { name: archive.name, bio: archive.bio, sources: archive.sources } : EMPTY);
+  const [avatar, setAvatar] = useState<File | null>(null);
+  const [avatarError, setAvatarError] = useState('');
+  const [fileKey, setFileKey] = useState(0);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const set = (key: keyof ArchiveInput) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
 
+  const pickAvatar = (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0] ?? null;
+    // Spec §5: image files only, under 2 MB — checked before sending, as on the account page.
+    const problem = file ? checkAvatarFile(file) : null;
+    setAvatarError(problem ?? '');
+    setAvatar(problem ? null : file);
+  };
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
+    if (busy) return;
     if (!values.name.trim()) return setError('Name is required');
+    if (avatarError) return;
     setBusy(true);
     setError('');
     try {
-      const saved = archive ? await updateArchive(archive.id, { name: values.name, bio: values.bio, sources: values.sources }) : await createArchive(values);
-      if (!archive) setValues(EMPTY);
-      onSaved(saved);
+      let saved = archive ? await updateArchive(archive.id, { name: values.name, bio: values.bio, sources: values.sources }) : await createArchive(values);
+      let failed = '';
+      if (avatar) {
+        try {
+          saved = await uploadArchiveAvatar(saved.id, avatar);
+        } catch (err) {
+          failed = avatarUploadFailure(err);
+        }
+      }
+      if (!archive) {
+        setValues(EMPTY);
+        setAvatar(null);
+        setFileKey((k) => k + 1);
+      }
+      onSaved(saved, failed);
     } catch (err) {
       setError(errorText(err, 'The archive profile could not be saved.', 'The archive profile could not be saved: check your connection.'));
     } finally {
@@ -133,6 +189,12 @@ function ArchiveForm({ archive, onSaved, onCancel }: { archive: ArchiveProfile |
       <Field label="Bio" marker="optional">
         {(field) => <textarea {...field} className="input" rows={3} value={values.bio} onChange={set('bio')} maxLength={1000} />}
       </Field>
+      <div className="ops-archive__avatar">
+        {archive ? <Avatar name={archive.name} url={archive.avatarUrl} size={64} alt="" /> : null}
+        <Field label="Avatar" marker="optional" hint="JPEG, PNG, GIF or WebP, under 2 MB." error={avatarError}>
+          {(field) => <input {...field} key={fileKey} type="file" accept="image/*" className="input" onChange={pickAvatar} />}
+        </Field>
+      </div>
       <Field label="Sources" marker="optional" hint="Where the material comes from (books, interviews, programmes).">
         {(field) => <textarea {...field} className="input" rows={3} value={values.sources} onChange={set('sources')} maxLength={2000} />}
       </Field>

@@ -16,7 +16,7 @@ export default function AuditPage() {
       <h1 className="admin-page__title" id="ops-audit-title">
         Audit log
       </h1>
-      <p className="muted">Every operator action, newest first: who did what, and when.</p>
+      <p className="muted">Every operator action of every service, newest first: who did what, and when.</p>
       {audit.status === 'loading' ? <LoadingText>Loading the audit log…</LoadingText> : null}
       {audit.status === 'error' ? (
         <ErrorBanner>
@@ -35,6 +35,7 @@ export default function AuditPage() {
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">Operator</th>
+                <th scope="col">Service</th>
                 <th scope="col">Action</th>
                 <th scope="col">What</th>
               </tr>
@@ -46,6 +47,7 @@ export default function AuditPage() {
                     <time dateTime={entry.at}>{when(entry.at)}</time>
                   </td>
                   <td>{entry.operatorUsername.startsWith('cli:') || entry.operatorUsername === 'OPERATOR_EMAILS' ? entry.operatorUsername : `@${entry.operatorUsername}`}</td>
+                  <td>{entry.service}</td>
                   <td>
                     <span className="ops-code">{entry.action}</span>
                   </td>

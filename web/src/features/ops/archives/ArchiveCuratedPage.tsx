@@ -1,0 +1,327 @@
+import { useId, useState, type FormEvent } from 'react';
+import { CURATE_MESSAGES, OPS_MESSAGES, QUESTION_LIMITS, type ArchiveProfile, type Question } from '@ques/contracts/core';
+import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
+import { Checkbox, InputField, TextAreaField } from '../../../components/Field';
+import { TagInput } from '../../../components/TagInput';
+import { errorText } from '../../../lib/api';
+import { usePageHead } from '../../../lib/head';
+import { Link, useParams } from '../../../lib/router';
+import { useApiData } from '../../../lib/use-api-data';
+import { ConfirmDialog } from '../desk/parts';
+import { createCurated, deleteCurated, editCurated, fetchArchives, fetchCurated, showCurated, type CuratedInput } from './api';
+import '../ops.css';
+import '../desk/ops-desk.css';
+
+const EMPTY: CuratedInput = { question: '', detail: '', answer: '', tags: [], source: '', displayOnProfile: true };
+const SOURCE_HINT = 'Required: a link, programme, timestamp or page the answer comes from.';
+
+/** The curate form's rules in the order the service checks them, the source required on an archive. */
+function firstProblem(input: Pick<CuratedInput, 'answer' | 'source'> & { question?: string }): string {
+  if (input.question !== undefined && !input.question.trim()) return CURATE_MESSAGES.titleRequired;
+  if (!input.answer.trim()) return CURATE_MESSAGES.answerRequired;
+  if (!input.source.trim()) return OPS_MESSAGES.sourceRequired;
+  return '';
+}
+
+/** /ops/archives/:id — one archive profile's curated Q&A (issue 18): add (source required), edit, show/hide, delete. */
+export default function ArchiveCuratedPage() {
+  const { id = '' } = useParams<{ id: string }>();
+  const archive = useApiData(async (signal) => (await fetchArchives(signal)).find((a) => a.id === id) ?? null, [id]);
+  const curated = useApiData((signal) => fetchCurated(id, signal), [id]);
+  const [success, setSuccess] = useSuccessMessage();
+  /** The curated Q&A whose deletion is being confirmed. */
+  const [deleting, setDeleting] = useState<Question | null>(null);
+  const who = archive.data ? `@${archive.data.username}` : 'an archive profile';
+  usePageHead(`Curated Q&A of ${who} — Ques operators`, "An archive profile's curated Q&A.", `/ops/archives/${id}`);
+
+  const replace = (q: Question) => curated.setData((list) => list.map((item) => (item.id === q.id ? q : item)));
+
+  return (
+    <section className="admin-page" aria-labelledby="ops-curated-title">
+      <p>
+        <Link to="/ops/archives" className="text-link">
+          All archive profiles
+        </Link>
+      </p>
+      <h1 className="admin-page__title" id="ops-curated-title">
+        Curated Q&amp;A of {who}
+      </h1>
+      {archive.status === 'ready' && archive.data === null ? <ErrorBanner>{OPS_MESSAGES.noSuchArchive}</ErrorBanner> : null}
+      {archive.data ? <ArchiveSummary archive={archive.data} /> : null}
+      <SuccessBanner message={success} />
+      <CurateForm
+        archiveId={id}
+        onCreated={(q) => {
+          curated.setData((list) => [q, ...list.filter((item) => item.id !== q.id)]);
+          setSuccess('Curated Q&A added.');
+        }}
+      />
+      <h2 className="ops-subtitle">Curated Q&amp;A</h2>
+      {curated.status === 'loading' ? <LoadingText>Loading the curated Q&amp;A…</LoadingText> : null}
+      {curated.status === 'error' ? (
+        <ErrorBanner>
+          {errorText(curated.error, 'The curated Q&A could not be loaded.', 'The curated Q&A could not be loaded: check your connection.')}{' '}
+          <button type="button" className="text-link" onClick={curated.retry}>
+            Try again
+          </button>
+        </ErrorBanner>
+      ) : null}
+      {curated.status === 'ready' && curated.data?.length === 0 ? <p className="empty-state">No curated Q&amp;A yet.</p> : null}
+      {curated.status === 'ready' && curated.data && curated.data.length > 0 ? (
+        <ul className="ops-list" aria-label="Curated Q&A">
+          {curated.data.map((q) => (
+            <CuratedItem
+              key={q.id}
+              question={q}
+              onChanged={(changed, message) => {
+                replace(changed);
+                setSuccess(message);
+              }}
+              onDelete={() => setDeleting(q)}
+            />
+          ))}
+        </ul>
+      ) : null}
+      {deleting ? (
+        <ConfirmDialog
+          title="Delete this curated Q&A?"
+          confirmLabel="Delete"
+          onClose={() => setDeleting(null)}
+          onConfirm={async () => {
+            await deleteCurated(deleting.id);
+            curated.setData((list) => list.filter((item) => item.id !== deleting.id));
+            setSuccess('Curated Q&A deleted.');
+          }}
+        >
+          <p>
+            “{deleting.question}” leaves the public page and cannot be restored.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </section>
+  );
+}
+
+function ArchiveSummary({ archive }: { archive: ArchiveProfile }) {
+  return (
+    <p className="muted">
+      {archive.name} ·{' '}
+      <a href={`/ask/${encodeURIComponent(archive.username)}`} className="text-link">
+        public page
+      </a>
+      {archive.archiveProfile ? '' : ' · not marked as an archive: its Q&A cannot be curated here'}
+    </p>
+  );
+}
+
+function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q: Question) => void }) {
+  const errorId = useId();
+  const [values, setValues] = useState<CuratedInput>(EMPTY);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof CuratedInput>(key: K) => (value: CuratedInput[K]) => setValues((v) => ({ ...v, [key]: value }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    const problem = firstProblem(values);
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      const created = await createCurated(archiveId, {
+        ...values,
+        question: values.question.trim(),
+        detail: values.detail.trim(),
+        answer: values.answer.trim(),
+        source: values.source.trim(),
+      });
+      setValues(EMPTY);
+      onCreated(created);
+    } catch (err) {
+      setError(errorText(err, 'Failed to create curated question.', 'Failed to create curated question. Please try again.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const describedBy = error ? errorId : undefined;
+  return (
+    <form className="ops-form ops-card" onSubmit={(e) => void submit(e)} aria-labelledby="ops-curate-title" noValidate>
+      <h2 className="ops-subtitle" id="ops-curate-title">
+        Add a curated Q&amp;A
+      </h2>
+      <InputField
+        label="Question title"
+        marker="required"
+        invalid={error === CURATE_MESSAGES.titleRequired}
+        describedBy={describedBy}
+        type="text"
+        maxLength={QUESTION_LIMITS.question}
+        value={values.question}
+        onChange={set('question')}
+      />
+      <TextAreaField label="Description" marker="optional" rows={2} maxLength={QUESTION_LIMITS.detail} value={values.detail} onChange={set('detail')} />
+      <TextAreaField
+        label="Answer"
+        marker="required"
+        invalid={error === CURATE_MESSAGES.answerRequired}
+        describedBy={describedBy}
+        rows={5}
+        maxLength={QUESTION_LIMITS.answer}
+        value={values.answer}
+        onChange={set('answer')}
+      />
+      <TagInput tags={values.tags} onChange={set('tags')} />
+      <InputField
+        label="Source"
+        marker="required"
+        hint={SOURCE_HINT}
+        invalid={error === OPS_MESSAGES.sourceRequired}
+        describedBy={describedBy}
+        type="text"
+        maxLength={QUESTION_LIMITS.source}
+        value={values.source}
+        onChange={set('source')}
+      />
+      <Checkbox checked={values.displayOnProfile} onChange={set('displayOnProfile')}>
+        Show on profile
+      </Checkbox>
+      <ErrorBanner id={errorId}>{error}</ErrorBanner>
+      <div className="ops-actions">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Add curated Q&A'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function CuratedItem({
+  question,
+  onChanged,
+  onDelete,
+}: {
+  question: Question;
+  onChanged: (q: Question, message: string) => void;
+  /** Asks to delete it (the page confirms). */
+  onDelete: () => void;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+
+  const act = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError('');
+    try {
+      await work();
+    } catch (err) {
+      setError(errorText(err, 'That did not work.', 'That did not work: check your connection.'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const toggle = () =>
+    act(async () => {
+      const changed = await showCurated(question.id, !question.displayOnProfile);
+      onChanged(changed, changed.displayOnProfile ? 'Shown on the public page.' : 'Hidden from the public page.');
+    });
+
+  return (
+    <li className="ops-card ops-qa">
+      <p className="ops-qa__question">{question.question}</p>
+      {question.detail ? <p className="muted">{question.detail}</p> : null}
+      {editing ? (
+        <EditForm
+          question={question}
+          onCancel={() => setEditing(false)}
+          onSaved={(q) => {
+            setEditing(false);
+            onChanged(q, 'Curated Q&A saved.');
+          }}
+        />
+      ) : (
+        <>
+          <p>{question.answer}</p>
+          <p className="ops-qa__source">Source: {question.source}</p>
+          {question.tags.length > 0 ? <p className="muted">Tags: {question.tags.join(', ')}</p> : null}
+          <p className="muted">{question.displayOnProfile ? 'Shown on the public page' : 'Not shown on the public page'}</p>
+          <div className="ops-actions">
+            <button type="button" className="button button--ghost" disabled={busy} onClick={() => setEditing(true)}>
+              Edit <span className="visually-hidden">“{question.question}”</span>
+            </button>
+            <button type="button" className="button button--ghost" disabled={busy} onClick={() => void toggle()}>
+              {question.displayOnProfile ? 'Hide from profile' : 'Show on profile'} <span className="visually-hidden">“{question.question}”</span>
+            </button>
+            <button type="button" className="button button--ghost" disabled={busy} onClick={onDelete}>
+              Delete <span className="visually-hidden">“{question.question}”</span>
+            </button>
+          </div>
+          <ErrorBanner>{error}</ErrorBanner>
+        </>
+      )}
+    </li>
+  );
+}
+
+function EditForm({ question, onSaved, onCancel }: { question: Question; onSaved: (q: Question) => void; onCancel: () => void }) {
+  const errorId = useId();
+  const [answer, setAnswer] = useState(question.answer);
+  const [tags, setTags] = useState<string[]>(question.tags);
+  const [source, setSource] = useState(question.source);
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    const problem = firstProblem({ answer, source });
+    setError(problem);
+    if (problem) return;
+    setBusy(true);
+    try {
+      onSaved(await editCurated(question.id, { answer: answer.trim(), tags, source: source.trim() }));
+    } catch (err) {
+      setError(errorText(err, 'The curated Q&A could not be saved.', 'The curated Q&A could not be saved: check your connection.'));
+      setBusy(false);
+    }
+  };
+
+  const describedBy = error ? errorId : undefined;
+  return (
+    <form className="ops-form" onSubmit={(e) => void submit(e)} aria-label={`Edit “${question.question}”`} noValidate>
+      <TextAreaField
+        label="Answer"
+        marker="required"
+        invalid={error === CURATE_MESSAGES.answerRequired}
+        describedBy={describedBy}
+        rows={5}
+        maxLength={QUESTION_LIMITS.answer}
+        value={answer}
+        onChange={setAnswer}
+      />
+      <TagInput tags={tags} onChange={setTags} />
+      <InputField
+        label="Source"
+        marker="required"
+        hint={SOURCE_HINT}
+        invalid={error === OPS_MESSAGES.sourceRequired}
+        describedBy={describedBy}
+        type="text"
+        maxLength={QUESTION_LIMITS.source}
+        value={source}
+        onChange={setSource}
+      />
+      <ErrorBanner id={errorId}>{error}</ErrorBanner>
+      <div className="ops-actions">
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? 'Saving…' : 'Save changes'}
+        </button>
+        <button type="button" className="button button--ghost" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
