@@ -1,4 +1,3 @@
-import helmet from '@fastify/helmet';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchemaCompiler } from 'fastify';
@@ -9,7 +8,7 @@ import type { ApiCall } from '@ques/contracts';
 import { Counter, createHttpApp, createMetrics, Gauge, instrumentHttp, registerJwt, requireOperator, requireUser, type EventBus, type Metrics } from '@ques/kit';
 import { refuseLargeJson, refuseMalformedMultipart, registerJsonBodyParser, JSON_BODY_LIMIT } from './body.js';
 import { registerCompression } from './compression.js';
-import { registerSecurityHeaders } from './headers.js';
+import { registerHelmetHeaders, registerSecurityHeaders } from './headers.js';
 import { documentedResponses, registerApiDocs } from './openapi.js';
 import { registerEmbed } from './pages/embed.js';
 import { evictOnOwnWrites, watchPublicChanges } from './pages/events.js';
@@ -91,7 +90,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
   });
   instrumentHttp(app, metrics);
 
-  await app.register(helmet, {
+  registerHelmetHeaders(app, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {

@@ -13,6 +13,16 @@ const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'u
 /** Response headers passed back to the browser. */
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'location', 'x-next-cursor', 'retry-after', 'idempotent-replayed', 'content-disposition'];
 
+/** Bodies up to this size (declared by the service's `content-length`) are relayed whole rather than streamed. */
+export const BUFFERED_BODY_MAX = 64 * 1024;
+
+/** Whether an upstream answer is read whole before it is relayed: a declared length within the limit, not a HEAD. */
+export function bufferable(body: { method: string; contentLength: string | undefined }): boolean {
+  if (body.method === 'HEAD' || body.contentLength === undefined) return false;
+  const length = Number(body.contentLength);
+  return Number.isInteger(length) && length >= 0 && length <= BUFFERED_BODY_MAX;
+}
+
 /** Upstream URLs of one service: one URL, a comma-separated list (`http://a:3002,http://b:3002`), or an array. */
 export type UpstreamUrls = string | readonly string[];
 
@@ -218,18 +228,23 @@ export class Upstreams {
         if (typeof length === 'string') headers['content-length'] = length;
       }
     }
-    // A client that goes away mid-request (an upload it gave up on) must not leave the upstream call hanging.
-    const abort = new AbortController();
-    request.raw.once('close', () => {
-      if (!request.raw.complete) abort.abort();
-    });
+    // A client that goes away mid-request (an upload it gave up on) must not leave the upstream call hanging. Only a
+    // request with a body can be cut short: a GET or HEAD is complete once its headers are read.
+    let signal: AbortSignal | undefined;
+    if (body !== undefined) {
+      const abort = new AbortController();
+      request.raw.once('close', () => {
+        if (!request.raw.complete) abort.abort();
+      });
+      signal = abort.signal;
+    }
     let response;
     try {
       response = await this.request(service, {
         path: request.url,
         method: request.method,
         headers,
-        signal: abort.signal,
+        signal,
         body: body as any,
         headersTimeout: 30_000,
         bodyTimeout: 30_000,
@@ -240,11 +255,6 @@ export class Upstreams {
         throw badRequest(BODY_MESSAGES.truncatedMultipart);
       request.log.warn({ err, service }, 'upstream unreachable');
       throw new AppError('UNAVAILABLE', 'Ques is having trouble right now. Please try again in a moment.');
-    }
-    void reply.status(response.statusCode);
-    for (const name of FORWARDED_RESPONSE_HEADERS) {
-      const value = response.headers[name];
-      if (value !== undefined) void reply.header(name, value);
     }
     const header = (name: string) => {
       const value = response.headers[name];
@@ -257,13 +267,32 @@ export class Upstreams {
       contentLength: header('content-length'),
       contentEncoding: header('content-encoding'),
     };
-    // Big JSON (and the test-mode HTML pages) compressed as it streams through, when the client accepts it.
+    // A body the service declared small (every JSON answer of the API: a page of a list is ~11 kB) is read whole and
+    // sent on as the exact bytes, with its length: one write to the client instead of a chunked stream piped through
+    // (ADR 0035). The service already validated and serialised it against its declared schema; the BFF neither parses
+    // nor re-serialises it. Larger or undeclared bodies (downloads, exports, event streams) still stream through.
+    let relayedBody: Buffer | Dispatcher.ResponseData['body'] = response.body;
+    if (bufferable(relayed)) {
+      try {
+        relayedBody = Buffer.from(await response.body.arrayBuffer());
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        request.log.warn({ err, service }, 'upstream answer cut short');
+        throw new AppError('UNAVAILABLE', 'Ques is having trouble right now. Please try again in a moment.');
+      }
+    }
+    void reply.status(response.statusCode);
+    for (const name of FORWARDED_RESPONSE_HEADERS) {
+      const value = response.headers[name];
+      if (value !== undefined) void reply.header(name, value);
+    }
+    // Big JSON (and the test-mode HTML pages) compressed on the way, when the client accepts it.
     if (worthCompressing(relayed)) {
       varyOnAcceptEncoding(reply);
-      reply.compress(response.body);
+      reply.compress(relayedBody);
       return reply;
     }
-    return reply.send(response.body);
+    return reply.send(relayedBody);
   }
 
   async close(): Promise<void> {

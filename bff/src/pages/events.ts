@@ -59,11 +59,15 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A signed-in person's successful write through the BFF drops the pages that show them (see above). */
 export function evictOnOwnWrites(app: FastifyInstance, seo: SeoRenderer): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (!WRITES.has(request.method) || reply.statusCode >= 400 || !request.url.startsWith('/api/')) return payload;
-    if (!request.headers.authorization) return payload;
-    const claims = await requireUser(request).catch(() => null);
-    if (claims) seo.evict([claims.sub, claims.username]);
-    return payload;
+  // Reads (nearly every response) pass straight on: no promise made for them.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!WRITES.has(request.method) || reply.statusCode >= 400 || !request.url.startsWith('/api/') || !request.headers.authorization)
+      return done(null, payload);
+    requireUser(request)
+      .catch(() => null)
+      .then((claims) => {
+        if (claims) seo.evict([claims.sub, claims.username]);
+        done(null, payload);
+      }, done);
   });
 }

@@ -211,6 +211,30 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
         `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM questions.events WHERE type = 'AnswerPosted' GROUP BY 1`,
         `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM payments.events WHERE type = 'TipCaptured' GROUP BY 1`,
       );
+      // Where authorised → held goes, hop by hop (one clock): payments' append of TipAuthorized → the relay's mark
+      // of its outbox row (after JetStream's ack) and → questions' consumer transaction starting on it
+      // (processed_events) → questions' append of QuestionAsked.
+      const hops = (
+        await db.query(
+          `SELECT extract(epoch FROM (o.published_at - a.recorded_at)) * 1000 AS relayed,
+                  extract(epoch FROM (p.processed_at - a.recorded_at)) * 1000 AS consumed,
+                  extract(epoch FROM (h.recorded_at - p.processed_at)) * 1000 AS handled
+           FROM payments.events a
+           JOIN payments.outbox o USING (event_id)
+           JOIN questions.processed_events p ON p.event_id = a.event_id AND p.consumer = 'questions--tips'
+           JOIN questions.events h ON h.type = 'QuestionAsked' AND h.data->>'questionId' = a.data->>'questionId'
+           WHERE a.type = 'TipAuthorized' AND a.data->>'questionId' = ANY($1)`,
+          [ids],
+        )
+      ).rows as { relayed: string; consumed: string; handled: string }[];
+      const hop = (key: 'relayed' | 'consumed' | 'handled') => {
+        const f = figures(hops.map((r) => Number(r[key])));
+        return `p50 ${f.p50.toFixed(1)} / p99 ${f.p99.toFixed(1)} ms`;
+      };
+      progress(
+        `authorised → held by hop (${hops.length}): → relayed (JetStream ack, marked) ${hop('relayed')}; ` +
+          `→ questions' consumer transaction begins ${hop('consumed')}; → QuestionAsked appended ${hop('handled')}`,
+      );
       failed = false;
       // Last, as it may saturate a loaded machine: ask → inbox under its read load.
       progress(`ask → inbox: ${ASK_RATE} asks/s with ${READ_RATE} inbox reads/s for ${ASK_SECONDS} s`);

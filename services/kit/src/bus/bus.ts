@@ -1,12 +1,33 @@
 import type { Context, EventEnvelope } from '@ques/contracts';
 
-/** One integration event ready to leave the outbox. */
-export interface OutgoingMessage {
+/**
+ * One integration event ready to leave the outbox. `E`: the envelope as an object, or already serialised (the outbox
+ * relay sends the stored JSON as it reads it); `publish` takes either.
+ */
+export interface OutgoingMessage<E extends EventEnvelope | SerialisedEnvelope = EventEnvelope> {
   /** Subject without namespace, e.g. `ques.identity.UserRegistered`. */
   subject: string;
-  envelope: EventEnvelope;
+  envelope: E;
   /** Dedupe id for the transport (JetStream `msgID`). Normally the event id. */
   msgId: string;
+}
+
+/**
+ * An envelope as JSON text, sent byte for byte: the outbox keeps every envelope as JSON, so the relay reads that text
+ * and never parses or re-serialises it (ADR 0036). `correlationId` travels beside it for the transport's header.
+ */
+export interface SerialisedEnvelope {
+  json: string;
+  correlationId: string;
+}
+
+/** The wire form of a message's envelope: its stored JSON as is, or the envelope serialised now. */
+export function envelopeJson(envelope: EventEnvelope | SerialisedEnvelope): string {
+  return isSerialised(envelope) ? envelope.json : JSON.stringify(envelope);
+}
+
+function isSerialised(envelope: EventEnvelope | SerialisedEnvelope): envelope is SerialisedEnvelope {
+  return typeof (envelope as Partial<SerialisedEnvelope>).json === 'string';
 }
 
 /** How a handler's delivery is numbered: 1 on the first delivery. */
@@ -46,6 +67,13 @@ export interface SubscriptionSpec {
   maxDeliver?: number;
   /** Redelivery delays in ms, one per retry (the last repeats). Default [200, 1000, 5000, 15000]. */
   backoffMs?: number[];
+  /**
+   * How many messages of *different* event streams (envelope `streamId`) one instance handles at once; one stream's
+   * messages are always handled one after the other, in the order they arrived. Default 1: strictly in order. Raise
+   * it only for a handler whose effects on two streams never touch the same rows (ADR 0036): a burst then waits for
+   * the slowest of its messages, not for the sum of them. The in-process bus handles one message at a time anyway.
+   */
+  concurrency?: number;
 }
 
 /**
@@ -78,7 +106,7 @@ export interface EventBus {
    */
   readonly publishWindow?: number;
   /** Publishes in order; resolves when the transport has stored every message (JetStream ack). Rejects if any failed. */
-  publish(messages: OutgoingMessage[]): Promise<void>;
+  publish(messages: readonly OutgoingMessage<EventEnvelope | SerialisedEnvelope>[]): Promise<void>;
   subscribe(spec: SubscriptionSpec): Promise<Subscription>;
   /** An ephemeral watch of subjects (see WatchSpec): every instance that watches sees every message. */
   watch(spec: WatchSpec): Promise<Subscription>;

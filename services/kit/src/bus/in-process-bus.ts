@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Context } from '@ques/contracts';
-import type { EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec, WatchSpec } from './bus.js';
+import type { Context, EventEnvelope } from '@ques/contracts';
+import { envelopeJson, type EventBus, type OutgoingMessage, type SerialisedEnvelope, type PoisonMessage, type Subscription, type SubscriptionSpec, type WatchSpec } from './bus.js';
 import { assertSubjectsInContext, decodeEnvelope, errorMessage, retryDelay, subjectMatches } from './naming.js';
 
 export interface InProcessEventBusOptions {
@@ -58,11 +58,11 @@ export class InProcessEventBus implements EventBus {
 
   async ensureStreams(_contexts: readonly Context[]): Promise<void> {}
 
-  async publish(messages: OutgoingMessage[]): Promise<void> {
+  async publish(messages: readonly OutgoingMessage<EventEnvelope | SerialisedEnvelope>[]): Promise<void> {
     if (this.closed) throw new Error('event bus is closed');
     const failures: unknown[] = [];
     for (const message of messages) {
-      const payload = JSON.stringify(message.envelope);
+      const payload = envelopeJson(message.envelope);
       this.notifyWatchers(message.subject, payload);
       const groups = [...this.groups.values()].filter((g) => g.members.some((m) => accepts(m, message.subject)));
       const results = await Promise.allSettled(groups.map((g) => this.deliver(g, message.subject, payload)));

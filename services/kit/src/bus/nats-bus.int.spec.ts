@@ -123,6 +123,87 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
     expect(stored.header.get('Nats-Msg-Id')).toBe(m.msgId);
   });
 
+  it('publishes an envelope already serialised (the outbox row\'s stored JSON) byte for byte', async () => {
+    const c = collector();
+    await subscribe(bus, spec('test--serialised', c, { subjects: ['ques.support.Serialised'] }));
+    const m = message('Serialised', { topic: 'stored' });
+    // As Postgres prints jsonb: its own key order and spacing.
+    const json = `{"id": "${m.envelope.id}", "data": {"topic": "stored"}, "type": "Serialised", "version": 1, "streamId": "${m.envelope.streamId}", "causationId": null, "occurredAt": "${m.envelope.occurredAt}", "streamVersion": 1, "correlationId": "${m.envelope.correlationId}"}`;
+    await bus.publish([{ subject: m.subject, envelope: { json, correlationId: m.envelope.correlationId }, msgId: m.msgId }]);
+
+    const [got] = await eventually(async () => (c.handled.length > 0 ? c.handled : null));
+    expect(got!.envelope).toEqual(m.envelope);
+    const stored = await (await raw.jetstreamManager()).streams.getMessage(stream, { last_by_subj: wireSubject(m.subject, namespace) });
+    expect(new TextDecoder().decode(stored.data)).toBe(json);
+    expect(stored.header.get('correlation-id')).toBe(m.envelope.correlationId);
+    expect(stored.header.get('Nats-Msg-Id')).toBe(m.msgId);
+  });
+
+  it('handles a lone message as soon as it arrives, not when its pull request fills or expires', async () => {
+    const c = collector();
+    const handledAt = new Map<string, number>();
+    await subscribe(
+      bus,
+      spec('test--lone', c, { subjects: ['ques.support.Lone'], handler: async (envelope) => void handledAt.set(envelope.id, performance.now()) }),
+    );
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      // Mid-request: the pull request (up to 16 messages, 1 s) is open when the message arrives.
+      await new Promise((r) => setTimeout(r, 150));
+      const m = message('Lone');
+      const sent = performance.now();
+      await bus.publish([m]);
+      const at = await eventually(async () => handledAt.get(m.envelope.id) ?? null);
+      waits.push(at - sent);
+    }
+    waits.sort((a, b) => a - b);
+    expect(waits[2]).toBeLessThan(250); // the median: far below the request's 1 s expiry
+  });
+
+  it('handles messages of different streams at once up to its concurrency, one stream\'s in order', async () => {
+    const streams = ['a', 'b', 'c'].map((s) => `parallel-${s}-${randomUUID()}`);
+    const messages = [0, 1].flatMap((version) =>
+      streams.map((streamId) => {
+        const m = message('Parallel', { version });
+        m.envelope.streamId = streamId;
+        m.envelope.streamVersion = version + 1;
+        return m;
+      }),
+    );
+    const running = new Map<string, number>();
+    let overlappedStreams = 0;
+    let sameStreamOverlap = false;
+    const order: Record<string, number[]> = {};
+    const firstsStarted = deferred();
+    let firsts = 0;
+    const c = collector();
+    await subscribe(
+      bus,
+      spec('test--parallel', c, {
+        subjects: ['ques.support.Parallel'],
+        concurrency: 3,
+        handler: async (envelope) => {
+          const { streamId } = envelope;
+          if (running.get(streamId)) sameStreamOverlap = true;
+          running.set(streamId, 1);
+          overlappedStreams = Math.max(overlappedStreams, [...running.values()].filter(Boolean).length);
+          (order[streamId] ??= []).push(envelope.streamVersion);
+          if (envelope.streamVersion === 1 && ++firsts === streams.length) firstsStarted.resolve();
+          // Each stream's first message waits (at most 2 s) until all three first messages are in hand.
+          if (envelope.streamVersion === 1) await Promise.race([firstsStarted.promise, new Promise((r) => setTimeout(r, 2_000))]);
+          else await new Promise((r) => setTimeout(r, 20));
+          running.set(streamId, 0);
+          c.handled.push({ envelope, delivery: { attempt: 1, subject: 'ques.support.Parallel' } });
+        },
+      }),
+    );
+    await bus.publish(messages);
+    await eventually(async () => c.handled.length === messages.length, 10_000);
+    expect(overlappedStreams).toBe(3);
+    expect(sameStreamOverlap).toBe(false);
+    for (const streamId of streams) expect(order[streamId]).toEqual([1, 2]);
+  });
+
   it('gives every watching instance each published event, un-namespaced, and leaves no consumer behind', async () => {
     const other = await NatsEventBus.connect({ servers: natsUrl!, name: 'bus-test-watch', namespace, log });
     const seen: Record<'a' | 'b', string[]> = { a: [], b: [] };

@@ -20,9 +20,9 @@ import {
   type StreamInfo,
 } from 'nats';
 import type { Logger } from 'pino';
-import type { Context } from '@ques/contracts';
+import type { Context, EventEnvelope } from '@ques/contracts';
 import { isConnectionLoss } from '../db/connection-errors.js';
-import type { ConsumerStats, EventBus, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec, WatchSpec } from './bus.js';
+import { envelopeJson, type ConsumerStats, type EventBus, type OutgoingMessage, type SerialisedEnvelope, type PoisonMessage, type Subscription, type SubscriptionSpec, type WatchSpec } from './bus.js';
 import {
   appSubject,
   assertSubjectsInContext,
@@ -38,7 +38,29 @@ import {
 
 interface AckInbox {
   prefix: string;
-  pending: Map<string, { resolve: () => void; reject: (err: Error) => void }>;
+  /** Publish calls awaiting acks, by batch id (the reply subject's second-to-last token). */
+  pending: Map<string, PendingBatch>;
+}
+
+/** One `publish` call's messages: which are acked, how many still wait, what failed. */
+interface PendingBatch {
+  acked: Uint8Array;
+  waiting: number;
+  failures: Error[];
+  settle: () => void;
+}
+
+function ackSucceeded(batch: PendingBatch, index: number): void {
+  if (batch.acked[index] !== 0 || index >= batch.acked.length) return; // a repeat, or not ours
+  batch.acked[index] = 1;
+  if (--batch.waiting === 0) batch.settle();
+}
+
+function ackFailed(batch: PendingBatch, index: number, error: Error): void {
+  if (batch.acked[index] !== 0 || index >= batch.acked.length) return;
+  batch.acked[index] = 2;
+  batch.failures.push(error);
+  if (--batch.waiting === 0) batch.settle();
 }
 
 export interface NatsEventBusOptions {
@@ -142,66 +164,76 @@ export class NatsEventBus implements EventBus {
    * stream takes the subject) comes back there. All are written before any ack is awaited; the connection keeps them
    * in order. One timer covers the whole call. `js.publish` did the same per message with a request object, a timer
    * and two Error objects each (the library builds a "cancelled" error on every success): most of the relay's CPU.
+   *
+   * The call is tracked as one batch, not one promise per message (ADR 0036): the reply subject names the batch and
+   * the message's index in it, an ack ticks the index off, and the batch settles when every index is ticked or the
+   * timer fires. An ack is parsed as JSON only when it is not a plain success.
    */
-  async publish(messages: OutgoingMessage[]): Promise<void> {
+  async publish(messages: readonly OutgoingMessage<EventEnvelope | SerialisedEnvelope>[]): Promise<void> {
     if (messages.length === 0) return;
     const inbox = this.ackInbox();
-    const tokens: string[] = [];
-    const acks = messages.map(
-      (message) =>
-        new Promise<void>((resolve, reject) => {
-          const token = (this.ackSeq++).toString(36);
-          tokens.push(token);
-          inbox.pending.set(token, { resolve, reject });
-          try {
-            const h = headers();
-            h.set('Nats-Msg-Id', message.msgId);
-            h.set('correlation-id', message.envelope.correlationId);
-            this.nc.publish(wireSubject(message.subject, this.namespace), JSON.stringify(message.envelope), { reply: `${inbox.prefix}.${token}`, headers: h });
-          } catch (err) {
-            inbox.pending.delete(token);
-            reject(err instanceof Error ? err : new Error(String(err)));
-          }
-        }),
-    );
+    const id = (this.ackSeq++).toString(36);
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    const batch: PendingBatch = { acked: new Uint8Array(messages.length), waiting: messages.length, failures: [], settle };
+    inbox.pending.set(id, batch);
+    const replyPrefix = `${inbox.prefix}.${id}.`;
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i]!;
+      try {
+        const h = headers();
+        h.set('Nats-Msg-Id', message.msgId);
+        h.set('correlation-id', message.envelope.correlationId);
+        this.nc.publish(wireSubject(message.subject, this.namespace), envelopeJson(message.envelope), { reply: replyPrefix + i.toString(36), headers: h });
+      } catch (err) {
+        ackFailed(batch, i, err instanceof Error ? err : new Error(String(err)));
+      }
+    }
     const timer = setTimeout(() => {
-      for (const token of tokens) {
-        const waiting = inbox.pending.get(token);
-        if (!waiting) continue;
-        inbox.pending.delete(token);
-        waiting.reject(new Error(`TIMEOUT: no JetStream ack within ${PUBLISH_TIMEOUT_MS} ms`));
+      for (let i = 0; i < batch.acked.length; i++) {
+        if (!batch.acked[i]) ackFailed(batch, i, new Error(`TIMEOUT: no JetStream ack within ${PUBLISH_TIMEOUT_MS} ms`));
       }
     }, PUBLISH_TIMEOUT_MS);
     try {
-      const results = await Promise.allSettled(acks);
-      const failures = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
-      if (failures.length > 0) {
-        throw new AggregateError(failures, `${failures.length} of ${messages.length} messages were not stored by JetStream: ${errorMessage(failures[0])}`);
-      }
+      if (batch.waiting > 0) await settled;
     } finally {
       clearTimeout(timer);
+      inbox.pending.delete(id);
+    }
+    const { failures } = batch;
+    if (failures.length > 0) {
+      throw new AggregateError(failures, `${failures.length} of ${messages.length} messages were not stored by JetStream: ${errorMessage(failures[0])}`);
     }
   }
 
   private ackInbox(): AckInbox {
     if (this.acks) return this.acks;
     const acks: AckInbox = { prefix: createInbox(), pending: new Map() };
-    this.nc.subscribe(`${acks.prefix}.*`, {
+    const decoder = new TextDecoder();
+    const from = acks.prefix.length + 1;
+    this.nc.subscribe(`${acks.prefix}.*.*`, {
       callback: (err, msg) => {
         if (err) return;
-        const waiting = acks.pending.get(msg.subject.slice(acks.prefix.length + 1));
-        if (!waiting) return; // timed out already
-        acks.pending.delete(msg.subject.slice(acks.prefix.length + 1));
+        const dot = msg.subject.indexOf('.', from);
+        const batch = acks.pending.get(msg.subject.slice(from, dot));
+        if (!batch) return; // timed out already
+        const index = Number.parseInt(msg.subject.slice(dot + 1), 36);
         if (msg.headers?.hasError) {
-          waiting.reject(new Error(`JetStream did not store the message: ${msg.headers.code} ${msg.headers.description}`));
+          ackFailed(batch, index, new Error(`JetStream did not store the message: ${msg.headers.code} ${msg.headers.description}`));
+          return;
+        }
+        const text = decoder.decode(msg.data);
+        // A success is `{"stream":…,"seq":…}` (with `"duplicate":true` for a msgID seen before); only an error says so.
+        if (!text.includes('"error"')) {
+          ackSucceeded(batch, index);
           return;
         }
         try {
-          const ack = JSON.parse(new TextDecoder().decode(msg.data)) as { error?: { description?: string; code?: number } };
-          if (ack.error) waiting.reject(new Error(`JetStream did not store the message: ${ack.error.code ?? ''} ${ack.error.description ?? ''}`));
-          else waiting.resolve();
+          const ack = JSON.parse(text) as { error?: { description?: string; code?: number } };
+          if (ack.error) ackFailed(batch, index, new Error(`JetStream did not store the message: ${ack.error.code ?? ''} ${ack.error.description ?? ''}`));
+          else ackSucceeded(batch, index);
         } catch (parseError) {
-          waiting.reject(parseError instanceof Error ? parseError : new Error(String(parseError)));
+          ackFailed(batch, index, parseError instanceof Error ? parseError : new Error(String(parseError)));
         }
       },
     });
@@ -214,9 +246,12 @@ export class NatsEventBus implements EventBus {
     assertSubjectsInContext(spec.context, spec.subjects);
     const maxDeliver = spec.maxDeliver ?? DEFAULT_MAX_DELIVER;
     if (!Number.isInteger(maxDeliver) || maxDeliver < 1) throw new Error(`maxDeliver must be a positive integer, got ${maxDeliver}`);
+    const concurrency = spec.concurrency ?? 1;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a positive integer, got ${concurrency}`);
     const subscription = new NatsSubscription({
       spec,
       maxDeliver,
+      concurrency,
       backoffMs: spec.backoffMs && spec.backoffMs.length > 0 ? spec.backoffMs : DEFAULT_BACKOFF_MS,
       stream: streamName(spec.context, this.namespace),
       namespace: this.namespace,
@@ -419,6 +454,7 @@ export class NatsEventBus implements EventBus {
 interface NatsSubscriptionOptions {
   spec: SubscriptionSpec;
   maxDeliver: number;
+  concurrency: number;
   backoffMs: readonly number[];
   stream: string;
   namespace: string | undefined;
@@ -573,49 +609,78 @@ class NatsSubscription {
   /**
    * Handles one pull response in order. Messages are taken off the wire as they arrive, not when their turn comes,
    * so every message this instance holds — the one being handled and those waiting behind it — gets `working()`
-   * heartbeats, and none is redelivered elsewhere for having waited out ack_wait in this buffer.
+   * heartbeats, and none is redelivered elsewhere for having waited out ack_wait in this buffer. A message is handled
+   * the moment it arrives when its turn has come: a pull request is open for up to PULL_BATCH messages, but nothing
+   * waits for it to fill or to expire.
    *
-   * Stopping finishes the message in hand, then hands the rest back (nak) — but only once this pull request has
+   * With `concurrency` above 1, up to that many messages are handled at once, never two of the same event stream: a
+   * message starts only when no earlier message of its stream is still held (ADR 0036). With 1, one at a time.
+   *
+   * Stopping finishes the messages in hand, then hands the rest back (nak) — but only once this pull request has
    * ended. A nak while it is still open makes the server deliver the message straight back into it, to an instance
    * that will not handle it: each round trip counted as a delivery, and one stop used to burn a message's every
    * allowed delivery in about a second.
    */
   private async handleBatch(messages: ConsumerMessages): Promise<void> {
-    const held: JsMsg[] = [];
+    const { concurrency } = this.o;
+    interface Held {
+      msg: JsMsg;
+      /** The event stream the message belongs to; messages of one key run one after the other. */
+      key: string;
+      running: boolean;
+    }
+    const held: Held[] = [];
     let received = false;
-    let arrived = null as (() => void) | null;
-    const nextArrival = async () => {
-      await new Promise<void>((resolve) => (arrived = resolve));
-      arrived = null;
+    let active = 0;
+    let changed = false;
+    let wakeLoop = null as (() => void) | null;
+    const signal = () => {
+      changed = true;
+      wakeLoop?.();
+    };
+    const nextChange = async () => {
+      if (!changed) await new Promise<void>((resolve) => (wakeLoop = resolve));
+      wakeLoop = null;
+      changed = false;
     };
     const receiving = (async () => {
       try {
         for await (const msg of messages) {
-          held.push(msg);
-          arrived?.();
+          held.push({ msg, key: concurrency > 1 ? streamKey(msg) : '', running: false });
+          signal();
         }
       } finally {
         received = true;
-        arrived?.();
+        signal();
       }
     })();
-    const heartbeat = setInterval(() => held.forEach((msg) => settle(() => msg.working())), HEARTBEAT_MS);
+    const start = (entry: Held) => {
+      entry.running = true;
+      active += 1;
+      void this.process(entry.msg).finally(() => {
+        held.splice(held.indexOf(entry), 1);
+        active -= 1;
+        signal();
+      });
+    };
+    const heartbeat = setInterval(() => held.forEach((entry) => settle(() => entry.msg.working())), HEARTBEAT_MS);
     heartbeat.unref();
     try {
       while (!this.stopped) {
-        const msg = held[0];
-        if (!msg) {
-          if (received) break;
-          await nextArrival();
-          continue;
+        const busy = new Set<string>();
+        for (const entry of held) {
+          if (active >= concurrency) break;
+          if (!entry.running && !busy.has(entry.key)) start(entry);
+          busy.add(entry.key);
         }
-        await this.process(msg);
-        held.shift();
+        if (received && held.length === 0) break;
+        await nextChange();
       }
+      while (active > 0) await nextChange();
       if (this.stopped) {
-        while (!received) await nextArrival();
+        while (!received) await nextChange();
         // No pull request of this instance is open any more, so these go to another instance at once.
-        for (const msg of held.splice(0)) nakAfter(msg, 0);
+        for (const entry of held.splice(0)) nakAfter(entry.msg, 0);
       }
     } finally {
       clearInterval(heartbeat);
@@ -740,6 +805,20 @@ export class FailureLedger {
 /** The KV bucket of handler failures: `HANDLER_FAILURES`, or `<NAMESPACE>_HANDLER_FAILURES` under a namespace. */
 export function failureLedgerBucket(namespace?: string): string {
   return namespace ? `${namespace.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}_HANDLER_FAILURES` : 'HANDLER_FAILURES';
+}
+
+/**
+ * The event stream of a message (envelope `streamId`), read from its payload; a payload that does not say is a key
+ * of its own (the handler will park it), so it holds up no other message.
+ */
+function streamKey(msg: JsMsg): string {
+  try {
+    const streamId = (JSON.parse(msg.string()) as { streamId?: unknown }).streamId;
+    if (typeof streamId === 'string') return `s:${streamId}`;
+  } catch {
+    // not JSON: poison, handled on its own
+  }
+  return `m:${msg.seq}`;
 }
 
 /**

@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
@@ -136,14 +141,48 @@ export function connectPostgres<DB = KitTables>(opts: PostgresOptions): Database
 }
 
 /**
+ * Postgres settings of the embedded PGlite (one Postgres in the product's own process, whose memory is part of
+ * `npm start`'s RSS, docs/adr/0035):
+ * - `shared_buffers=32MB`: Postgres's 128 MB default is sized for a server with a machine to itself; here the data
+ *   files are also in the OS page cache (PGlite reads them through the Node file system), and the buffer pool lives
+ *   in the WebAssembly heap, which never shrinks. 32 MB holds the embedded product's working set many times over.
+ * - fsync stays on (PGlite's own defaults turn it off with `-F`): `npm start` keeps real data in `.data/`.
+ * PGlite's other start parameters (single-user mode, no background or parallel workers) are kept as they are.
+ */
+export const EMBEDDED_START_PARAMS: readonly string[] = [
+  ...PGlite.defaultStartParams.filter((param) => param !== '-F'),
+  '-c',
+  'shared_buffers=32MB',
+];
+
+/**
+ * Creates the database cluster in a new data folder (Postgres's initdb) in a short-lived child process. PGlite runs
+ * initdb in a WebAssembly instance of its own over an in-memory copy of the cluster: several hundred MB that, done in
+ * the product's process, would stay in its malloc arena for as long as it runs (+90 MB of RSS after the first start,
+ * docs/adr/0035). The child exits, its memory goes back to the system, and this process opens the folder as every
+ * later start does.
+ */
+async function createCluster(dataDir: string): Promise<void> {
+  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+  const script = `const { PGlite } = require(process.argv[1]);
+PGlite.create(JSON.parse(process.argv[2])).then((pg) => pg.close()).catch((error) => { console.error(error); process.exit(1); });`;
+  const options = { dataDir, database: 'template1', startParams: EMBEDDED_START_PARAMS };
+  await promisify(execFile)(process.execPath, ['-e', script, pglite, JSON.stringify(options)], { timeout: 120_000 });
+}
+
+/**
  * Opens (or creates) the embedded PGlite database under `dataDir` (in memory when undefined). With the contrib
  * extensions a service's migration may `CREATE EXTENSION` (as on real Postgres, where they ship with the server):
- * `pg_trgm` (questions' typo-tolerant "already answered?").
+ * `pg_trgm` (questions' typo-tolerant "already answered?"). The data lives in the `template1` database, where PGlite
+ * before 0.4 kept it (0.4 defaults to `postgres`), so existing `.data/` folders open with everything in them.
  */
 export async function openEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
+  if (dataDir && !existsSync(join(dataDir, 'PG_VERSION'))) await createCluster(dataDir);
   // One options object: `PGlite.create(undefined, options)` (in memory) would drop `options`.
   const pglite = await PGlite.create({
     dataDir,
+    database: 'template1',
+    startParams: [...EMBEDDED_START_PARAMS],
     parsers: { [INT8_OID]: (value: string) => Number(value) },
     extensions: { pg_trgm },
   });

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConcurrencyError } from '../errors.js';
@@ -94,6 +97,30 @@ describe('embedded Postgres (one PGlite, a schema per service)', () => {
       await scheduler.stop();
     }
   });
+});
+
+describe('embedded Postgres on a data folder (npm start, ADR 0035)', () => {
+  it('creates a new folder\'s cluster, runs with 32 MB of shared buffers and fsync on, and keeps its rows across a restart', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'ques-pglite-')), 'pg');
+    try {
+      const first = await openEmbeddedPostgres(dataDir);
+      expect(existsSync(join(dataDir, 'PG_VERSION'))).toBe(true);
+      const settings = await first.pglite.query<{ shared_buffers: string; fsync: string; db: string }>(
+        "SELECT current_setting('shared_buffers') AS shared_buffers, current_setting('fsync') AS fsync, current_database() AS db",
+      );
+      expect(settings.rows[0]).toEqual({ shared_buffers: '32MB', fsync: 'on', db: 'template1' });
+      await first.pglite.exec("CREATE SCHEMA kept; CREATE TABLE kept.rows (id int PRIMARY KEY, note text); INSERT INTO kept.rows VALUES (1, 'still here');");
+      await first.pglite.close();
+
+      const second = await openEmbeddedPostgres(dataDir);
+      const { rows } = await second.pglite.query<{ note: string }>('SELECT note FROM kept.rows WHERE id = 1');
+      expect(rows).toEqual([{ note: 'still here' }]);
+      await second.pglite.close();
+    } finally {
+      rmSync(dirname(dataDir), { recursive: true, force: true });
+    }
+    // initdb (in its child process) and two starts: seconds on a quiet machine, more on a shared one.
+  }, 180_000);
 });
 
 const counterDecider = {

@@ -57,6 +57,8 @@ export interface ConsumerDefinition<DB = KitTables> {
   handlers: Record<string, { schema: z.ZodType; effect: ConsumerEffect<any, DB> }>;
   maxDeliver?: number;
   backoffMs?: number[];
+  /** Messages of different event streams handled at once (see SubscriptionSpec.concurrency). Default 1. */
+  concurrency?: number;
 }
 
 /**
@@ -76,6 +78,7 @@ export async function startConsumer<DB extends KitTables>(
     subjects: Object.keys(def.handlers).map((type) => `ques.${def.context}.${type}`),
     maxDeliver: def.maxDeliver,
     backoffMs: def.backoffMs,
+    concurrency: def.concurrency,
     onPoison: async (poison) => {
       log.error({ consumer: poison.consumer, eventId: poison.eventId, error: poison.error }, 'poison message parked');
       await recordDeadLetter(database, poison);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventBus } from '../bus/bus.js';
 import { NatsEventBus } from '../bus/nats-bus.js';
 import { deleteNamespaceStreams, natsTestUrl, uniqueNamespace } from '../testing/nats.js';
 import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
@@ -65,6 +66,42 @@ describe.runIf(run)('outbox relay on real Postgres and NATS JetStream', () => {
     const byId = Object.fromEntries(positions.map((p) => [p.event_id, Number(p.position)]));
     expect(byId[slowEvent!.eventId]).toBeLessThan(byId[fast!.eventId]!); // the late commit really had the earlier position
     expect(await unpublished()).toBe(0);
+    await relay.stop();
+  });
+
+  it('publishes a commit made while a batch is in flight without waiting for that batch, and no row twice', async () => {
+    // The first publish is held (as if its acks were slow); everything else goes straight to JetStream.
+    const calls: string[][] = [];
+    let releaseFirst!: () => void;
+    const firstMayFinish = new Promise<void>((r) => (releaseFirst = r));
+    const gated: EventBus = {
+      publishWindow: bus.publishWindow,
+      ensureStreams: (contexts) => bus.ensureStreams(contexts),
+      publish: async (messages) => {
+        calls.push(messages.map((m) => m.msgId));
+        await bus.publish(messages);
+        if (calls.length === 1) await firstMayFinish;
+      },
+      subscribe: (s) => bus.subscribe(s),
+      watch: (s) => bus.watch(s),
+      isHealthy: () => bus.isHealthy(),
+      onReconnect: (listener) => bus.onReconnect(listener),
+      close: async () => {},
+    };
+    const relay = new OutboxRelay({ database: fx.database, bus: gated, log: silentLog, pollIntervalMs: 60_000 });
+    await relay.start();
+    await eventually(async () => (await unpublished()) === 0);
+    calls.length = 0;
+
+    const [first] = await fx.store.append({ streamId: `counter-${randomUUID()}`, expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 1 } }], metadata });
+    await eventually(async () => calls.length === 1);
+    const [second] = await fx.store.append({ streamId: `counter-${randomUUID()}`, expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 1 } }], metadata });
+    // Woken by the second commit, the relay reads and sends it while the first batch still waits (no 60 s poll).
+    await eventually(async () => received.includes(second!.eventId), 3_000);
+    expect(calls).toEqual([[first!.eventId], [second!.eventId]]);
+    releaseFirst();
+    await eventually(async () => (await unpublished()) === 0);
+    expect(calls.flat().filter((id) => id === first!.eventId)).toHaveLength(1);
     await relay.stop();
   });
 

@@ -9,11 +9,17 @@ import type { QuestionCommands } from '../questions/commands.js';
  * `TipRefunded` move the tip status; `CheckoutExpired` removes a question whose checkout ended unpaid (a no-op for a
  * question never handed over, already asked, or already gone). Each runs in the consumer's idempotency transaction; an event for an unknown
  * question fails every delivery and ends in the dead-letter table.
+ *
+ * Tips of different questions are handled side by side (`concurrency`, ADR 0036): each event's effects touch only its
+ * own question's rows (stream, deadline lock, read-model and trust-timing rows, its mails), and one tip's events come
+ * from one payments stream, which the bus keeps in order. A burst of authorisations then waits for the slowest of
+ * them, not for the sum.
  */
 export function tipsConsumer(commands: QuestionCommands): ConsumerDefinition<QuestionsDB> {
   return {
     durable: 'questions--tips',
     context: 'payments',
+    concurrency: 4,
     handlers: {
       TipAuthorized: eventToCommand(Payments.TipAuthorized.schema, commands, (d) => ({
         id: d.questionId,

@@ -1,0 +1,115 @@
+import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger, generateJwtKeys } from '@ques/kit';
+import { buildBff } from './app.js';
+import { helmetHeaders } from './headers.js';
+import { BUFFERED_BODY_MAX } from './upstreams.js';
+
+/*
+ * How the BFF relays a service's answer (ADR 0035): a body the service declared small is read whole and sent on as the
+ * exact bytes with their length; a larger one streams through; errors map as before.
+ */
+
+const log = createLogger('bff-test', 'silent');
+const ORIGIN = 'https://app.ques.test';
+
+// Bytes no serialiser would write: odd spacing, a key order of their own, an escaped and a raw non-ASCII character,
+// and a field the declared response schema does not have. The BFF must not touch them.
+const SMALL = Buffer.from('[ {"zeta":1,  "id":"q-1", "question":"Caf\\u00e9 or café?", "notInTheSchema":true} ]\n');
+const BIG = Buffer.from(JSON.stringify(Array.from({ length: 2_000 }, (_, i) => ({ id: `q-${i}`, question: 'x'.repeat(40) }))));
+
+/** A stand-in questions service on a real socket, answering by the `username` asked for. */
+function startQuestions(): Promise<{ server: Server; url: string }> {
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const username = new URL(req.url ?? '/', 'http://x').searchParams.get('username');
+    const json = { 'content-type': 'application/json; charset=utf-8' };
+    if (username === 'small') return void res.writeHead(200, { ...json, 'content-length': SMALL.length, 'x-next-cursor': 'c1' }).end(SMALL);
+    if (username === 'big') return void res.writeHead(200, { ...json, 'content-length': BIG.length }).end(BIG);
+    if (username === 'missing') {
+      const body = Buffer.from('{"message":"No such profile.","code":"NOT_FOUND"}');
+      return void res.writeHead(404, { ...json, 'content-length': body.length }).end(body);
+    }
+    if (username === 'cut') {
+      // Declares 1,000 bytes, sends a few, and drops the connection.
+      res.writeHead(200, { ...json, 'content-length': 1_000 });
+      res.write('[{"id":');
+      setTimeout(() => res.socket?.destroy(), 20);
+      return;
+    }
+    res.writeHead(500).end();
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
+}
+
+describe('relaying a service answer', () => {
+  let questions: Awaited<ReturnType<typeof startQuestions>>;
+  let bff: FastifyInstance;
+  const keys = generateJwtKeys();
+
+  beforeAll(async () => {
+    questions = await startQuestions();
+    bff = await buildBff({
+      log,
+      upstreams: { questions: questions.url },
+      jwt: { publicKey: keys.publicKey, issuer: 'ques-identity', audience: 'ques' },
+      publicOrigin: ORIGIN,
+    });
+  });
+  afterAll(async () => {
+    await bff.close();
+    await new Promise((resolve) => questions.server.close(resolve));
+  });
+
+  it('passes a small body on byte for byte, with its length (never re-serialised against the schema)', async () => {
+    expect(SMALL.length).toBeLessThan(BUFFERED_BODY_MAX);
+    const res = await bff.inject({ method: 'GET', url: '/api/questions?username=small&role=receiver' });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(SMALL)).toBe(true);
+    expect(res.headers['content-length']).toBe(String(SMALL.length));
+    expect(res.headers['transfer-encoding']).toBeUndefined();
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.headers['x-next-cursor']).toBe('c1');
+  });
+
+  it('streams a body larger than the limit through, byte for byte', async () => {
+    expect(BIG.length).toBeGreaterThan(BUFFERED_BODY_MAX);
+    const res = await bff.inject({ method: 'GET', url: '/api/questions?username=big&role=receiver' });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(BIG)).toBe(true);
+  });
+
+  it("relays the service's error as it is: status, words and code", async () => {
+    const res = await bff.inject({ method: 'GET', url: '/api/questions?username=missing&role=receiver' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'No such profile.', code: 'NOT_FOUND' });
+  });
+
+  it('answers 503 in words when the service drops the connection before the whole body came', async () => {
+    const res = await bff.inject({ method: 'GET', url: '/api/questions?username=cut&role=receiver' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ message: 'Ques is having trouble right now. Please try again in a moment.', code: 'UNAVAILABLE' });
+  });
+
+  it("sets helmet's security headers on relayed answers", async () => {
+    const res = await bff.inject({ method: 'GET', url: '/api/questions?username=small&role=receiver' });
+    expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('helmetHeaders', () => {
+  it("is exactly what helmet's middleware sets on a response, worked out once", () => {
+    const options = { contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'self'"], frameAncestors: ["'none'"] } }, strictTransportSecurity: false } as const;
+    const res = new ServerResponse({ method: 'GET', httpVersionMajor: 1, httpVersionMinor: 1 } as IncomingMessage);
+    helmet(options)({} as IncomingMessage, res, () => undefined);
+    const fromHelmet = Object.fromEntries(Object.entries(res.getHeaders()).map(([name, value]) => [name, String(value)]));
+    expect(helmetHeaders(options)).toEqual(fromHelmet);
+    expect(Object.keys(fromHelmet).length).toBeGreaterThan(8);
+  });
+});
