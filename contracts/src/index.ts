@@ -17,3 +17,4 @@ export * from './asking.js';
 export * from './question-status.js';
 export * from './exports.js';
 export * from './core/reports.js';
+export * from './core/claims.js';

@@ -5,6 +5,7 @@ import { curationOpsApi } from './ops-curation.js';
 import { opsStreamsApi } from './ops-streams.js';
 import { questionsOpsApi, supportOpsApi } from './ops-support.js';
 import { opsApi } from './ops.js';
+import { claimsApi, claimsOpsApi } from './claims.js';
 import { paymentsApi, paymentsBrowserCalls } from './payments.js';
 import { questionsApi } from './questions.js';
 import { sitemapApi } from './sitemap.js';
@@ -18,6 +19,7 @@ export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
 export { supportApi } from './support.js';
 export { opsApi, OPERATOR_ERRORS } from './ops.js';
+export * from './claims.js';
 export * from './sitemap.js';
 export * from './trust.js';
 export * from './ops-streams.js';
@@ -41,6 +43,9 @@ export const API_CALLS: readonly ApiCall[] = [
   // Issue 18: curated Q&A of archive profiles from the console (api/ops-curation.ts).
   ...Object.values(curationOpsApi),
   ...Object.values(opsApi),
+  // Issue 18: claiming an archive profile (api/claims.ts, ADR 0034).
+  ...Object.values(claimsApi),
+  ...Object.values(claimsOpsApi),
   // Issue 15: the data export (api/exports.ts).
   ...Object.values(exportsApi),
 ];

@@ -23,6 +23,7 @@ export * from './questions.js';
 export * from './support.js';
 export * from './reports.js';
 export * from './ops.js';
+export * from './claims.js';
 
 export type {
   LoginResponse,

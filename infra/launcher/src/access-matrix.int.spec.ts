@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   API_CALLS,
   BROWSER_CALLS,
+  claimsApi,
+  claimsOpsApi,
   curationOpsApi,
   opsApi,
   OPS_SERVICES,
@@ -359,12 +361,17 @@ describe('access matrix: another user and a guest against every route that names
       opsApi.auditSupport,
       opsApi.auditPayments,
       ...Object.values(curationOpsApi),
+      // Issue 18, claims (ADR 0034): listing, approving and rejecting are operators' only.
+      claimsOpsApi.list,
+      claimsOpsApi.approve,
+      claimsOpsApi.reject,
     ];
     const bodies: Record<string, unknown> = {
       [questionsOpsApi.hideAnswer.id]: { reason: 'x' },
       [curationOpsApi.curate.id]: { question: 'q', answer: 'a', source: 's' },
       [curationOpsApi.editCurated.id]: { answer: 'a', source: 's' },
       [curationOpsApi.showCurated.id]: { displayOnProfile: false },
+      [claimsOpsApi.reject.id]: { reason: 'x' },
       [supportOpsApi.answerRequest.id]: { note: 'x' },
       [supportOpsApi.resolveReport.id]: { resolution: 'dismissed' },
     };
@@ -385,6 +392,35 @@ describe('access matrix: another user and a guest against every route that names
     // Ada's answer is still public.
     const list = await call(product.url, 'GET', `/api/questions?username=${ada.username}&role=receiver`);
     expect((list.body as { id: string }[]).map((q) => q.id)).toEqual([answeredByAda]);
+  });
+
+  it('lets only a signed-in person claim an archive profile; their claim is theirs and only operators decide it (issue 18)', async () => {
+    const otto = await signupOperator(product, 'Otto Matrix', 'otto.matrix@example.com');
+    const created = await call(product.url, 'POST', '/api/ops/archives', { name: 'Matrix Archive', sources: 'Interviews' }, otto.token);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const body = { username: created.body.username, method: 'note', note: 'This is me.' };
+    // A guest may not claim, nor read anyone's claims.
+    const guest = await call(product.url, claimsApi.submit.method, claimsApi.submit.path, body);
+    expect(guest.status).toBe(401);
+    expect((await call(product.url, claimsApi.mine.method, claimsApi.mine.path)).status).toBe(401);
+    // Ada claims it; Bob sees none of it and can neither list, approve nor reject it.
+    const sent = await call(product.url, claimsApi.submit.method, claimsApi.submit.path, body, ada.token);
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    const claimId = sent.body.id as string;
+    expect((await call(product.url, 'GET', claimsApi.mine.path, undefined, bob.token)).body.claims).toEqual([]);
+    for (const [method, url, payload] of [
+      ['GET', '/api/ops/claims', undefined],
+      ['POST', `/api/ops/claims/${claimId}/approve`, undefined],
+      ['POST', `/api/ops/claims/${claimId}/reject`, { reason: 'Bob says no' }],
+    ] as const) {
+      for (const token of [bob.token, ada.token, undefined]) expect((await call(product.url, method, url, payload, token)).status, url).toBe(404);
+    }
+    const mine = await call(product.url, 'GET', claimsApi.mine.path, undefined, ada.token);
+    expect(mine.body.claims).toEqual([expect.objectContaining({ id: claimId, status: 'pending' })]);
+    // The public profile of the claimed archive shows nothing of the claim.
+    const profile = await call(product.url, 'GET', `/api/users/public/${created.body.username}`);
+    expect(privateFieldsIn(profile.body)).toEqual([]);
+    expect(profile.text).not.toContain('This is me.');
   });
 
   it("shows another user only their own lists and settings, never Ada's", async () => {

@@ -1,4 +1,4 @@
-import { operatorAuditProjection, PersonalDataVault, signAccessToken, useRevocationCheck, type ServiceDefinition } from '@ques/kit';
+import { operatorAuditProjection, PersonalDataVault, signAccessToken, useRevocationCheck, type JobHandler, type ServiceDefinition } from '@ques/kit';
 import { loadIdentityConfig, type IdentityConfig } from './config.js';
 import { identityMigrations } from './db/migrations/index.js';
 import { DataExports, httpExportSources } from './exports/data-exports.js';
@@ -13,6 +13,11 @@ import { Accounts } from './users/accounts.js';
 import { AvatarStore } from './users/avatars.js';
 import { userCommands, type UserCommands } from './users/commands.js';
 import { PERSONAL_FIELDS } from './users/domain/user.js';
+import { CLAIM_MAIL_JOB, claimMailJob, ProfileClaims } from './claims/claims.js';
+import { profileClaimCommands, type ProfileClaimCommands } from './claims/commands.js';
+import { CLAIM_PERSONAL_FIELDS } from './claims/domain.js';
+import { profileClaimsProjection, ProfileClaimsReadModel } from './claims/read-model.js';
+import { registerClaimRoutes } from './claims/routes.js';
 import { EmailVerification, VERIFICATION_MAIL_JOB } from './users/email-verification.js';
 import { identityIntegration } from './users/integration.js';
 import { PasswordResets, RESET_MAIL_JOB } from './users/password-resets.js';
@@ -20,7 +25,11 @@ import { usersProjection, UsersReadModel } from './users/read-models/users.js';
 import { registerIdentityRoutes } from './users/routes.js';
 
 /** Personal fields of user events are sealed with the person's key; deleting the account destroys it. */
-export const identityVault = new PersonalDataVault({ fields: PERSONAL_FIELDS, subjectOf: ({ data }) => String(data.userId) });
+export const identityVault = new PersonalDataVault({
+  fields: { ...PERSONAL_FIELDS, ...CLAIM_PERSONAL_FIELDS },
+  // Claim events name the claimed profile as `userId` (ADR 0034).
+  subjectOf: ({ data }) => String(data.userId),
+});
 
 /** What identity builds once and its routes and jobs share. */
 export interface IdentityParts {
@@ -35,13 +44,17 @@ export interface IdentityParts {
   operators: Operators;
   /** The data export (issue 15, ADR 0030). */
   exports: DataExports;
+  /** Profile claims (issue 18, ADR 0034): commands, read model and the outcome mail job. */
+  claimCommands: ProfileClaimCommands;
+  claimsView: ProfileClaimsReadModel;
+  claimMail: JobHandler<IdentityDB>;
 }
 
 export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, IdentityParts> = {
   name: 'identity',
   config: loadIdentityConfig,
   migrations: identityMigrations,
-  projections: [usersProjection, operatorAuditProjection],
+  projections: [usersProjection, operatorAuditProjection, profileClaimsProjection],
   toIntegration: identityIntegration,
   cipher: identityVault,
   // Identity checks its own session table (requireActiveUser) and tells the others through SessionsRevoked.
@@ -80,6 +93,9 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
           ...(config.INTERNAL_API_TOKEN ? { internalToken: config.INTERNAL_API_TOKEN } : {}),
         }),
       }),
+      claimCommands: profileClaimCommands(store),
+      claimsView: new ProfileClaimsReadModel(db),
+      claimMail: claimMailJob(mail),
     };
   },
   async routes(app, parts, ctx) {
@@ -93,10 +109,13 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     await registerIdentityRoutes(app, { ...parts, accounts, signIn });
     registerOperatorRoutes(app, { db: ctx.db, archives: new ArchiveConsole({ store: ctx.store, commands: parts.commands, users: parts.users, avatars: parts.avatars }) });
     registerExportRoutes(app, parts);
+    const claims = new ProfileClaims({ ...parts, store: ctx.store, claims: parts.claimCommands, accounts, clock: ctx.clock });
+    registerClaimRoutes(app, { claims, sessions: parts.sessions });
     app.addHook('onClose', async () => parts.exports.settled());
   },
-  jobs: ({ verification, resets }) => ({
+  jobs: ({ verification, resets, claimMail }) => ({
     [VERIFICATION_MAIL_JOB]: verification.sendJob,
     [RESET_MAIL_JOB]: resets.sendJob,
+    [CLAIM_MAIL_JOB]: claimMail,
   }),
 };

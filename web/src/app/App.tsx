@@ -18,6 +18,8 @@ const ResetPasswordConfirmPage = lazy(() => import('../features/auth/ResetPasswo
 const VerifyEmailPage = lazy(() => import('../features/auth/VerifyEmailPage'));
 const ProfilePage = lazy(loadProfilePage);
 const QuestionPage = lazy(() => import('../features/question/QuestionPage'));
+// Claiming an archive profile (issue 18): its own chunk, loaded only from the archive's "Is this you?" link.
+const ClaimPage = lazy(() => import('../features/claim/ClaimPage'));
 const TermsPage = lazy(() => import('../features/legal/TermsPage'));
 const PrivacyPage = lazy(() => import('../features/legal/PrivacyPage'));
 const AdminApp = lazy(() => import('./AdminApp'));
@@ -46,6 +48,7 @@ export function App() {
           <Route path="verify-email" element={<VerifyEmailPage />} />
           <Route path="ask" element={<AskIndex />} />
           <Route path="ask/:username" element={<ProfilePage ask={ASK_MODAL} />} />
+          <Route path="ask/:username/claim" element={<ClaimPage />} />
           <Route path="ask/:username/question/:id/:slug?" element={<QuestionPage />} />
           <Route path="terms-of-use" element={<TermsPage />} />
           <Route path="privacy-policy" element={<PrivacyPage />} />

@@ -19,6 +19,7 @@ export interface OpsSection {
 export const OPS_SECTIONS: readonly OpsSection[] = [
   { path: '', label: 'Audit log', group: 'Overview', load: () => import('../features/ops/audit/AuditPage') },
   { path: 'archives', label: 'Archive profiles', group: 'Profiles', load: () => import('../features/ops/archives/ArchivesPage') },
+  { path: 'claims', label: 'Profile claims', group: 'Profiles', load: () => import('../features/ops/claims/ClaimsPage') },
   { path: 'streams', label: 'Event streams', group: 'Platform', load: () => import('../features/ops/desk/StreamsPage') },
   { path: 'support', label: 'Support requests', group: 'Platform', load: () => import('../features/ops/desk/SupportRequestsPage') },
   { path: 'reports', label: 'Abuse reports', group: 'Platform', load: () => import('../features/ops/desk/ReportsPage') },

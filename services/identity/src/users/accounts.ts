@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   IDENTITY_MESSAGES as M,
   usernameFromName,
@@ -21,6 +21,7 @@ import {
   type EventMetadata,
   type PersonalDataVault,
 } from '@ques/kit';
+import type { IdentityDB } from '../db/schema.js';
 import { hashPassword, verifyPassword } from '../sessions/passwords.js';
 import type { Sessions } from '../sessions/sessions.js';
 import type { IssueAccess } from '../sessions/sign-in.js';
@@ -169,29 +170,38 @@ export class Accounts {
 
   /** Deletes the caller's own account and everything personal identity holds about them. */
   async delete(caller: Caller, id: string): Promise<{ message: string }> {
-    const { commands, vault, avatars, sessions, verification, exports, clock } = this.deps;
     const { claims, correlationId } = caller;
     if (id !== claims.sub) throw forbidden(M.deleteOwnOnly);
-    const userId = claims.sub;
+    await this.retire(claims.sub, caller.metadata, correlationId);
+    return { message: 'Account deleted successfully' };
+  }
+
+  /**
+   * The one way an account ends: `UserDeleted`, its key destroyed, its sessions revoked, its rows erased. Used by
+   * deletion and by an approved profile claim, which retires the claimant's own account inside the approval's
+   * transaction (`trx`; ADR 0034).
+   */
+  async retire(userId: string, metadata: EventMetadata, correlationId: string, trx?: Kysely<IdentityDB>): Promise<void> {
+    const { commands, vault, avatars, sessions, verification, exports, clock } = this.deps;
     const stream = userStreamId(userId);
-    await commands.handle(userId, { type: 'DeleteUser', data: { now: clock() } }, caller.metadata, {
-      alongside: async (trx) => {
+    await commands.handle(userId, { type: 'DeleteUser', data: { now: clock() } }, metadata, {
+      ...(trx ? { transaction: trx } : {}),
+      alongside: async (tx) => {
         // Destroying the key makes every stored copy of their personal fields unreadable (ADR 0010).
-        await vault.forget(trx, userId);
-        await avatars.remove(trx, userId);
-        await trx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
-        await verification.forget(trx, userId);
+        await vault.forget(tx, userId);
+        await avatars.remove(tx, userId);
+        await tx.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+        await verification.forget(tx, userId);
         // Their data exports (and any archive) go with the account; a run finishing later stores nothing.
-        await exports.forget(trx, userId);
+        await exports.forget(tx, userId);
         // Published integration events of theirs still waiting for cleanup go now; UserDeleted itself stays queued.
-        await trx
+        await tx
           .deleteFrom('outbox')
           .where('published_at', 'is not', null)
           .where(sql<boolean>`envelope->>'streamId' = ${stream}`)
           .execute();
-        await sessions.revokeAllForUser(userId, 'account deleted', { correlationId, trx });
+        await sessions.revokeAllForUser(userId, 'account deleted', { correlationId, trx: tx });
       },
     });
-    return { message: 'Account deleted successfully' };
   }
 }

@@ -1,5 +1,6 @@
 import { IdentityEvents, type UserSnapshot } from '@ques/contracts';
 import type { IntegrationMapper, RecordedEvent } from '@ques/kit';
+import { CLAIM_EVENT_TYPES } from '../claims/domain.js';
 import type { UserEvent, UserProfile } from './domain/user.js';
 
 const snapshot = (p: UserProfile): UserSnapshot => ({
@@ -17,6 +18,8 @@ const snapshot = (p: UserProfile): UserSnapshot => ({
 
 /** The public subset of identity's events: never the password hash. */
 export const identityIntegration: IntegrationMapper = (recorded: RecordedEvent) => {
+  // Profile claims are identity's own business (ADR 0034): an approval reaches the others as the profile's snapshot.
+  if (CLAIM_EVENT_TYPES.has(recorded.type)) return null;
   const e = { type: recorded.type, data: recorded.data } as UserEvent;
   switch (e.type) {
     case 'UserRegistered':
@@ -25,6 +28,10 @@ export const identityIntegration: IntegrationMapper = (recorded: RecordedEvent) 
       return { type: e.type, version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
     case 'ArchiveStatusChanged':
       // Consumers keep snapshots: an archive flag change is a profile update to them.
+      return { type: 'ProfileUpdated', version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
+    case 'ProfileClaimed':
+      // An approved claim (ADR 0034): to consumers the archive flag and the address changed — questions and payments
+      // follow the flag (asking, tipping), the BFF evicts the cached page.
       return { type: 'ProfileUpdated', version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
     case 'EmailVerified':
       // A snapshot with emailVerified: true; consumers (questions' recipients) read it as a profile update.

@@ -7,6 +7,7 @@ import { usePageHead } from '../../lib/head';
 import { login } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
+import { nextPath, nextQuery } from './next';
 
 export default function LoginPage() {
   usePageHead('Log in — Ques', 'Log in to answer your questions on Ques.', '/login');
@@ -39,7 +40,7 @@ export default function LoginPage() {
         return;
       }
       signIn(data.user, data.accessToken, data.refreshToken);
-      void navigate('/', { replace: true });
+      void navigate(nextPath(location.search), { replace: true });
     } catch (err) {
       setError(errorText(err, 'Login failed', 'Login failed. Please try again.'));
       setBusy(false);
@@ -67,7 +68,7 @@ export default function LoginPage() {
         <ErrorBanner>{error}</ErrorBanner>
         <AuthSubmit busy={busy} label="Log In" busyLabel="Logging in…" />
       </form>
-      <AuthSwitch to="/signup" prompt="New to Ques?">
+      <AuthSwitch to={`/signup${nextQuery(location.search)}`} prompt="New to Ques?">
         Create an account
       </AuthSwitch>
     </AuthCard>

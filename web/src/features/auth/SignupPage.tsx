@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useNavigate } from '../../lib/router';
+import { useLocation, useNavigate } from '../../lib/router';
 import { ErrorBanner } from '../../components/Banner';
 import { Checkbox, InputField, TermsLinks } from '../../components/Field';
 import { errorText } from '../../lib/api';
@@ -8,11 +8,13 @@ import { usePageHead } from '../../lib/head';
 import { signup } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
+import { nextPath, nextQuery } from './next';
 
 export default function SignupPage() {
   usePageHead('Sign up — Ques', 'Create your Ques page: answer questions once, publish the answers, get tipped for your expertise.', '/signup');
   const { signIn } = useAuth();
   const navigate = useNavigate();
+  const location = useLocation();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -44,7 +46,7 @@ export default function SignupPage() {
       }
       if (!accessToken) console.warn('Signup response carried no token'); // spec §8: only logged
       signIn(user, accessToken, data.refreshToken);
-      void navigate('/', { replace: true });
+      void navigate(nextPath(location.search), { replace: true });
     } catch (err) {
       setError(errorText(err, 'Signup failed', 'Signup failed. Please try again.'));
       setBusy(false);
@@ -63,7 +65,7 @@ export default function SignupPage() {
         <ErrorBanner>{error}</ErrorBanner>
         <AuthSubmit busy={busy} label="Sign Up" busyLabel="Creating your account…" />
       </form>
-      <AuthSwitch to="/login" prompt="Already have an account?">
+      <AuthSwitch to={`/login${nextQuery(location.search)}`} prompt="Already have an account?">
         Log in
       </AuthSwitch>
     </AuthCard>

@@ -135,6 +135,11 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
                   This page is a curated archive of answers {profile.name} gave in public interviews, podcasts and
                   social posts. It is not affiliated with, run or endorsed by {profile.name}.
                 </p>
+                <p>
+                  <Link to={`/ask/${encodeURIComponent(profile.username)}/claim`} className="text-link">
+                    Is this you? Claim this profile
+                  </Link>
+                </p>
               </div>
             ) : null}
             <header className="profile__head">

@@ -1,5 +1,5 @@
 import { DEFAULT_AVATAR_URL, DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from '@ques/contracts';
-import { IDENTITY_MESSAGES } from '@ques/contracts/core';
+import { CLAIM_MESSAGES, IDENTITY_MESSAGES } from '@ques/contracts/core';
 import { badRequest, conflict, notFound, decider, unreachable } from '@ques/kit/domain';
 import { evolveUser, initialUserState, type ProfileFields, type UserEvent, type UserState } from './user.js';
 
@@ -28,7 +28,9 @@ export type UserCommand =
   /** Server-side only (CLI, OPERATOR_EMAILS, an operator): never reachable from the profile form. */
   | { type: 'GrantOperator'; data: { by: string; now: Date } }
   | { type: 'RevokeOperator'; data: { by: string; now: Date } }
-  | { type: 'SetArchiveSources'; data: { sources: string; now: Date } };
+  | { type: 'SetArchiveSources'; data: { sources: string; now: Date } }
+  /** An operator approved a claim (ADR 0034): the archive takes the claimant's sign-in and stops being an archive. */
+  | { type: 'TakeOverByClaim'; data: { claimId: string; email: string; emailVerified: boolean; passwordHash: string; now: Date } };
 
 const PROFILE_FIELDS: (keyof ProfileFields)[] = ['name', 'email', 'bio', 'brandColorMain', 'brandColorLight'];
 
@@ -128,6 +130,17 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (state.status !== 'active') throw notFound('User not found');
       if ((state.archiveSources ?? '') === command.data.sources) return [];
       return [{ type: 'ArchiveSourcesChanged', data: { userId: state.profile.userId, sources: command.data.sources, changedAt: command.data.now.toISOString() } }];
+    }
+    case 'TakeOverByClaim': {
+      if (state.status !== 'active') throw notFound('User not found');
+      if (!state.profile.archiveProfile) throw conflict(CLAIM_MESSAGES.noLongerArchive);
+      const { claimId, email, emailVerified, passwordHash, now } = command.data;
+      return [
+        {
+          type: 'ProfileClaimed',
+          data: { ...state.profile, archiveProfile: false, email, emailVerified, claimId, passwordHash, claimedAt: now.toISOString() },
+        },
+      ];
     }
     default:
       return unreachable(command);

@@ -154,4 +154,27 @@ describe('user decider', () => {
         });
     });
   });
+
+  it('an approved claim turns an archive into an ordinary profile with the claimant\'s sign-in (ADR 0034)', () => {
+    const archive: UserEvent = { ...registered, data: { ...registered.data, archiveProfile: true } };
+    const take: UserCommand = {
+      type: 'TakeOverByClaim',
+      data: { claimId: 'c1', email: 'marie@example.com', emailVerified: true, passwordHash: 'claimant-hash', now },
+    };
+    const events = spec
+      .given([archive])
+      .when(take)
+      .then((decided) =>
+        expect(decided).toEqual([
+          {
+            type: 'ProfileClaimed',
+            data: expect.objectContaining({ userId, username: 'ada-lovelace', archiveProfile: false, email: 'marie@example.com', emailVerified: true, passwordHash: 'claimant-hash', claimId: 'c1' }),
+          },
+        ]),
+      );
+    const state = spec.given([archive, ...events]).state();
+    expect(state.status === 'active' && [state.passwordHash, state.profile.archiveProfile, state.profile.email]).toEqual(['claimant-hash', false, 'marie@example.com']);
+    // Only an archive can be claimed; a profile that stopped being one refuses.
+    spec.given([registered]).when(take).thenThrows({ status: 409 });
+  });
 });

@@ -39,7 +39,13 @@ export type UserEvent =
   | { type: 'OperatorGranted'; data: { userId: string; by: string; grantedAt: string } }
   | { type: 'OperatorRevoked'; data: { userId: string; by: string; revokedAt: string } }
   /** The curator's note on where an archive profile's material comes from (issue 18). */
-  | { type: 'ArchiveSourcesChanged'; data: { userId: string; sources: string; changedAt: string } };
+  | { type: 'ArchiveSourcesChanged'; data: { userId: string; sources: string; changedAt: string } }
+  /**
+   * An approved claim (issue 18, ADR 0034): the archive becomes an ordinary profile that its claimant signs in to. It
+   * keeps its id (its answers, sources and payouts stay attached) and takes the claimant's sign-in: the whole profile
+   * after the change (archiveProfile false, the claimant's address and whether it is verified) and password hash.
+   */
+  | { type: 'ProfileClaimed'; data: UserProfile & { claimId: string; passwordHash: string; claimedAt: string } };
 
 export type UserState =
   | { status: 'none' }
@@ -65,6 +71,7 @@ export const PERSONAL_FIELDS: Record<UserEvent['type'], readonly string[]> = {
   OperatorGranted: [],
   OperatorRevoked: [],
   ArchiveSourcesChanged: ['sources'],
+  ProfileClaimed: ['username', 'name', 'email', 'bio', 'avatarUrl', 'passwordHash'],
 };
 
 function profileOf(data: UserProfile): UserProfile {
@@ -112,6 +119,9 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'ArchiveSourcesChanged':
       if (state.status !== 'active') return state;
       return { ...state, archiveSources: event.data.sources };
+    case 'ProfileClaimed':
+      if (state.status !== 'active') return state;
+      return { ...state, profile: profileOf(event.data), passwordHash: event.data.passwordHash };
     default: {
       const unknown: never = event;
       return unknown;

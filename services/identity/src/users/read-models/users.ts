@@ -65,6 +65,8 @@ export const usersProjection = handlerProjection<IdentityDB, UserEvent>({
     OperatorGranted: (trx, d) => update(trx, d.userId, { operator: true }),
     OperatorRevoked: (trx, d) => update(trx, d.userId, { operator: false }),
     ArchiveSourcesChanged: (trx, d) => update(trx, d.userId, { archive_sources: d.sources, updated_at: d.changedAt }),
+    // An approved claim (ADR 0034): the claimant's address and password, no longer an archive.
+    ProfileClaimed: (trx, d) => update(trx, d.userId, { ...snapshotColumns(d), password_hash: d.passwordHash, updated_at: d.claimedAt }),
   },
   /** Rebuilds: runs of registrations go in as one statement (ADR 0026); everything else as `apply` does it. */
   batch: {

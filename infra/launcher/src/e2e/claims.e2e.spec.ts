@@ -1,0 +1,185 @@
+// Functions passed to page.evaluate run in the browser.
+/// <reference lib="dom" />
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EmbeddedProduct } from '../embedded.js';
+import { call, signup, TEST_PASSWORD } from '../test/identity-journey.js';
+import { grantOperator } from '../test/operators.js';
+import { browserGate, launchChromium, newContext, screenshot, startProduct, watchErrors } from './harness.js';
+
+/*
+ * Issue 18, "Done when" (the claim journey, ADR 0034), on the embedded default in headless Chromium: an operator (made
+ * with the CLI's code path, `grant-operator`) creates an archive profile in the console; it has a curated answer with
+ * its source. A visitor opens the page, follows "Is this you? Claim this profile", signs up (and comes back), says how
+ * to verify them and sends the claim; the operator approves it in the console ("Profile claims", confirmed). The
+ * claimant then logs in with their own e-mail and password as the page's owner; the public page has no badge, has the
+ * ask button, and the curated answer is still there. The new pages are checked with axe (0 violations).
+ */
+
+const run = browserGate();
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const QA = {
+  question: 'What should we fear in life?',
+  answer: 'Nothing in life is to be feared, it is only to be understood.',
+  source: 'Our Friend the Atom, 1956',
+};
+const until = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
+
+/** axe-core on the page's `main` and any dialog (the site header is the shell's, as in ops-desk.e2e.spec.ts). */
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            opts: unknown,
+          ) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    return axe.run(
+      { include: [['main'], ['.modal-backdrop'], ['[role="dialog"]']], exclude: [['.site-header']] },
+      { resultTypes: ['violations'] },
+    );
+  });
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe.runIf(run)('claiming an archive profile (browser)', () => {
+  let product: EmbeddedProduct;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    product = await startProduct();
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await product?.stop();
+  });
+
+  const logIn = async (email: string, path = '/login') => {
+    const context = await newContext(browser, 'desktop', product.url);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(path);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(TEST_PASSWORD);
+    await page.getByRole('button', { name: 'Log In' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    return { context, page, errors };
+  };
+
+  it('a visitor claims an archive, the operator approves it, the claimant owns the page and its answers stay', async () => {
+    // The operator creates the archive in the console.
+    await signup(product.url, 'Opal Operator', 'opal.claims@example.com');
+    await grantOperator(product, 'opal.claims@example.com');
+    const op = await logIn('opal.claims@example.com');
+    await op.page.goto('/ops');
+    const nav = op.page.getByRole('navigation', { name: 'Operator console' });
+    await nav.waitFor();
+    await nav.getByRole('link', { name: 'Archive profiles' }).click();
+    await op.page.getByRole('heading', { name: 'Archive profiles', level: 1 }).waitFor();
+    await op.page.getByLabel(/^Name/).fill('Marie Curie');
+    await op.page.getByLabel(/^Bio/).fill('Physicist and chemist, twice a Nobel laureate.');
+    await op.page.getByLabel(/^Sources/).fill('Nobel lectures, 1903 and 1911');
+    await op.page.getByRole('button', { name: 'Create archive profile' }).click();
+    await op.page.getByText('Created @marie-curie.').waitFor();
+    // Its curated answer, with the source the console requires.
+    await op.page
+      .getByRole('list', { name: 'Archive profiles' })
+      .getByRole('listitem')
+      .filter({ hasText: '@marie-curie' })
+      .getByRole('link', { name: 'Curated Q&A of @marie-curie' })
+      .click();
+    const form = op.page.getByRole('form', { name: 'Add a curated Q&A' });
+    await form.getByLabel(/^Question title/).fill(QA.question);
+    await form.getByLabel(/^Answer/).fill(QA.answer);
+    await form.getByLabel(/^Source/).fill(QA.source);
+    await form.getByRole('button', { name: 'Add curated Q&A' }).click();
+    await op.page.getByRole('list', { name: 'Curated Q&A' }).getByText(`Source: ${QA.source}`).waitFor();
+
+    // A visitor opens the archive page and claims it, signing up on the way.
+    const visitor = await newContext(browser, 'phone', product.url);
+    const vpage = await visitor.newPage();
+    const verrors = watchErrors(vpage);
+    await vpage.goto('/ask/marie-curie');
+    await vpage.getByText('Non-affiliated profile').waitFor();
+    await vpage.getByText('What should we fear in life?').first().waitFor();
+    await vpage.getByRole('link', { name: 'Is this you? Claim this profile' }).click();
+    await vpage.getByRole('heading', { name: 'Is this you? Claim Marie Curie’s page', level: 1 }).waitFor();
+    expect(await axeViolations(vpage)).toEqual([]);
+    await vpage.getByRole('link', { name: 'Sign up to claim' }).click();
+    await vpage.waitForURL((url) => url.pathname === '/signup');
+    await vpage.getByLabel('Name').fill('Marie Sklodowska');
+    await vpage.getByLabel('Email').fill('marie@sorbonne.example');
+    await vpage.getByLabel('Password').fill(TEST_PASSWORD);
+    await vpage.getByRole('checkbox').check();
+    await vpage.getByRole('button', { name: 'Sign Up' }).click();
+    // Back to the claim, signed in.
+    await vpage.waitForURL((url) => url.pathname === '/ask/marie-curie/claim');
+    await vpage.getByRole('group', { name: 'How can we verify you?' }).waitFor();
+    await vpage.getByRole('radio', { name: 'A link from my official site' }).check();
+    await vpage.getByLabel(/^Link from your official site/).fill('https://sorbonne.example/curie');
+    await vpage
+      .getByLabel(/^Note for the reviewers/)
+      .fill('My lab page at the Sorbonne links to this profile.');
+    expect(await axeViolations(vpage)).toEqual([]);
+    await screenshot(vpage, 'claim-form', 'phone');
+    await vpage.getByRole('button', { name: 'Send claim' }).click();
+    await vpage.getByRole('heading', { name: 'Your claim is waiting for review' }).waitFor();
+    expect(verrors).toEqual([]);
+
+    // The operator approves it in the console, after confirming.
+    await nav.getByRole('link', { name: 'Profile claims' }).click();
+    await op.page.getByRole('heading', { name: 'Profile claims', level: 1 }).waitFor();
+    const claim = op.page.getByTestId('profile-claim').filter({ hasText: 'marie@sorbonne.example' });
+    await claim.getByText('https://sorbonne.example/curie').waitFor();
+    expect(await axeViolations(op.page)).toEqual([]);
+    await claim.getByRole('button', { name: 'Approve…' }).click();
+    const dialog = op.page.getByRole('dialog', { name: 'Approve this claim of @marie-curie?' });
+    await dialog.waitFor();
+    expect(await axeViolations(op.page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Approve claim' }).click();
+    await op.page.getByText('@marie-curie is now an ordinary profile its claimant signs in to.').waitFor();
+    await nav.getByRole('link', { name: 'Audit log' }).click();
+    await op.page.getByRole('cell', { name: /Approved @marie-sklodowska's claim of @marie-curie/ }).waitFor();
+    expect(op.errors).toEqual([]);
+    await op.context.close();
+    await visitor.close();
+
+    // The claimant logs in with their own e-mail and password: they are the page's owner now.
+    const owner = await logIn('marie@sorbonne.example');
+    await until(async () => {
+      await owner.page.goto('/ask/marie-curie');
+      await owner.page.getByText('You are viewing your own public page').waitFor();
+      return owner.page.getByText('Non-affiliated profile').count();
+    }).toBe(0);
+    await owner.page.goto('/ask/marie-curie/claim');
+    await owner.page.getByRole('heading', { name: 'Your claim was approved' }).waitFor();
+    expect(owner.errors).toEqual([]);
+    await owner.context.close();
+
+    // Anyone else sees an ordinary profile: no badge, the ask button, the curated answer with its source.
+    const guest = await newContext(browser, 'desktop', product.url);
+    const gpage = await guest.newPage();
+    await until(async () => {
+      await gpage.goto('/ask/marie-curie');
+      return gpage.getByRole('button', { name: 'Ask Marie Curie a Question' }).count();
+    }).toBe(1);
+    expect(await gpage.getByText('Non-affiliated profile').count()).toBe(0);
+    expect(await gpage.getByRole('link', { name: 'Is this you? Claim this profile' }).count()).toBe(0);
+    // The curated card (its answer on the card's back) is still there, with its source.
+    await gpage.getByRole('button', { name: /^What should we fear in life\?/ }).click();
+    const back = gpage.getByRole('region', { name: `Answer to: ${QA.question}` });
+    await back.getByText(QA.answer).waitFor();
+    expect(await back.getByText(`Source: ${QA.source}`).isVisible()).toBe(true);
+    const answers = await call(product.url, 'GET', '/api/questions?username=marie-curie&role=receiver');
+    expect(answers.body.map((q: { source?: string }) => q.source)).toEqual([QA.source]);
+    await guest.close();
+  }, 180_000);
+});

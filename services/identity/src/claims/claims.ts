@@ -1,0 +1,257 @@
+import type { Kysely } from 'kysely';
+import {
+  CLAIM_MESSAGES as C,
+  type ClaimStatus,
+  type OpsProfileClaim,
+  type ProfileClaim,
+  type SubmitClaimRequest,
+} from '@ques/contracts';
+import {
+  conflict,
+  isUniqueViolation,
+  notFound,
+  recordOperatorAct,
+  scheduleJob,
+  type AccessClaims,
+  type Clock,
+  type EventMetadata,
+  type EventStore,
+  type JobHandler,
+  type Logger,
+  type Mailer,
+} from '@ques/kit';
+import type { IdentityDB } from '../db/schema.js';
+import type { Sessions } from '../sessions/sessions.js';
+import type { Accounts } from '../users/accounts.js';
+import type { UserCommands } from '../users/commands.js';
+import type { EmailVerification } from '../users/email-verification.js';
+import type { UsersReadModel } from '../users/read-models/users.js';
+import type { ProfileClaimCommands } from './commands.js';
+import type { ProfileClaimsReadModel } from './read-model.js';
+
+export const CLAIM_MAIL_JOB = 'profile-claim-mail';
+
+export interface ProfileClaimParts {
+  store: EventStore<IdentityDB>;
+  claims: ProfileClaimCommands;
+  claimsView: ProfileClaimsReadModel;
+  commands: UserCommands;
+  users: UsersReadModel;
+  sessions: Sessions;
+  verification: EmailVerification;
+  /** Retires the claimant's own account the way deletion does. */
+  accounts: Pick<Accounts, 'retire'>;
+  clock: Clock;
+}
+
+/**
+ * Claiming an archive profile (issue 18, ADR 0034). A signed-in person claims an archive ("Is this you?") with how
+ * to verify them; an operator approves or rejects it. Approving, in one transaction: the claim's event, the claimant's
+ * own account retired (`Accounts.retire`, as a deletion), the archive's `ProfileClaimed` (the claimant's address,
+ * verification and password hash; no longer an archive — consumers get a `ProfileUpdated` snapshot), the archive's
+ * old sessions and pending links ended, the operator's act recorded and the outcome mail queued.
+ */
+export class ProfileClaims {
+  constructor(private readonly parts: ProfileClaimParts) {}
+
+  async submit(
+    who: AccessClaims,
+    claimId: string,
+    body: SubmitClaimRequest,
+    metadata: EventMetadata,
+  ): Promise<ProfileClaim> {
+    const { users, claims, claimsView, clock } = this.parts;
+    const profile = /^[\w-]{1,100}$/.test(body.username) ? await users.byUsername(body.username) : undefined;
+    if (!profile) throw notFound(C.noSuchProfile);
+    const retried = await claimsView.one(claimId);
+    if (retried) return retried;
+    if (profile.id === who.sub) throw conflict(C.ownProfile);
+    if (!profile.archive_profile) throw conflict(C.notArchive);
+    if (await claimsView.pendingOf({ profileId: profile.id })) throw conflict(C.pending);
+    if (await claimsView.pendingOf({ claimantId: who.sub })) throw conflict(C.yourPending);
+    try {
+      await claims.handle(
+        claimId,
+        {
+          type: 'SubmitClaim',
+          data: {
+            claimId,
+            profileId: profile.id,
+            claimantId: who.sub,
+            method: body.method,
+            evidence: body.evidence,
+            note: body.note,
+            now: clock(),
+          },
+        },
+        metadata,
+      );
+    } catch (error) {
+      // Two claims of one profile racing: the read model keeps one pending claim per profile.
+      if (isUniqueViolation(error, 'profile_claims_one_pending')) throw conflict(C.pending);
+      throw error;
+    }
+    return (await claimsView.one(claimId))!;
+  }
+
+  mine(userId: string): Promise<ProfileClaim[]> {
+    return this.parts.claimsView.mine(userId);
+  }
+
+  list(status?: ClaimStatus): Promise<OpsProfileClaim[]> {
+    return this.parts.claimsView.forOperators({ status });
+  }
+
+  private async opsClaim(id: string): Promise<OpsProfileClaim> {
+    const [row] = await this.parts.claimsView.forOperators({ id });
+    if (!row) throw notFound(C.noSuchClaim);
+    return row;
+  }
+
+  /** Approves (idempotent: an approved claim is answered as it is, a rejected one is a 409). */
+  async approve(
+    op: AccessClaims,
+    id: string,
+    metadata: EventMetadata,
+    correlationId: string,
+  ): Promise<OpsProfileClaim> {
+    const { claims, commands, sessions, verification, accounts, store, clock } = this.parts;
+    const { state } = await claims.load(id);
+    if (state.status === 'none') throw notFound(C.noSuchClaim);
+    if (state.status === 'approved') return this.opsClaim(id);
+    const now = clock();
+    await claims.handle(id, { type: 'ApproveClaim', data: { operator: op.username, now } }, metadata, {
+      alongside: async (trx, { events, state: claim }) => {
+        if (events.length === 0 || claim.status === 'none') return;
+        const [claimant, profile] = await Promise.all([
+          userRow(trx, claim.claimantId),
+          userRow(trx, claim.profileId),
+        ]);
+        if (!claimant) throw conflict(C.claimantGone);
+        if (!profile?.archive_profile) throw conflict(C.noLongerArchive);
+        // The claimant's own account ends first (its address becomes free), then the archive takes its sign-in.
+        await accounts.retire(claimant.id, metadata, correlationId, trx);
+        await commands.handle(
+          profile.id,
+          {
+            type: 'TakeOverByClaim',
+            data: {
+              claimId: id,
+              email: claimant.email,
+              emailVerified: claimant.email_verified,
+              passwordHash: claimant.password_hash,
+              now,
+            },
+          },
+          metadata,
+          { transaction: trx },
+        );
+        // Whoever could sign in to the archive before (a CLI curator) cannot any more; links to its old address die.
+        await sessions.revokeAllForUser(profile.id, 'profile claimed', { correlationId, trx });
+        await verification.forget(trx, profile.id);
+        await trx.deleteFrom('password_resets').where('user_id', '=', profile.id).execute();
+        await recordOperatorAct(
+          store,
+          trx,
+          op,
+          {
+            action: 'claim.approve',
+            subject: `claim:${id}`,
+            summary: `Approved @${claimant.username}'s claim of @${profile.username}`,
+            detail: { profileId: profile.id, claimantId: claimant.id },
+          },
+          metadata,
+        );
+        await scheduleJob(trx, {
+          kind: CLAIM_MAIL_JOB,
+          key: `profile-claim-mail:${id}`,
+          dueAt: now,
+          payload: { claimId: id },
+        });
+      },
+    });
+    return this.opsClaim(id);
+  }
+
+  /** Rejects with a reason the claimant sees (idempotent: a rejected claim is answered as it is). */
+  async reject(
+    op: AccessClaims,
+    id: string,
+    reason: string,
+    metadata: EventMetadata,
+  ): Promise<OpsProfileClaim> {
+    const { claims, store, clock } = this.parts;
+    const now = clock();
+    await claims.handle(id, { type: 'RejectClaim', data: { reason, operator: op.username, now } }, metadata, {
+      alongside: async (trx, { events, state: claim }) => {
+        if (events.length === 0 || claim.status === 'none') return;
+        const profile = await userRow(trx, claim.profileId);
+        await recordOperatorAct(
+          store,
+          trx,
+          op,
+          {
+            action: 'claim.reject',
+            subject: `claim:${id}`,
+            summary: `Rejected a claim of @${profile?.username ?? claim.profileId}`,
+            detail: { profileId: claim.profileId, claimantId: claim.claimantId },
+          },
+          metadata,
+        );
+        await scheduleJob(trx, {
+          kind: CLAIM_MAIL_JOB,
+          key: `profile-claim-mail:${id}`,
+          dueAt: now,
+          payload: { claimId: id },
+        });
+      },
+    });
+    return this.opsClaim(id);
+  }
+}
+
+const userRow = (trx: Kysely<IdentityDB>, id: string) =>
+  trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+
+/**
+ * The outcome mail, only to a verified address (ADR 0021): a rejection to the claimant with the reason; an approval
+ * to the profile's address — the claimant's, now.
+ */
+export function claimMailJob(deps: {
+  log: Logger;
+  mailer: Mailer | null;
+  publicOrigin: string;
+}): JobHandler<IdentityDB> {
+  return async (trx, job) => {
+    const { claimId } = job.payload as { claimId: string };
+    const claim = await trx
+      .selectFrom('profile_claims')
+      .selectAll()
+      .where('id', '=', claimId)
+      .executeTakeFirst();
+    if (!claim || claim.status === 'pending') return;
+    const profile = await userRow(trx, claim.profile_id);
+    const to = await userRow(trx, claim.status === 'approved' ? claim.profile_id : claim.claimant_id);
+    if (!profile || !to?.email_verified) return;
+    if (!deps.mailer) {
+      deps.log.warn({ claimId }, 'this identity instance sends no e-mail: claim outcome mail skipped');
+      return;
+    }
+    const page = `${deps.publicOrigin}/ask/${encodeURIComponent(profile.username)}`;
+    await deps.mailer.send({
+      to: to.email,
+      subject:
+        claim.status === 'approved'
+          ? `Your claim of ${profile.name}'s page on Ques was approved`
+          : `Your claim of ${profile.name}'s page on Ques`,
+      text:
+        claim.status === 'approved'
+          ? `Hi ${to.name},\n\nYour claim was approved: ${page} is now your page. Log in with your e-mail address and ` +
+            `password as before. Its curated answers and their sources are kept; people can now ask you questions, and ` +
+            `tipping opens once you set up payouts.\n`
+          : `Hi ${to.name},\n\nWe could not approve your claim of ${page}.\n\nWhy: ${claim.reason ?? ''}\n\n` +
+            `You can send a new claim from the page with more to go on.\n`,
+      messageId: `<profile-claim.${claimId}.${claim.status}@ques>`,
+    });
+  };
+}
