@@ -115,7 +115,7 @@ export class ProfileClaims {
     metadata: EventMetadata,
     correlationId: string,
   ): Promise<OpsProfileClaim> {
-    const { claims, commands, sessions, verification, accounts, store, clock } = this.parts;
+    const { claims, commands, sessions, verification, accounts, clock } = this.parts;
     const { state } = await claims.load(id);
     if (state.status === 'none') throw notFound(C.noSuchClaim);
     if (state.status === 'approved') return this.opsClaim(id);
@@ -150,23 +150,10 @@ export class ProfileClaims {
         await sessions.revokeAllForUser(profile.id, 'profile claimed', { correlationId, trx });
         await verification.forget(trx, profile.id);
         await trx.deleteFrom('password_resets').where('user_id', '=', profile.id).execute();
-        await recordOperatorAct(
-          store,
-          trx,
-          op,
-          {
-            action: 'claim.approve',
-            subject: `claim:${id}`,
-            summary: `Approved @${claimant.username}'s claim of @${profile.username}`,
-            detail: { profileId: profile.id, claimantId: claimant.id },
-          },
-          metadata,
-        );
-        await scheduleJob(trx, {
-          kind: CLAIM_MAIL_JOB,
-          key: `profile-claim-mail:${id}`,
-          dueAt: now,
-          payload: { claimId: id },
+        await this.recordDecision(trx, op, id, now, metadata, {
+          action: 'claim.approve',
+          summary: `Approved @${claimant.username}'s claim of @${profile.username}`,
+          detail: { profileId: profile.id, claimantId: claimant.id },
         });
       },
     });
@@ -180,33 +167,33 @@ export class ProfileClaims {
     reason: string,
     metadata: EventMetadata,
   ): Promise<OpsProfileClaim> {
-    const { claims, store, clock } = this.parts;
+    const { claims, clock } = this.parts;
     const now = clock();
     await claims.handle(id, { type: 'RejectClaim', data: { reason, operator: op.username, now } }, metadata, {
       alongside: async (trx, { events, state: claim }) => {
         if (events.length === 0 || claim.status === 'none') return;
         const profile = await userRow(trx, claim.profileId);
-        await recordOperatorAct(
-          store,
-          trx,
-          op,
-          {
-            action: 'claim.reject',
-            subject: `claim:${id}`,
-            summary: `Rejected a claim of @${profile?.username ?? claim.profileId}`,
-            detail: { profileId: claim.profileId, claimantId: claim.claimantId },
-          },
-          metadata,
-        );
-        await scheduleJob(trx, {
-          kind: CLAIM_MAIL_JOB,
-          key: `profile-claim-mail:${id}`,
-          dueAt: now,
-          payload: { claimId: id },
+        await this.recordDecision(trx, op, id, now, metadata, {
+          action: 'claim.reject',
+          summary: `Rejected a claim of @${profile?.username ?? claim.profileId}`,
+          detail: { profileId: claim.profileId, claimantId: claim.claimantId },
         });
       },
     });
     return this.opsClaim(id);
+  }
+
+  /** An operator's decision on claim `id`, in its transaction: the audit entry, and the outcome mail to the claimant. */
+  private async recordDecision(
+    trx: Kysely<IdentityDB>,
+    op: AccessClaims,
+    id: string,
+    now: Date,
+    metadata: EventMetadata,
+    act: { action: 'claim.approve' | 'claim.reject'; summary: string; detail: Record<string, unknown> },
+  ): Promise<void> {
+    await recordOperatorAct(this.parts.store, trx, op, { ...act, subject: `claim:${id}` }, metadata);
+    await scheduleJob(trx, { kind: CLAIM_MAIL_JOB, key: `profile-claim-mail:${id}`, dueAt: now, payload: { claimId: id } });
   }
 }
 

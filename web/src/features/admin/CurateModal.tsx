@@ -1,10 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
-import { CURATE_MESSAGES, QUESTION_LIMITS, type Question, type User } from '@ques/contracts/core';
+import { CURATE_MESSAGES, type Question, type User } from '@ques/contracts/core';
 import { ErrorBanner } from '../../components/Banner';
-import { Checkbox, InputField, TextAreaField } from '../../components/Field';
+import { CuratedAnswerFields, CuratedQuestionFields } from '../../components/CuratedQaFields';
+import { Checkbox } from '../../components/Field';
 import { Modal } from '../../components/Modal';
-import { TagInput } from '../../components/TagInput';
 import { errorText } from '../../lib/api';
+import { useFormValues } from '../../lib/use-form-values';
 import { createCurated } from './api';
 import { FormFooter } from './qa-form';
 
@@ -27,12 +28,15 @@ interface CurateModalProps {
 export function CurateModal({ user, onCreated, onClose }: CurateModalProps) {
   const errorId = useId();
   const archive = user.archiveProfile === true;
-  const [question, setQuestion] = useState('');
-  const [detail, setDetail] = useState('');
-  const [answer, setAnswer] = useState('');
-  const [source, setSource] = useState('');
-  const [tags, setTags] = useState<string[]>([]);
-  const [displayOnProfile, setDisplayOnProfile] = useState(true);
+  const { values, set } = useFormValues({
+    question: '',
+    detail: '',
+    answer: '',
+    source: '',
+    tags: [] as string[],
+    displayOnProfile: true,
+  });
+  const { question, detail, answer, source, tags, displayOnProfile } = values;
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -78,40 +82,27 @@ export function CurateModal({ user, onCreated, onClose }: CurateModalProps) {
     <Modal title="Curate a New Q&A" onClose={onClose} className="qa-modal">
       {(requestClose) => (
         <form className="qa-form" noValidate onSubmit={(e) => void submit(e, requestClose)}>
-          <InputField
-            label="Question title"
-            marker="required"
-            invalid={error === CURATE_MESSAGES.titleRequired}
+          <CuratedQuestionFields
+            values={values}
+            set={set}
+            error={error}
             describedBy={describedBy}
-            type="text"
-            maxLength={QUESTION_LIMITS.question}
-            value={question}
-            onChange={setQuestion}
+            detailRows={3}
           />
-          <TextAreaField label="Description" marker="optional" rows={3} maxLength={QUESTION_LIMITS.detail} value={detail} onChange={setDetail} />
-          <TextAreaField
-            label="Answer"
-            marker="required"
-            invalid={error === CURATE_MESSAGES.answerRequired}
+          <CuratedAnswerFields
+            values={values}
+            set={set}
+            error={error}
             describedBy={describedBy}
-            className="input input--area qa-form__answer"
-            rows={6}
-            value={answer}
-            onChange={setAnswer}
+            answerRows={6}
+            answerClassName="input input--area qa-form__answer"
+            sourceRule={
+              archive
+                ? { marker: 'optional', placeholder: 'Interview, podcast or post this answer comes from' }
+                : null
+            }
           />
-          <TagInput tags={tags} onChange={setTags} />
-          {archive ? (
-            <InputField
-              label="Source"
-              marker="optional"
-              type="text"
-              maxLength={QUESTION_LIMITS.source}
-              placeholder="Interview, podcast or post this answer comes from"
-              value={source}
-              onChange={setSource}
-            />
-          ) : null}
-          <Checkbox checked={displayOnProfile} onChange={setDisplayOnProfile}>
+          <Checkbox checked={displayOnProfile} onChange={set('displayOnProfile')}>
             Show on profile
           </Checkbox>
           <ErrorBanner id={errorId}>{error}</ErrorBanner>

@@ -1,19 +1,40 @@
 import { useId, useState, type FormEvent } from 'react';
-import { CURATE_MESSAGES, OPS_MESSAGES, QUESTION_LIMITS, type ArchiveProfile, type Question } from '@ques/contracts/core';
-import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
-import { Checkbox, InputField, TextAreaField } from '../../../components/Field';
-import { TagInput } from '../../../components/TagInput';
+import { CURATE_MESSAGES, OPS_MESSAGES, type ArchiveProfile, type Question } from '@ques/contracts/core';
+import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
+import { CuratedAnswerFields, CuratedQuestionFields } from '../../../components/CuratedQaFields';
+import { Checkbox } from '../../../components/Field';
 import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
 import { Link, useParams } from '../../../lib/router';
 import { useApiData } from '../../../lib/use-api-data';
-import { ConfirmDialog } from '../desk/parts';
-import { createCurated, deleteCurated, editCurated, fetchArchives, fetchCurated, showCurated, type CuratedInput } from './api';
+import { useFormValues } from '../../../lib/use-form-values';
+import { ConfirmDialog, Loaded } from '../desk/parts';
+import {
+  createCurated,
+  deleteCurated,
+  editCurated,
+  fetchArchives,
+  fetchCurated,
+  showCurated,
+  type CuratedInput,
+} from './api';
 import '../ops.css';
 import '../desk/ops-desk.css';
 
-const EMPTY: CuratedInput = { question: '', detail: '', answer: '', tags: [], source: '', displayOnProfile: true };
-const SOURCE_HINT = 'Required: a link, programme, timestamp or page the answer comes from.';
+const EMPTY: CuratedInput = {
+  question: '',
+  detail: '',
+  answer: '',
+  tags: [],
+  source: '',
+  displayOnProfile: true,
+};
+/** An archive's curated answer always names its source (issue 18). */
+const SOURCE_RULE = {
+  marker: 'required',
+  hint: 'Required: a link, programme, timestamp or page the answer comes from.',
+  message: OPS_MESSAGES.sourceRequired,
+} as const;
 
 /** The curate form's rules in the order the service checks them, the source required on an archive. */
 function firstProblem(input: Pick<CuratedInput, 'answer' | 'source'> & { question?: string }): string {
@@ -26,15 +47,23 @@ function firstProblem(input: Pick<CuratedInput, 'answer' | 'source'> & { questio
 /** /ops/archives/:id — one archive profile's curated Q&A (issue 18): add (source required), edit, show/hide, delete. */
 export default function ArchiveCuratedPage() {
   const { id = '' } = useParams<{ id: string }>();
-  const archive = useApiData(async (signal) => (await fetchArchives(signal)).find((a) => a.id === id) ?? null, [id]);
+  const archive = useApiData(
+    async (signal) => (await fetchArchives(signal)).find((a) => a.id === id) ?? null,
+    [id],
+  );
   const curated = useApiData((signal) => fetchCurated(id, signal), [id]);
   const [success, setSuccess] = useSuccessMessage();
   /** The curated Q&A whose deletion is being confirmed. */
   const [deleting, setDeleting] = useState<Question | null>(null);
   const who = archive.data ? `@${archive.data.username}` : 'an archive profile';
-  usePageHead(`Curated Q&A of ${who} — Ques operators`, "An archive profile's curated Q&A.", `/ops/archives/${id}`);
+  usePageHead(
+    `Curated Q&A of ${who} — Ques operators`,
+    "An archive profile's curated Q&A.",
+    `/ops/archives/${id}`,
+  );
 
-  const replace = (q: Question) => curated.setData((list) => list.map((item) => (item.id === q.id ? q : item)));
+  const replace = (q: Question) =>
+    curated.setData((list) => list.map((item) => (item.id === q.id ? q : item)));
 
   return (
     <section className="admin-page" aria-labelledby="ops-curated-title">
@@ -46,7 +75,9 @@ export default function ArchiveCuratedPage() {
       <h1 className="admin-page__title" id="ops-curated-title">
         Curated Q&amp;A of {who}
       </h1>
-      {archive.status === 'ready' && archive.data === null ? <ErrorBanner>{OPS_MESSAGES.noSuchArchive}</ErrorBanner> : null}
+      {archive.status === 'ready' && archive.data === null ? (
+        <ErrorBanner>{OPS_MESSAGES.noSuchArchive}</ErrorBanner>
+      ) : null}
       {archive.data ? <ArchiveSummary archive={archive.data} /> : null}
       <SuccessBanner message={success} />
       <CurateForm
@@ -57,31 +88,28 @@ export default function ArchiveCuratedPage() {
         }}
       />
       <h2 className="ops-subtitle">Curated Q&amp;A</h2>
-      {curated.status === 'loading' ? <LoadingText>Loading the curated Q&amp;A…</LoadingText> : null}
-      {curated.status === 'error' ? (
-        <ErrorBanner>
-          {errorText(curated.error, 'The curated Q&A could not be loaded.', 'The curated Q&A could not be loaded: check your connection.')}{' '}
-          <button type="button" className="text-link" onClick={curated.retry}>
-            Try again
-          </button>
-        </ErrorBanner>
-      ) : null}
-      {curated.status === 'ready' && curated.data?.length === 0 ? <p className="empty-state">No curated Q&amp;A yet.</p> : null}
-      {curated.status === 'ready' && curated.data && curated.data.length > 0 ? (
-        <ul className="ops-list" aria-label="Curated Q&A">
-          {curated.data.map((q) => (
-            <CuratedItem
-              key={q.id}
-              question={q}
-              onChanged={(changed, message) => {
-                replace(changed);
-                setSuccess(message);
-              }}
-              onDelete={() => setDeleting(q)}
-            />
-          ))}
-        </ul>
-      ) : null}
+      <Loaded
+        data={curated}
+        what="the curated Q&A"
+        isEmpty={(l) => l.length === 0}
+        empty="No curated Q&A yet."
+      >
+        {(list) => (
+          <ul className="ops-list" aria-label="Curated Q&A">
+            {list.map((q) => (
+              <CuratedItem
+                key={q.id}
+                question={q}
+                onChanged={(changed, message) => {
+                  replace(changed);
+                  setSuccess(message);
+                }}
+                onDelete={() => setDeleting(q)}
+              />
+            ))}
+          </ul>
+        )}
+      </Loaded>
       {deleting ? (
         <ConfirmDialog
           title="Delete this curated Q&A?"
@@ -93,9 +121,7 @@ export default function ArchiveCuratedPage() {
             setSuccess('Curated Q&A deleted.');
           }}
         >
-          <p>
-            “{deleting.question}” leaves the public page and cannot be restored.
-          </p>
+          <p>“{deleting.question}” leaves the public page and cannot be restored.</p>
         </ConfirmDialog>
       ) : null}
     </section>
@@ -116,10 +142,9 @@ function ArchiveSummary({ archive }: { archive: ArchiveProfile }) {
 
 function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q: Question) => void }) {
   const errorId = useId();
-  const [values, setValues] = useState<CuratedInput>(EMPTY);
+  const { values, set, reset } = useFormValues<CuratedInput>(EMPTY);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const set = <K extends keyof CuratedInput>(key: K) => (value: CuratedInput[K]) => setValues((v) => ({ ...v, [key]: value }));
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -136,10 +161,16 @@ function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q
         answer: values.answer.trim(),
         source: values.source.trim(),
       });
-      setValues(EMPTY);
+      reset();
       onCreated(created);
     } catch (err) {
-      setError(errorText(err, 'Failed to create curated question.', 'Failed to create curated question. Please try again.'));
+      setError(
+        errorText(
+          err,
+          'Failed to create curated question.',
+          'Failed to create curated question. Please try again.',
+        ),
+      );
     } finally {
       setBusy(false);
     }
@@ -147,42 +178,29 @@ function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q
 
   const describedBy = error ? errorId : undefined;
   return (
-    <form className="ops-form ops-card" onSubmit={(e) => void submit(e)} aria-labelledby="ops-curate-title" noValidate>
+    <form
+      className="ops-form ops-card"
+      onSubmit={(e) => void submit(e)}
+      aria-labelledby="ops-curate-title"
+      noValidate
+    >
       <h2 className="ops-subtitle" id="ops-curate-title">
         Add a curated Q&amp;A
       </h2>
-      <InputField
-        label="Question title"
-        marker="required"
-        invalid={error === CURATE_MESSAGES.titleRequired}
+      <CuratedQuestionFields
+        values={values}
+        set={set}
+        error={error}
         describedBy={describedBy}
-        type="text"
-        maxLength={QUESTION_LIMITS.question}
-        value={values.question}
-        onChange={set('question')}
+        detailRows={2}
       />
-      <TextAreaField label="Description" marker="optional" rows={2} maxLength={QUESTION_LIMITS.detail} value={values.detail} onChange={set('detail')} />
-      <TextAreaField
-        label="Answer"
-        marker="required"
-        invalid={error === CURATE_MESSAGES.answerRequired}
+      <CuratedAnswerFields
+        values={values}
+        set={set}
+        error={error}
         describedBy={describedBy}
-        rows={5}
-        maxLength={QUESTION_LIMITS.answer}
-        value={values.answer}
-        onChange={set('answer')}
-      />
-      <TagInput tags={values.tags} onChange={set('tags')} />
-      <InputField
-        label="Source"
-        marker="required"
-        hint={SOURCE_HINT}
-        invalid={error === OPS_MESSAGES.sourceRequired}
-        describedBy={describedBy}
-        type="text"
-        maxLength={QUESTION_LIMITS.source}
-        value={values.source}
-        onChange={set('source')}
+        answerRows={5}
+        sourceRule={SOURCE_RULE}
       />
       <Checkbox checked={values.displayOnProfile} onChange={set('displayOnProfile')}>
         Show on profile
@@ -225,7 +243,10 @@ function CuratedItem({
   const toggle = () =>
     act(async () => {
       const changed = await showCurated(question.id, !question.displayOnProfile);
-      onChanged(changed, changed.displayOnProfile ? 'Shown on the public page.' : 'Hidden from the public page.');
+      onChanged(
+        changed,
+        changed.displayOnProfile ? 'Shown on the public page.' : 'Hidden from the public page.',
+      );
     });
 
   return (
@@ -246,13 +267,26 @@ function CuratedItem({
           <p>{question.answer}</p>
           <p className="ops-qa__source">Source: {question.source}</p>
           {question.tags.length > 0 ? <p className="muted">Tags: {question.tags.join(', ')}</p> : null}
-          <p className="muted">{question.displayOnProfile ? 'Shown on the public page' : 'Not shown on the public page'}</p>
+          <p className="muted">
+            {question.displayOnProfile ? 'Shown on the public page' : 'Not shown on the public page'}
+          </p>
           <div className="ops-actions">
-            <button type="button" className="button button--ghost" disabled={busy} onClick={() => setEditing(true)}>
+            <button
+              type="button"
+              className="button button--ghost"
+              disabled={busy}
+              onClick={() => setEditing(true)}
+            >
               Edit <span className="visually-hidden">“{question.question}”</span>
             </button>
-            <button type="button" className="button button--ghost" disabled={busy} onClick={() => void toggle()}>
-              {question.displayOnProfile ? 'Hide from profile' : 'Show on profile'} <span className="visually-hidden">“{question.question}”</span>
+            <button
+              type="button"
+              className="button button--ghost"
+              disabled={busy}
+              onClick={() => void toggle()}
+            >
+              {question.displayOnProfile ? 'Hide from profile' : 'Show on profile'}{' '}
+              <span className="visually-hidden">“{question.question}”</span>
             </button>
             <button type="button" className="button button--ghost" disabled={busy} onClick={onDelete}>
               Delete <span className="visually-hidden">“{question.question}”</span>
@@ -265,11 +299,22 @@ function CuratedItem({
   );
 }
 
-function EditForm({ question, onSaved, onCancel }: { question: Question; onSaved: (q: Question) => void; onCancel: () => void }) {
+function EditForm({
+  question,
+  onSaved,
+  onCancel,
+}: {
+  question: Question;
+  onSaved: (q: Question) => void;
+  onCancel: () => void;
+}) {
   const errorId = useId();
-  const [answer, setAnswer] = useState(question.answer);
-  const [tags, setTags] = useState<string[]>(question.tags);
-  const [source, setSource] = useState(question.source);
+  const { values, set } = useFormValues({
+    answer: question.answer,
+    tags: question.tags,
+    source: question.source,
+  });
+  const { answer, tags, source } = values;
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
 
@@ -283,35 +328,32 @@ function EditForm({ question, onSaved, onCancel }: { question: Question; onSaved
     try {
       onSaved(await editCurated(question.id, { answer: answer.trim(), tags, source: source.trim() }));
     } catch (err) {
-      setError(errorText(err, 'The curated Q&A could not be saved.', 'The curated Q&A could not be saved: check your connection.'));
+      setError(
+        errorText(
+          err,
+          'The curated Q&A could not be saved.',
+          'The curated Q&A could not be saved: check your connection.',
+        ),
+      );
       setBusy(false);
     }
   };
 
   const describedBy = error ? errorId : undefined;
   return (
-    <form className="ops-form" onSubmit={(e) => void submit(e)} aria-label={`Edit “${question.question}”`} noValidate>
-      <TextAreaField
-        label="Answer"
-        marker="required"
-        invalid={error === CURATE_MESSAGES.answerRequired}
+    <form
+      className="ops-form"
+      onSubmit={(e) => void submit(e)}
+      aria-label={`Edit “${question.question}”`}
+      noValidate
+    >
+      <CuratedAnswerFields
+        values={values}
+        set={set}
+        error={error}
         describedBy={describedBy}
-        rows={5}
-        maxLength={QUESTION_LIMITS.answer}
-        value={answer}
-        onChange={setAnswer}
-      />
-      <TagInput tags={tags} onChange={setTags} />
-      <InputField
-        label="Source"
-        marker="required"
-        hint={SOURCE_HINT}
-        invalid={error === OPS_MESSAGES.sourceRequired}
-        describedBy={describedBy}
-        type="text"
-        maxLength={QUESTION_LIMITS.source}
-        value={source}
-        onChange={setSource}
+        answerRows={5}
+        sourceRule={SOURCE_RULE}
       />
       <ErrorBanner id={errorId}>{error}</ErrorBanner>
       <div className="ops-actions">

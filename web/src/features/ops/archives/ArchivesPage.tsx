@@ -1,16 +1,25 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import type { ArchiveProfile } from '@ques/contracts/core';
 import { Avatar } from '../../../components/Avatar';
-import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
+import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
 import { Field } from '../../../components/Field';
 import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
 import { Link, Route, Routes } from '../../../lib/router';
 import { useApiData } from '../../../lib/use-api-data';
 import { avatarUploadFailure, checkAvatarFile } from '../../../lib/avatar-upload';
-import { createArchive, fetchArchives, markArchive, updateArchive, uploadArchiveAvatar, type ArchiveInput } from './api';
+import {
+  createArchive,
+  fetchArchives,
+  markArchive,
+  updateArchive,
+  uploadArchiveAvatar,
+  type ArchiveInput,
+} from './api';
 import ArchiveCuratedPage from './ArchiveCuratedPage';
+import { Loaded } from '../desk/parts';
 import '../ops.css';
+import '../desk/ops-desk.css';
 
 const EMPTY: ArchiveInput = { name: '', username: '', bio: '', sources: '' };
 
@@ -45,50 +54,67 @@ function ArchivesPage() {
       <h1 className="admin-page__title" id="ops-archives-title">
         Archive profiles
       </h1>
-      <p className="muted">Non-affiliated profiles curated from public sources. They show a badge and can never be asked or tipped.</p>
+      <p className="muted">
+        Non-affiliated profiles curated from public sources. They show a badge and can never be asked or
+        tipped.
+      </p>
       <SuccessBanner message={success} />
       <ErrorBanner>{avatarProblem}</ErrorBanner>
       <ArchiveForm
         key={editing?.id ?? 'new'}
         archive={editing}
         onCancel={editing ? () => setEditing(null) : undefined}
-        onSaved={(saved, avatarError) => onSaved(saved, editing ? `Saved @${saved.username}.` : `Created @${saved.username}.`, avatarError)}
+        onSaved={(saved, avatarError) =>
+          onSaved(saved, editing ? `Saved @${saved.username}.` : `Created @${saved.username}.`, avatarError)
+        }
       />
       <h2 className="ops-subtitle">All archive profiles</h2>
-      {archives.status === 'loading' ? <LoadingText>Loading archive profiles…</LoadingText> : null}
-      {archives.status === 'error' ? (
-        <ErrorBanner>
-          {errorText(archives.error, 'The archive profiles could not be loaded.', 'The archive profiles could not be loaded: check your connection.')}{' '}
-          <button type="button" className="text-link" onClick={archives.retry}>
-            Try again
-          </button>
-        </ErrorBanner>
-      ) : null}
-      {archives.status === 'ready' && archives.data?.length === 0 ? <p className="empty-state">No archive profile yet.</p> : null}
-      {archives.status === 'ready' && archives.data && archives.data.length > 0 ? (
-        <ul className="ops-list" aria-label="Archive profiles">
-          {archives.data.map((a) => (
-            <li key={a.id} className="ops-card">
-              <p className="ops-archive__who">
-                <Avatar name={a.name} url={a.avatarUrl} size={48} alt="" />
-                <strong>{a.name}</strong> <a href={`/ask/${encodeURIComponent(a.username)}`} className="text-link">@{a.username}</a>{' '}
-                <span className="muted">{a.archiveProfile ? '· Archive' : '· Not marked as an archive'}</span>
-              </p>
-              {a.bio ? <p>{a.bio}</p> : null}
-              {a.sources ? <p className="muted">Sources: {a.sources}</p> : null}
-              <div className="ops-actions">
-                <Link to={`/ops/archives/${encodeURIComponent(a.id)}`} className="button button--ghost">
-                  Curated Q&amp;A <span className="visually-hidden">of @{a.username}</span>
-                </Link>
-                <button type="button" className="button button--ghost" onClick={() => setEditing(a)}>
-                  Edit <span className="visually-hidden">@{a.username}</span>
-                </button>
-                <MarkButton archive={a} onDone={(saved) => onSaved(saved, saved.archiveProfile ? `@${saved.username} is an archive again.` : `@${saved.username} is no longer marked as an archive.`)} />
-              </div>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      <Loaded
+        data={archives}
+        what="archive profiles"
+        isEmpty={(l) => l.length === 0}
+        empty="No archive profile yet."
+      >
+        {(list) => (
+          <ul className="ops-list" aria-label="Archive profiles">
+            {list.map((a) => (
+              <li key={a.id} className="ops-card">
+                <p className="ops-archive__who">
+                  <Avatar name={a.name} url={a.avatarUrl} size={48} alt="" />
+                  <strong>{a.name}</strong>{' '}
+                  <a href={`/ask/${encodeURIComponent(a.username)}`} className="text-link">
+                    @{a.username}
+                  </a>{' '}
+                  <span className="muted">
+                    {a.archiveProfile ? '· Archive' : '· Not marked as an archive'}
+                  </span>
+                </p>
+                {a.bio ? <p>{a.bio}</p> : null}
+                {a.sources ? <p className="muted">Sources: {a.sources}</p> : null}
+                <div className="ops-actions">
+                  <Link to={`/ops/archives/${encodeURIComponent(a.id)}`} className="button button--ghost">
+                    Curated Q&amp;A <span className="visually-hidden">of @{a.username}</span>
+                  </Link>
+                  <button type="button" className="button button--ghost" onClick={() => setEditing(a)}>
+                    Edit <span className="visually-hidden">@{a.username}</span>
+                  </button>
+                  <MarkButton
+                    archive={a}
+                    onDone={(saved) =>
+                      onSaved(
+                        saved,
+                        saved.archiveProfile
+                          ? `@${saved.username} is an archive again.`
+                          : `@${saved.username} is no longer marked as an archive.`,
+                      )
+                    }
+                  />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Loaded>
     </section>
   );
 }
@@ -110,7 +136,8 @@ function MarkButton({ archive, onDone }: { archive: ArchiveProfile; onDone: (a: 
   return (
     <>
       <button type="button" className="button button--ghost" disabled={busy} onClick={() => void toggle()}>
-        {archive.archiveProfile ? 'Unmark archive' : 'Mark as archive'} <span className="visually-hidden">@{archive.username}</span>
+        {archive.archiveProfile ? 'Unmark archive' : 'Mark as archive'}{' '}
+        <span className="visually-hidden">@{archive.username}</span>
       </button>
       <ErrorBanner>{error}</ErrorBanner>
     </>
@@ -127,13 +154,16 @@ function ArchiveForm({
   onSaved: (a: ArchiveProfile, avatarError?: string) => void;
   onCancel?: () => void;
 }) {
-  const [values, setValues] = useState<ArchiveInput>(archive ? { name: archive.name, bio: archive.bio, sources: archive.sources } : EMPTY);
+  const [values, setValues] = useState<ArchiveInput>(
+    archive ? { name: archive.name, bio: archive.bio, sources: archive.sources } : EMPTY,
+  );
   const [avatar, setAvatar] = useState<File | null>(null);
   const [avatarError, setAvatarError] = useState('');
   const [fileKey, setFileKey] = useState(0);
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
-  const set = (key: keyof ArchiveInput) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
+  const set = (key: keyof ArchiveInput) => (e: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
 
   const pickAvatar = (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0] ?? null;
@@ -151,7 +181,9 @@ function ArchiveForm({
     setBusy(true);
     setError('');
     try {
-      let saved = archive ? await updateArchive(archive.id, { name: values.name, bio: values.bio, sources: values.sources }) : await createArchive(values);
+      let saved = archive
+        ? await updateArchive(archive.id, { name: values.name, bio: values.bio, sources: values.sources })
+        : await createArchive(values);
       let failed = '';
       if (avatar) {
         try {
@@ -167,36 +199,100 @@ function ArchiveForm({
       }
       onSaved(saved, failed);
     } catch (err) {
-      setError(errorText(err, 'The archive profile could not be saved.', 'The archive profile could not be saved: check your connection.'));
+      setError(
+        errorText(
+          err,
+          'The archive profile could not be saved.',
+          'The archive profile could not be saved: check your connection.',
+        ),
+      );
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <form className="ops-form ops-card" onSubmit={(e) => void submit(e)} aria-labelledby="ops-archive-form-title" noValidate>
+    <form
+      className="ops-form ops-card"
+      onSubmit={(e) => void submit(e)}
+      aria-labelledby="ops-archive-form-title"
+      noValidate
+    >
       <h2 className="ops-subtitle" id="ops-archive-form-title">
         {archive ? `Edit @${archive.username}` : 'Create an archive profile'}
       </h2>
       <Field label="Name" marker="required">
-        {(field) => <input {...field} className="input" value={values.name} onChange={set('name')} maxLength={80} required />}
+        {(field) => (
+          <input
+            {...field}
+            className="input"
+            value={values.name}
+            onChange={set('name')}
+            maxLength={80}
+            required
+          />
+        )}
       </Field>
       {archive ? null : (
         <Field label="Username" marker="optional" hint="From the name when left empty.">
-          {(field) => <input {...field} className="input" value={values.username} onChange={set('username')} maxLength={40} />}
+          {(field) => (
+            <input
+              {...field}
+              className="input"
+              value={values.username}
+              onChange={set('username')}
+              maxLength={40}
+            />
+          )}
         </Field>
       )}
       <Field label="Bio" marker="optional">
-        {(field) => <textarea {...field} className="input" rows={3} value={values.bio} onChange={set('bio')} maxLength={1000} />}
+        {(field) => (
+          <textarea
+            {...field}
+            className="input"
+            rows={3}
+            value={values.bio}
+            onChange={set('bio')}
+            maxLength={1000}
+          />
+        )}
       </Field>
       <div className="ops-archive__avatar">
         {archive ? <Avatar name={archive.name} url={archive.avatarUrl} size={64} alt="" /> : null}
-        <Field label="Avatar" marker="optional" hint="JPEG, PNG, GIF or WebP, under 2 MB." error={avatarError}>
-          {(field) => <input {...field} key={fileKey} type="file" accept="image/*" className="input" onChange={pickAvatar} />}
+        <Field
+          label="Avatar"
+          marker="optional"
+          hint="JPEG, PNG, GIF or WebP, under 2 MB."
+          error={avatarError}
+        >
+          {(field) => (
+            <input
+              {...field}
+              key={fileKey}
+              type="file"
+              accept="image/*"
+              className="input"
+              onChange={pickAvatar}
+            />
+          )}
         </Field>
       </div>
-      <Field label="Sources" marker="optional" hint="Where the material comes from (books, interviews, programmes).">
-        {(field) => <textarea {...field} className="input" rows={3} value={values.sources} onChange={set('sources')} maxLength={2000} />}
+      <Field
+        label="Sources"
+        marker="optional"
+        hint="Where the material comes from (books, interviews, programmes)."
+      >
+        {(field) => (
+          <textarea
+            {...field}
+            className="input"
+            rows={3}
+            value={values.sources}
+            onChange={set('sources')}
+            maxLength={2000}
+          />
+        )}
       </Field>
       <ErrorBanner>{error}</ErrorBanner>
       <div className="ops-actions">

@@ -1,11 +1,12 @@
-import { ErrorBanner, LoadingText } from '../../../components/Banner';
-import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
 import { useApiData } from '../../../lib/use-api-data';
 import { fetchAudit } from '../api';
+import { Loaded } from '../desk/parts';
 import '../ops.css';
+import '../desk/ops-desk.css';
 
-const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The console's landing page: every operator action recorded by the services, newest first (who, what, when). */
 export default function AuditPage() {
@@ -17,47 +18,49 @@ export default function AuditPage() {
         Audit log
       </h1>
       <p className="muted">Every operator action of every service, newest first: who did what, and when.</p>
-      {audit.status === 'loading' ? <LoadingText>Loading the audit log…</LoadingText> : null}
-      {audit.status === 'error' ? (
-        <ErrorBanner>
-          {errorText(audit.error, 'The audit log could not be loaded.', 'The audit log could not be loaded: check your connection.')}{' '}
-          <button type="button" className="text-link" onClick={audit.retry}>
-            Try again
-          </button>
-        </ErrorBanner>
-      ) : null}
-      {audit.status === 'ready' && audit.data?.length === 0 ? <p className="empty-state">No operator action yet.</p> : null}
-      {audit.status === 'ready' && audit.data && audit.data.length > 0 ? (
-        <div className="ops-table__wrap">
-          <table className="ops-table">
-            <caption className="visually-hidden">Operator actions</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Operator</th>
-                <th scope="col">Service</th>
-                <th scope="col">Action</th>
-                <th scope="col">What</th>
-              </tr>
-            </thead>
-            <tbody>
-              {audit.data.map((entry) => (
-                <tr key={`${entry.service}-${entry.id}`}>
-                  <td className="ops-table__nowrap">
-                    <time dateTime={entry.at}>{when(entry.at)}</time>
-                  </td>
-                  <td>{entry.operatorUsername.startsWith('cli:') || entry.operatorUsername === 'OPERATOR_EMAILS' ? entry.operatorUsername : `@${entry.operatorUsername}`}</td>
-                  <td>{entry.service}</td>
-                  <td>
-                    <span className="ops-code">{entry.action}</span>
-                  </td>
-                  <td>{entry.summary}</td>
+      <Loaded
+        data={audit}
+        what="the audit log"
+        isEmpty={(l) => l.length === 0}
+        empty="No operator action yet."
+      >
+        {(entries) => (
+          <div className="ops-table__wrap">
+            <table className="ops-table">
+              <caption className="visually-hidden">Operator actions</caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Operator</th>
+                  <th scope="col">Service</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">What</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : null}
+              </thead>
+              <tbody>
+                {entries.map((entry) => (
+                  <tr key={`${entry.service}-${entry.id}`}>
+                    <td className="ops-table__nowrap">
+                      <time dateTime={entry.at}>{when(entry.at)}</time>
+                    </td>
+                    <td>
+                      {entry.operatorUsername.startsWith('cli:') ||
+                      entry.operatorUsername === 'OPERATOR_EMAILS'
+                        ? entry.operatorUsername
+                        : `@${entry.operatorUsername}`}
+                    </td>
+                    <td>{entry.service}</td>
+                    <td>
+                      <span className="ops-code">{entry.action}</span>
+                    </td>
+                    <td>{entry.summary}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Loaded>
     </section>
   );
 }
