@@ -271,8 +271,11 @@ export class Upstreams {
     // sent on as the exact bytes, with its length: one write to the client instead of a chunked stream piped through
     // (ADR 0035). The service already validated and serialised it against its declared schema; the BFF neither parses
     // nor re-serialises it. Larger or undeclared bodies (downloads, exports, event streams) still stream through.
+    // Not for a streamed upload: a service may answer it early (413, 415) and close the connection while the body is
+    // still coming, which cuts the read of its answer short; streamed, the status and what arrived still go out.
+    const streamedUpload = body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body);
     let relayedBody: Buffer | Dispatcher.ResponseData['body'] = response.body;
-    if (bufferable(relayed)) {
+    if (!streamedUpload && bufferable(relayed)) {
       try {
         relayedBody = Buffer.from(await response.body.arrayBuffer());
       } catch (err) {
