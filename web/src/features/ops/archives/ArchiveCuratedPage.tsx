@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { CURATE_MESSAGES, OPS_MESSAGES, type ArchiveProfile, type Question } from '@ques/contracts/core';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
 import { CuratedAnswerFields, CuratedQuestionFields } from '../../../components/CuratedQaFields';
@@ -8,7 +8,8 @@ import { usePageHead } from '../../../lib/head';
 import { Link, useParams } from '../../../lib/router';
 import { useApiData } from '../../../lib/use-api-data';
 import { useFormValues } from '../../../lib/use-form-values';
-import { ConfirmDialog, Loaded } from '../desk/parts';
+import { useSubmit } from '../../../lib/use-submit';
+import { ConfirmDialog, LoadedList } from '../desk/parts';
 import {
   createCurated,
   deleteCurated,
@@ -88,28 +89,25 @@ export default function ArchiveCuratedPage() {
         }}
       />
       <h2 className="ops-subtitle">Curated Q&amp;A</h2>
-      <Loaded
+      <LoadedList
         data={curated}
         what="the curated Q&A"
-        isEmpty={(l) => l.length === 0}
         empty="No curated Q&A yet."
+        label="Curated Q&A"
+        className="ops-list"
       >
-        {(list) => (
-          <ul className="ops-list" aria-label="Curated Q&A">
-            {list.map((q) => (
-              <CuratedItem
-                key={q.id}
-                question={q}
-                onChanged={(changed, message) => {
-                  replace(changed);
-                  setSuccess(message);
-                }}
-                onDelete={() => setDeleting(q)}
-              />
-            ))}
-          </ul>
+        {(q) => (
+          <CuratedItem
+            key={q.id}
+            question={q}
+            onChanged={(changed, message) => {
+              replace(changed);
+              setSuccess(message);
+            }}
+            onDelete={() => setDeleting(q)}
+          />
         )}
-      </Loaded>
+      </LoadedList>
       {deleting ? (
         <ConfirmDialog
           title="Delete this curated Q&A?"
@@ -141,19 +139,10 @@ function ArchiveSummary({ archive }: { archive: ArchiveProfile }) {
 }
 
 function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q: Question) => void }) {
-  const errorId = useId();
   const { values, set, reset } = useFormValues<CuratedInput>(EMPTY);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    const problem = firstProblem(values);
-    setError(problem);
-    if (problem) return;
-    setBusy(true);
-    try {
+  const { error, errorId, describedBy, busy, onSubmit } = useSubmit({
+    check: () => firstProblem(values),
+    run: async () => {
       const created = await createCurated(archiveId, {
         ...values,
         question: values.question.trim(),
@@ -163,27 +152,13 @@ function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q
       });
       reset();
       onCreated(created);
-    } catch (err) {
-      setError(
-        errorText(
-          err,
-          'Failed to create curated question.',
-          'Failed to create curated question. Please try again.',
-        ),
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    failed: 'Failed to create curated question.',
+    unreachable: 'Failed to create curated question. Please try again.',
+  });
 
-  const describedBy = error ? errorId : undefined;
   return (
-    <form
-      className="ops-form ops-card"
-      onSubmit={(e) => void submit(e)}
-      aria-labelledby="ops-curate-title"
-      noValidate
-    >
+    <form className="ops-form ops-card" onSubmit={onSubmit} aria-labelledby="ops-curate-title" noValidate>
       <h2 className="ops-subtitle" id="ops-curate-title">
         Add a curated Q&amp;A
       </h2>
@@ -308,45 +283,22 @@ function EditForm({
   onSaved: (q: Question) => void;
   onCancel: () => void;
 }) {
-  const errorId = useId();
   const { values, set } = useFormValues({
     answer: question.answer,
     tags: question.tags,
     source: question.source,
   });
   const { answer, tags, source } = values;
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, errorId, describedBy, busy, onSubmit } = useSubmit({
+    check: () => firstProblem({ answer, source }),
+    run: async () =>
+      onSaved(await editCurated(question.id, { answer: answer.trim(), tags, source: source.trim() })),
+    failed: 'The curated Q&A could not be saved.',
+    unreachable: 'The curated Q&A could not be saved: check your connection.',
+  });
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    const problem = firstProblem({ answer, source });
-    setError(problem);
-    if (problem) return;
-    setBusy(true);
-    try {
-      onSaved(await editCurated(question.id, { answer: answer.trim(), tags, source: source.trim() }));
-    } catch (err) {
-      setError(
-        errorText(
-          err,
-          'The curated Q&A could not be saved.',
-          'The curated Q&A could not be saved: check your connection.',
-        ),
-      );
-      setBusy(false);
-    }
-  };
-
-  const describedBy = error ? errorId : undefined;
   return (
-    <form
-      className="ops-form"
-      onSubmit={(e) => void submit(e)}
-      aria-label={`Edit “${question.question}”`}
-      noValidate
-    >
+    <form className="ops-form" onSubmit={onSubmit} aria-label={`Edit “${question.question}”`} noValidate>
       <CuratedAnswerFields
         values={values}
         set={set}

@@ -8,7 +8,7 @@ import {
   type OpsProfileClaim,
 } from '@ques/contracts/core';
 import { useSuccessMessage } from '../../../components/Banner';
-import { SelectField, TextAreaField } from '../../../components/Field';
+import { TextAreaField } from '../../../components/Field';
 import { usePageHead } from '../../../lib/head';
 import { useApiData } from '../../../lib/use-api-data';
 import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from '../desk/parts';
@@ -41,19 +41,16 @@ export default function ClaimsPage() {
       id="claims-title"
       title="Profile claims"
       success={success}
-      filters={
-        <SelectField<ClaimStatus | ''>
-          label="Status"
-          value={status}
-          onChange={setStatus}
-          options={[
-            { value: 'pending', label: 'Waiting for review' },
-            { value: 'approved', label: 'Approved' },
-            { value: 'rejected', label: 'Rejected' },
-            { value: '', label: 'All' },
-          ]}
-        />
-      }
+      statusFilter={{
+        value: status,
+        onChange: setStatus,
+        options: [
+          { value: 'pending', label: 'Waiting for review' },
+          { value: 'approved', label: 'Approved' },
+          { value: 'rejected', label: 'Rejected' },
+          { value: '', label: 'All' },
+        ],
+      }}
     >
       <DeskList data={list} what="claims" empty="No claims here." label="Profile claims">
         {(c) => (
@@ -88,12 +85,7 @@ export default function ClaimsPage() {
                   <dt>{c.method === 'email' ? 'Address' : 'Link'}</dt>
                   <dd>
                     {c.method === 'link' ? (
-                      <a
-                        className="text-link"
-                        href={c.evidence}
-                        target="_blank"
-                        rel="noreferrer noopener"
-                      >
+                      <a className="text-link" href={c.evidence} target="_blank" rel="noreferrer noopener">
                         {c.evidence}
                       </a>
                     ) : (

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { profilePath, type OpsAbuseReport } from '@ques/contracts/core';
-import { SelectField, TextAreaField } from '../../../components/Field';
+import { TextAreaField } from '../../../components/Field';
 import { useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
 import { fetchReports, hideAnswer, resolveReport } from './api';
@@ -25,19 +25,16 @@ export default function ReportsPage() {
       id="reports-title"
       title="Abuse reports"
       success={success}
-      filters={
-        <SelectField
-          label="Status"
-          value={status}
-          onChange={setStatus}
-          options={[
-            { value: 'open', label: 'Open' },
-            { value: 'hidden', label: 'Answer hidden' },
-            { value: 'dismissed', label: 'Dismissed' },
-            { value: '', label: 'All' },
-          ]}
-        />
-      }
+      statusFilter={{
+        value: status,
+        onChange: setStatus,
+        options: [
+          { value: 'open', label: 'Open' },
+          { value: 'hidden', label: 'Answer hidden' },
+          { value: 'dismissed', label: 'Dismissed' },
+          { value: '', label: 'All' },
+        ],
+      }}
     >
       <DeskList data={list} what="reports" empty="No reports here." label="Abuse reports">
         {(r) => (

@@ -28,25 +28,22 @@ export default function SupportRequestsPage() {
       id="support-title"
       title="Support requests"
       success={success}
+      statusFilter={{
+        value: status,
+        onChange: setStatus,
+        options: [
+          { value: 'open', label: 'Open' },
+          { value: 'answered', label: 'Answered' },
+          { value: '', label: 'All' },
+        ],
+      }}
       filters={
-        <>
-          <SelectField
-            label="Status"
-            value={status}
-            onChange={setStatus}
-            options={[
-              { value: 'open', label: 'Open' },
-              { value: 'answered', label: 'Answered' },
-              { value: '', label: 'All' },
-            ]}
-          />
-          <SelectField
-            label="Category"
-            value={category}
-            onChange={setCategory}
-            options={[{ value: '', label: 'All categories' }, ...SUPPORT_CATEGORIES]}
-          />
-        </>
+        <SelectField
+          label="Category"
+          value={category}
+          onChange={setCategory}
+          options={[{ value: '', label: 'All categories' }, ...SUPPORT_CATEGORIES]}
+        />
       }
     >
       <DeskList

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText, SuccessBanner } from '../../../components/Banner';
+import { SelectField, type SelectOption } from '../../../components/Field';
 import { Modal } from '../../../components/Modal';
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api';
 import type { ApiData } from '../../../lib/use-api-data';
@@ -34,10 +35,11 @@ export function Loaded<T>({
   return <>{children(data.data)}</>;
 }
 
-/** A desk page: its title, its filters, the confirmation of the last action, then its cards. */
-export function DeskPage({
+/** A desk page: its title, its filters (a status filter first), the confirmation of the last action, then its cards. */
+export function DeskPage<S extends string = string>({
   id,
   title,
+  statusFilter,
   filters,
   success,
   children,
@@ -45,6 +47,9 @@ export function DeskPage({
   /** The heading's id, naming the page's section. */
   id: string;
   title: string;
+  /** The "Status" select every queue page has: its value, its setter and its choices. */
+  statusFilter?: { value: S | ''; onChange: (value: S) => void; options: readonly SelectOption[] };
+  /** Further filters, after the status. */
   filters?: ReactNode;
   success: string;
   children: ReactNode;
@@ -54,14 +59,48 @@ export function DeskPage({
       <h1 id={id} className="ops-desk__title">
         {title}
       </h1>
-      {filters ? <div className="ops-desk__filters">{filters}</div> : null}
+      {statusFilter || filters ? (
+        <div className="ops-desk__filters">
+          {statusFilter ? <SelectField<S> label="Status" {...statusFilter} /> : null}
+          {filters}
+        </div>
+      ) : null}
       <SuccessBanner message={success} />
       {children}
     </section>
   );
 }
 
-/** A card with a list of items in the four states of `Loaded`; `children` renders one item (its `<li>`). */
+/** A list in the four states of `Loaded`: `children` renders one item (its `<li>`). */
+export function LoadedList<T>({
+  data,
+  what,
+  empty,
+  label,
+  className = 'ops-desk__list',
+  children,
+}: {
+  data: ApiData<T[]>;
+  what: string;
+  empty: ReactNode;
+  /** The list's accessible name. */
+  label: string;
+  /** The `<ul>`'s class (the desk's cards by default). */
+  className?: string;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <Loaded data={data} what={what} isEmpty={(l) => l.length === 0} empty={empty}>
+      {(items) => (
+        <ul className={className} aria-label={label}>
+          {items.map(children)}
+        </ul>
+      )}
+    </Loaded>
+  );
+}
+
+/** A card (with an optional heading) around a `LoadedList`. */
 export function DeskList<T>({
   data,
   what,
@@ -81,13 +120,9 @@ export function DeskList<T>({
   return (
     <div className="ops-desk__card">
       {heading ? <h2>{heading}</h2> : null}
-      <Loaded data={data} what={what} isEmpty={(l) => l.length === 0} empty={empty}>
-        {(items) => (
-          <ul className="ops-desk__list" aria-label={label}>
-            {items.map(children)}
-          </ul>
-        )}
-      </Loaded>
+      <LoadedList data={data} what={what} empty={empty} label={label}>
+        {children}
+      </LoadedList>
     </div>
   );
 }
