@@ -2,8 +2,9 @@ import { useId, useState, type FormEvent } from 'react';
 import { errorText } from './api';
 
 /**
- * A form's submit: checks the values first (a problem is shown and nothing is sent), runs the call once at a time and
- * shows its failure as the server's message, or `failed` / `unreachable` when there is none / no answer.
+ * A form's submit, one shape for every form: checks the values first (a problem is shown and nothing is sent), then
+ * runs the call once at a time. Its failure shows the server's message, or `failed` / `unreachable` when there is none
+ * / no answer; `run` may also resolve to an error text of its own (the call answered, but not with what was needed).
  * `describedBy` is the error's id while there is one (the fields' `aria-describedby`).
  */
 export function useSubmit({
@@ -11,12 +12,15 @@ export function useSubmit({
   run,
   failed,
   unreachable,
+  leaves = false,
 }: {
   /** The first problem with the values, or `''`. */
   check: () => string;
-  run: () => Promise<void>;
+  run: () => Promise<string | void>;
   failed: string;
   unreachable: string;
+  /** The page navigates away on success: the button stays busy until it has. */
+  leaves?: boolean;
 }) {
   const errorId = useId();
   const [error, setError] = useState('');
@@ -28,13 +32,14 @@ export function useSubmit({
     setError(problem);
     if (problem) return;
     setBusy(true);
+    let failure: string | void;
     try {
-      await run();
+      failure = await run();
     } catch (err) {
-      setError(errorText(err, failed, unreachable));
-    } finally {
-      setBusy(false);
+      failure = errorText(err, failed, unreachable);
     }
+    if (failure) setError(failure);
+    if (failure || !leaves) setBusy(false);
   };
   return {
     error,
