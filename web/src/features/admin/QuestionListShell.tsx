@@ -1,7 +1,8 @@
 import type { Question } from '@ques/contracts/core';
 import type { ReactNode } from 'react';
 import { ErrorBanner, SuccessBanner } from '../../components/Banner';
-import { ListBody, PendingToggle, QuestionCardHead, QuestionCards, QuestionTable, SearchBox, type Column } from './list-parts';
+import { DataTable } from '../../components/DataTable';
+import { ListBody, PendingToggle, QuestionCardHead, QuestionCards, SearchBox, type Column } from './list-parts';
 import { questionId } from './lists';
 import type { AdminList } from './use-admin-list';
 
@@ -97,7 +98,14 @@ export function QuestionListShell({
             {card}
           </QuestionCards>
         ) : (
-          <QuestionTable caption={label} columns={columns} rows={page.shown} rowKey={questionId} />
+          <DataTable
+            className="q-table"
+            caption={label}
+            columns={columns}
+            rows={page.shown}
+            rowKey={questionId}
+            labelCells
+          />
         )}
       </ListBody>
       {children}
