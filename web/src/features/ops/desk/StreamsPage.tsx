@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { OpsDeadLetter, OpsJob, OpsStreamStatus } from '@ques/contracts/core';
 import { DataTable, type Column } from '../../../components/DataTable';
+import { ToggleGroup } from '../../../components/ToggleGroup';
 import { InputField } from '../../../components/Field';
 import { SuccessBanner, useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
@@ -71,25 +72,21 @@ export default function StreamsPage() {
       <h1 id="streams-title" className="ops-desk__title">
         Event streams
       </h1>
-      <div className="ops-desk__tabs" role="group" aria-label="Service">
-        {SERVICES.map((s) => (
-          <button
-            key={s}
-            type="button"
-            className="button button--small"
-            aria-pressed={s === service}
-            onClick={() => {
-              setService(s);
-              setJob(null);
-            }}
-          >
-            {s}
-          </button>
-        ))}
+      <ToggleGroup
+        label="Service"
+        className="ops-desk__tabs"
+        buttonClassName="button button--small"
+        options={SERVICES.map((s) => ({ value: s, label: s }))}
+        pressed={service}
+        onPress={(s) => {
+          setService(s);
+          setJob(null);
+        }}
+      >
         <button type="button" className="button button--small button--ghost" onClick={refresh}>
           Refresh
         </button>
-      </div>
+      </ToggleGroup>
       <SuccessBanner message={success} />
 
       <div className="ops-desk__card">
