@@ -8,7 +8,6 @@ import {
   type OpsProfileClaim,
 } from '@ques/contracts/core';
 import { useSuccessMessage } from '../../../components/Banner';
-import { TextAreaField } from '../../../components/Field';
 import { usePageHead } from '../../../lib/head';
 import { useApiData } from '../../../lib/use-api-data';
 import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from '../desk/parts';
@@ -33,7 +32,6 @@ export default function ClaimsPage() {
   const [status, setStatus] = useState<ClaimStatus | ''>('pending');
   const list = useApiData((signal) => fetchClaims(status, signal), [status]);
   const [pending, setPending] = useState<Pending>(null);
-  const [reason, setReason] = useState('');
   const [success, showSuccess] = useSuccessMessage();
 
   return (
@@ -122,10 +120,7 @@ export default function ClaimsPage() {
                 <button
                   type="button"
                   className="button button--small"
-                  onClick={() => {
-                    setReason('');
-                    setPending({ kind: 'reject', claim: c });
-                  }}
+                  onClick={() => setPending({ kind: 'reject', claim: c })}
                 >
                   Reject…
                 </button>
@@ -162,21 +157,14 @@ export default function ClaimsPage() {
           title={`Reject this claim of @${pending.claim.profile.username}?`}
           confirmLabel="Reject claim"
           onClose={() => setPending(null)}
-          extra={{
-            node: (
-              <TextAreaField
-                label="Reason (the claimant sees it)"
-                marker="required"
-                rows={3}
-                maxLength={CLAIM_LIMITS.reason}
-                value={reason}
-                onChange={setReason}
-              />
-            ),
-            validate: () => (reason.trim() ? null : CLAIM_MESSAGES.reasonRequired),
+          note={{
+            label: 'Reason (the claimant sees it)',
+            rows: 3,
+            maxLength: CLAIM_LIMITS.reason,
+            missing: CLAIM_MESSAGES.reasonRequired,
           }}
-          onConfirm={async (key) => {
-            await rejectClaim(pending.claim.id, reason.trim(), key);
+          onConfirm={async (key, reason) => {
+            await rejectClaim(pending.claim.id, reason, key);
             showSuccess('The claim is rejected; the claimant sees why.');
             await list.reload();
           }}

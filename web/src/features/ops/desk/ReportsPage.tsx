@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { profilePath, type OpsAbuseReport } from '@ques/contracts/core';
-import { TextAreaField } from '../../../components/Field';
 import { useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
 import { fetchReports, hideAnswer, resolveReport } from './api';
@@ -17,7 +16,6 @@ export default function ReportsPage() {
   const [status, setStatus] = useState('open');
   const list = useApiData((signal) => fetchReports({ status: status || undefined }, signal), [status]);
   const [pending, setPending] = useState<Pending>(null);
-  const [reason, setReason] = useState('');
   const [success, showSuccess] = useSuccessMessage();
 
   return (
@@ -83,10 +81,7 @@ export default function ReportsPage() {
                   <button
                     type="button"
                     className="button button--small button--primary"
-                    onClick={() => {
-                      setReason('');
-                      setPending({ kind: 'hide', report: r });
-                    }}
+                    onClick={() => setPending({ kind: 'hide', report: r })}
                   >
                     Hide answer…
                   </button>
@@ -108,23 +103,16 @@ export default function ReportsPage() {
           title="Hide this answer from public view?"
           confirmLabel="Hide answer"
           onClose={() => setPending(null)}
-          extra={{
-            node: (
-              <TextAreaField
-                label="Reason (the owner sees it)"
-                marker="required"
-                rows={3}
-                maxLength={500}
-                value={reason}
-                onChange={setReason}
-              />
-            ),
-            validate: () => (reason.trim() ? null : 'Please give a reason.'),
+          note={{
+            label: 'Reason (the owner sees it)',
+            rows: 3,
+            maxLength: 500,
+            missing: 'Please give a reason.',
           }}
-          onConfirm={async (key) => {
+          onConfirm={async (key, reason) => {
             const target = pending.report.target as { kind: 'answer'; questionId: string };
-            await hideAnswer(target.questionId, reason.trim(), pending.report.id, key);
-            await resolveReport(pending.report.id, 'hidden', reason.trim(), `${key}:resolve`);
+            await hideAnswer(target.questionId, reason, pending.report.id, key);
+            await resolveReport(pending.report.id, 'hidden', reason, `${key}:resolve`);
             showSuccess('The answer is hidden; its owner sees why.');
             await list.reload();
           }}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { SUPPORT_CATEGORIES, type OpsSupportRequest } from '@ques/contracts/core';
-import { SelectField, TextAreaField } from '../../../components/Field';
+import { SelectField } from '../../../components/Field';
 import { useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
 import { answerSupportRequest, fetchSupportRequests } from './api';
@@ -20,7 +20,6 @@ export default function SupportRequestsPage() {
     [status, category],
   );
   const [answering, setAnswering] = useState<OpsSupportRequest | null>(null);
-  const [note, setNote] = useState('');
   const [success, showSuccess] = useSuccessMessage();
 
   return (
@@ -78,10 +77,7 @@ export default function SupportRequestsPage() {
                 <button
                   type="button"
                   className="button button--small button--primary"
-                  onClick={() => {
-                    setNote('');
-                    setAnswering(r);
-                  }}
+                  onClick={() => setAnswering(r)}
                 >
                   Mark answered…
                 </button>
@@ -95,21 +91,9 @@ export default function SupportRequestsPage() {
           title={`Answer "${answering.title}"`}
           confirmLabel="Mark answered"
           onClose={() => setAnswering(null)}
-          extra={{
-            node: (
-              <TextAreaField
-                label="Note to the requester"
-                marker="required"
-                rows={5}
-                maxLength={5000}
-                value={note}
-                onChange={setNote}
-              />
-            ),
-            validate: () => (note.trim() ? null : 'Please write a note.'),
-          }}
-          onConfirm={async (key) => {
-            await answerSupportRequest(answering.id, note.trim(), key);
+          note={{ label: 'Note to the requester', rows: 5, maxLength: 5000, missing: 'Please write a note.' }}
+          onConfirm={async (key, note) => {
+            await answerSupportRequest(answering.id, note, key);
             showSuccess('The request is marked answered.');
             await list.reload();
           }}

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText, SuccessBanner } from '../../../components/Banner';
-import { SelectField, type SelectOption } from '../../../components/Field';
+import { SelectField, TextAreaField, type SelectOption } from '../../../components/Field';
 import { Modal } from '../../../components/Modal';
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api';
 import type { ApiData } from '../../../lib/use-api-data';
@@ -137,17 +137,19 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   onClose,
-  extra,
+  note,
 }: {
   title: string;
   children: ReactNode;
   confirmLabel: string;
-  onConfirm: (key: string) => Promise<void>;
+  /** Runs the action with the dialog's Idempotency-Key and the note's trimmed text (`''` without a note). */
+  onConfirm: (key: string, note: string) => Promise<void>;
   onClose: () => void;
-  /** Form fields (a reason) that must be valid before confirming; returns an error text or null. */
-  extra?: { node: ReactNode; validate: () => string | null };
+  /** A required note (a reason, an answer) written in the dialog; `missing` is the error while it is empty. */
+  note?: { label: string; rows: number; maxLength: number; missing: string };
 }) {
   const key = useRef(newIdempotencyKey());
+  const [text, setText] = useState('');
   const errorId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -159,14 +161,13 @@ export function ConfirmDialog({
           onSubmit={(e) => {
             e.preventDefault();
             if (busy) return;
-            const invalid = extra?.validate() ?? null;
-            if (invalid) {
-              setError(invalid);
+            if (note && !text.trim()) {
+              setError(note.missing);
               return;
             }
             setBusy(true);
             setError('');
-            onConfirm(key.current)
+            onConfirm(key.current, text.trim())
               .then(() => requestClose())
               .catch((err: unknown) => {
                 setError(
@@ -181,7 +182,16 @@ export function ConfirmDialog({
           }}
         >
           <div className="ops-desk__confirm-text">{children}</div>
-          {extra?.node}
+          {note ? (
+            <TextAreaField
+              label={note.label}
+              marker="required"
+              rows={note.rows}
+              maxLength={note.maxLength}
+              value={text}
+              onChange={setText}
+            />
+          ) : null}
           <ErrorBanner id={errorId}>{error}</ErrorBanner>
           <div className="ops-desk__confirm-actions">
             <button type="button" className="button" onClick={requestClose} disabled={busy}>
