@@ -10,7 +10,7 @@ import {
 import { useSuccessMessage } from '../../../components/Banner';
 import { usePageHead } from '../../../lib/head';
 import { useApiData } from '../../../lib/use-api-data';
-import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from '../desk/parts';
+import { ConfirmDialog, DeskList, DeskPage, formatDateTime, useStatusFilter } from '../desk/parts';
 import { approveClaim, fetchClaims, rejectClaim } from './api';
 import '../desk/ops-desk.css';
 import './claims.css';
@@ -29,27 +29,17 @@ const STATUS_LABELS: Record<ClaimStatus, string> = {
  */
 export default function ClaimsPage() {
   usePageHead('Profile claims — Ques operators', 'Claims of non-affiliated archive profiles.', '/ops/claims');
-  const [status, setStatus] = useState<ClaimStatus | ''>('pending');
+  const [status, statusFilter] = useStatusFilter<ClaimStatus>('pending', [
+    { value: 'pending', label: 'Waiting for review' },
+    { value: 'approved', label: 'Approved' },
+    { value: 'rejected', label: 'Rejected' },
+  ]);
   const list = useApiData((signal) => fetchClaims(status, signal), [status]);
   const [pending, setPending] = useState<Pending>(null);
   const [success, showSuccess] = useSuccessMessage();
 
   return (
-    <DeskPage
-      id="claims-title"
-      title="Profile claims"
-      success={success}
-      statusFilter={{
-        value: status,
-        onChange: setStatus,
-        options: [
-          { value: 'pending', label: 'Waiting for review' },
-          { value: 'approved', label: 'Approved' },
-          { value: 'rejected', label: 'Rejected' },
-          { value: '', label: 'All' },
-        ],
-      }}
-    >
+    <DeskPage id="claims-title" title="Profile claims" success={success} statusFilter={statusFilter}>
       <DeskList data={list} what="claims" empty="No claims here." label="Profile claims">
         {(c) => (
           <li key={c.id} className="ops-desk__item" data-testid="profile-claim">

@@ -3,7 +3,7 @@ import { profilePath, type OpsAbuseReport } from '@ques/contracts/core';
 import { useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
 import { fetchReports, hideAnswer, resolveReport } from './api';
-import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from './parts';
+import { ConfirmDialog, DeskList, DeskPage, formatDateTime, useStatusFilter } from './parts';
 import './ops-desk.css';
 
 type Pending = { kind: 'hide' | 'dismiss'; report: OpsAbuseReport } | null;
@@ -13,27 +13,17 @@ type Pending = { kind: 'hide' | 'dismiss'; report: OpsAbuseReport } | null;
  * sees, or dismiss the report.
  */
 export default function ReportsPage() {
-  const [status, setStatus] = useState('open');
+  const [status, statusFilter] = useStatusFilter('open', [
+    { value: 'open', label: 'Open' },
+    { value: 'hidden', label: 'Answer hidden' },
+    { value: 'dismissed', label: 'Dismissed' },
+  ]);
   const list = useApiData((signal) => fetchReports({ status: status || undefined }, signal), [status]);
   const [pending, setPending] = useState<Pending>(null);
   const [success, showSuccess] = useSuccessMessage();
 
   return (
-    <DeskPage
-      id="reports-title"
-      title="Abuse reports"
-      success={success}
-      statusFilter={{
-        value: status,
-        onChange: setStatus,
-        options: [
-          { value: 'open', label: 'Open' },
-          { value: 'hidden', label: 'Answer hidden' },
-          { value: 'dismissed', label: 'Dismissed' },
-          { value: '', label: 'All' },
-        ],
-      }}
-    >
+    <DeskPage id="reports-title" title="Abuse reports" success={success} statusFilter={statusFilter}>
       <DeskList data={list} what="reports" empty="No reports here." label="Abuse reports">
         {(r) => (
           <li key={r.id} className="ops-desk__item" data-testid="abuse-report">

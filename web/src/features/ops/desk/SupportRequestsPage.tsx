@@ -4,7 +4,7 @@ import { SelectField } from '../../../components/Field';
 import { useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
 import { answerSupportRequest, fetchSupportRequests } from './api';
-import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from './parts';
+import { ConfirmDialog, DeskList, DeskPage, formatDateTime, useStatusFilter } from './parts';
 import './ops-desk.css';
 
 /**
@@ -12,7 +12,10 @@ import './ops-desk.css';
  * "Mark answered" with a note, mailed to a signed-in requester's verified address.
  */
 export default function SupportRequestsPage() {
-  const [status, setStatus] = useState('open');
+  const [status, statusFilter] = useStatusFilter('open', [
+    { value: 'open', label: 'Open' },
+    { value: 'answered', label: 'Answered' },
+  ]);
   const [category, setCategory] = useState('');
   const list = useApiData(
     (signal) =>
@@ -27,15 +30,7 @@ export default function SupportRequestsPage() {
       id="support-title"
       title="Support requests"
       success={success}
-      statusFilter={{
-        value: status,
-        onChange: setStatus,
-        options: [
-          { value: 'open', label: 'Open' },
-          { value: 'answered', label: 'Answered' },
-          { value: '', label: 'All' },
-        ],
-      }}
+      statusFilter={statusFilter}
       filters={
         <SelectField
           label="Category"

@@ -35,6 +35,16 @@ export function Loaded<T>({
   return <>{children(data.data)}</>;
 }
 
+/** A queue page's status filter: the chosen status (`''` for all) and `DeskPage`'s `statusFilter`, "All" last. */
+export function useStatusFilter<S extends string>(
+  initial: S,
+  choices: readonly { value: S; label: string }[],
+) {
+  const [status, setStatus] = useState<S | ''>(initial);
+  const options: readonly SelectOption[] = [...choices, { value: '', label: 'All' }];
+  return [status, { value: status, onChange: setStatus, options }] as const;
+}
+
 /** A desk page: its title, its filters (a status filter first), the confirmation of the last action, then its cards. */
 export function DeskPage<S extends string = string>({
   id,
@@ -48,7 +58,7 @@ export function DeskPage<S extends string = string>({
   id: string;
   title: string;
   /** The "Status" select every queue page has: its value, its setter and its choices. */
-  statusFilter?: { value: S | ''; onChange: (value: S) => void; options: readonly SelectOption[] };
+  statusFilter?: { value: S; onChange: (value: S) => void; options: readonly SelectOption[] };
   /** Further filters, after the status. */
   filters?: ReactNode;
   success: string;
