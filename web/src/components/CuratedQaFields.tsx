@@ -16,7 +16,7 @@ export interface CuratedQaValues {
 }
 
 /** The setter maker of `useFormValues` (`set('answer')` is the answer field's `onChange`). */
-type SetOf<V> = <K extends keyof V>(key: K) => (value: V[K]) => void;
+export type SetOf<V> = <K extends keyof V>(key: K) => (value: V[K]) => void;
 
 export function CuratedQuestionFields<V extends Pick<CuratedQaValues, 'question' | 'detail'>>({
   values,

@@ -4,7 +4,7 @@ import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../.
 import { Checkbox, InputField, TextAreaField } from '../../components/Field';
 import { errorText } from '../../lib/api';
 import { fetchAskingSettings, fetchBlocks, liftBlock, saveAskingSettings } from './asking-api';
-import { SaveActions } from './SaveActions';
+import { SaveActions } from '../../components/SaveActions';
 
 export const ASKING_UI = {
   saved: 'Asking settings saved.',
@@ -181,7 +181,7 @@ export function AskingSettingsSection() {
           <Checkbox checked={form.nudges} onChange={set('nudges')}>
             E-mail me reminders while a tip is held for me (after 24 hours, 72 hours and 4 days)
           </Checkbox>
-          <SaveActions error={error} saving={saving} label="Save asking settings" />
+          <SaveActions error={error} saving={saving} label="Save asking settings" className="account__actions" />
 
           <h3 id={blocksHeading} className="asking__subheading">
             Blocked askers

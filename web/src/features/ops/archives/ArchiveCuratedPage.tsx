@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { CURATE_MESSAGES, OPS_MESSAGES, type ArchiveProfile, type Question } from '@ques/contracts/core';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
-import { CuratedAnswerFields, CuratedQuestionFields } from '../../../components/CuratedQaFields';
+import { SaveActions } from '../../../components/SaveActions';
+import { CuratedAnswerFields, CuratedQuestionFields, type SetOf } from '../../../components/CuratedQaFields';
 import { Checkbox } from '../../../components/Field';
 import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
@@ -38,6 +39,16 @@ const SOURCE_RULE = {
 } as const;
 
 /** The curate form's rules in the order the service checks them, the source required on an archive. */
+/** The answer, tags and source as both console forms show them: the source required, pointing at the form's error. */
+function ArchiveAnswerFields<V extends Pick<CuratedInput, 'answer' | 'tags' | 'source'>>(props: {
+  values: V;
+  set: SetOf<V>;
+  error: string;
+  describedBy: string | undefined;
+}) {
+  return <CuratedAnswerFields {...props} answerRows={5} sourceRule={SOURCE_RULE} />;
+}
+
 function firstProblem(input: Pick<CuratedInput, 'answer' | 'source'> & { question?: string }): string {
   if (input.question !== undefined && !input.question.trim()) return CURATE_MESSAGES.titleRequired;
   if (!input.answer.trim()) return CURATE_MESSAGES.answerRequired;
@@ -169,23 +180,17 @@ function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q
         describedBy={describedBy}
         detailRows={2}
       />
-      <CuratedAnswerFields
-        values={values}
-        set={set}
-        error={error}
-        describedBy={describedBy}
-        answerRows={5}
-        sourceRule={SOURCE_RULE}
-      />
+      <ArchiveAnswerFields values={values} set={set} error={error} describedBy={describedBy} />
       <Checkbox checked={values.displayOnProfile} onChange={set('displayOnProfile')}>
         Show on profile
       </Checkbox>
-      <ErrorBanner id={errorId}>{error}</ErrorBanner>
-      <div className="ops-actions">
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Add curated Q&A'}
-        </button>
-      </div>
+      <SaveActions
+        error={error}
+        errorId={errorId}
+        saving={busy}
+        label="Add curated Q&A"
+        className="ops-actions"
+      />
     </form>
   );
 }
@@ -299,23 +304,12 @@ function EditForm({
 
   return (
     <form className="ops-form" onSubmit={onSubmit} aria-label={`Edit “${question.question}”`} noValidate>
-      <CuratedAnswerFields
-        values={values}
-        set={set}
-        error={error}
-        describedBy={describedBy}
-        answerRows={5}
-        sourceRule={SOURCE_RULE}
-      />
-      <ErrorBanner id={errorId}>{error}</ErrorBanner>
-      <div className="ops-actions">
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save changes'}
-        </button>
+      <ArchiveAnswerFields values={values} set={set} error={error} describedBy={describedBy} />
+      <SaveActions error={error} errorId={errorId} saving={busy} label="Save changes" className="ops-actions">
         <button type="button" className="button button--ghost" onClick={onCancel}>
           Cancel
         </button>
-      </div>
+      </SaveActions>
     </form>
   );
 }
