@@ -54,6 +54,21 @@ const REFUSALS = [
 ];
 const GUEST_LIMIT = AM.guestLimit('{name}');
 
+/**
+ * The ask form's 400s in the order spec §5 rules 1–7 check them: what asking (free) and the checkout (tipped) both
+ * answer before anything else.
+ */
+export const ASK_RULE_ERRORS = [
+  ASK_MESSAGES.titleRequired,
+  ASK_MESSAGES.mustAgree,
+  ASK_MESSAGES.nameAndEmail,
+  ASK_MESSAGES.invalidEmail,
+  ASK_MESSAGES.recipientMissing,
+  ASK_MESSAGES.recipientEmailMissing,
+  ASK_MESSAGES.selectTip,
+  ASK_MESSAGES.penny,
+] as const;
+
 /** The questions context's /api calls (spec §7 "Questions"). */
 export const questionsApi = {
   list: defineCall({
@@ -97,14 +112,7 @@ export const questionsApi = {
     idempotent: true,
     errors: {
       400: [
-        ASK_MESSAGES.titleRequired,
-        ASK_MESSAGES.mustAgree,
-        ASK_MESSAGES.nameAndEmail,
-        ASK_MESSAGES.invalidEmail,
-        ASK_MESSAGES.recipientMissing,
-        ASK_MESSAGES.recipientEmailMissing,
-        ASK_MESSAGES.selectTip,
-        ASK_MESSAGES.penny,
+        ...ASK_RULE_ERRORS,
         CURATE_MESSAGES.titleRequired,
         CURATE_MESSAGES.answerRequired,
         CURATE_MESSAGES.noTip,
