@@ -3,7 +3,7 @@ import { Link, useLocation, useNavigate } from '../../lib/router';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
 import { InputField } from '../../components/Field';
 import { usePageHead } from '../../lib/head';
-import { useSubmit } from '../../lib/use-submit';
+import { useSubmit } from '../../components/use-submit';
 import { login } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';

@@ -3,7 +3,7 @@ import { useNavigate, useSearchParams } from '../../lib/router';
 import { ErrorBanner } from '../../components/Banner';
 import { InputField } from '../../components/Field';
 import { usePageHead } from '../../lib/head';
-import { useSubmit } from '../../lib/use-submit';
+import { useSubmit } from '../../components/use-submit';
 import { confirmPasswordReset } from './api';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 

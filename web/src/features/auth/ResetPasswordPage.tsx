@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ErrorBanner, SuccessBanner } from '../../components/Banner';
 import { InputField } from '../../components/Field';
 import { usePageHead } from '../../lib/head';
-import { useSubmit } from '../../lib/use-submit';
+import { useSubmit } from '../../components/use-submit';
 import { requestPasswordReset } from './api';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 

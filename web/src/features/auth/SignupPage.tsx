@@ -4,7 +4,7 @@ import { ErrorBanner } from '../../components/Banner';
 import { Checkbox, InputField, TermsLinks } from '../../components/Field';
 import type { User } from '@ques/contracts/core';
 import { usePageHead } from '../../lib/head';
-import { useSubmit } from '../../lib/use-submit';
+import { useSubmit } from '../../components/use-submit';
 import { signup } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';

@@ -9,7 +9,7 @@ import { usePageHead } from '../../../lib/head';
 import { Link, useParams } from '../../../lib/router';
 import { useApiData } from '../../../lib/use-api-data';
 import { useFormValues } from '../../../lib/use-form-values';
-import { useSubmit } from '../../../lib/use-submit';
+import { useSubmit } from '../../../components/use-submit';
 import { ConfirmDialog, LoadedList } from '../desk/parts';
 import {
   createCurated,

@@ -1,11 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
-import { errorText } from './api';
+import { errorText } from '../lib/api';
 
 /**
  * A form's submit, one shape for every form: checks the values first (a problem is shown and nothing is sent), then
  * runs the call once at a time. Its failure shows the server's message, or `failed` / `unreachable` when there is none
  * / no answer; `run` may also resolve to an error text of its own (the call answered, but not with what was needed).
  * `describedBy` is the error's id while there is one (the fields' `aria-describedby`).
+ * Here rather than in lib/: lib/ is in the chunk every page loads first, and only the forms' chunks need this.
  */
 export function useSubmit({
   check,
