@@ -1,5 +1,4 @@
 import type { PublicQuestion } from '@ques/contracts/core';
-import { ToggleGroup } from '../../components/ToggleGroup';
 
 /** Tags of the given questions, most used first, then alphabetical. */
 export function collectTags(questions: readonly PublicQuestion[]): string[] {
@@ -14,17 +13,30 @@ interface TagFilterProps {
   onSelect: (tag: string | null) => void;
 }
 
-/** Toggle buttons: "All" plus one per tag; pressing the selected tag again shows all. */
+/** Toggle buttons: "All" plus one per tag. */
 export function TagFilter({ tags, selected, onSelect }: TagFilterProps) {
   if (tags.length === 0) return null;
   return (
-    <ToggleGroup<string | null>
-      label="Filter answers by tag"
-      className="tag-filter"
-      buttonClassName="tag-filter__chip"
-      options={[{ value: null, label: 'All' }, ...tags.map((tag) => ({ value: tag, label: `#${tag}` }))]}
-      pressed={selected}
-      onPress={(tag) => onSelect(tag !== null && tag === selected ? null : tag)}
-    />
+    <div className="tag-filter" role="group" aria-label="Filter answers by tag">
+      <button
+        type="button"
+        className="tag-filter__chip"
+        aria-pressed={selected === null}
+        onClick={() => onSelect(null)}
+      >
+        All
+      </button>
+      {tags.map((tag) => (
+        <button
+          key={tag}
+          type="button"
+          className="tag-filter__chip"
+          aria-pressed={selected === tag}
+          onClick={() => onSelect(selected === tag ? null : tag)}
+        >
+          #{tag}
+        </button>
+      ))}
+    </div>
   );
 }

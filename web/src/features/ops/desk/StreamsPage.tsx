@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { OpsDeadLetter, OpsJob, OpsStreamStatus } from '@ques/contracts/core';
 import { DataTable, type Column } from '../../../components/DataTable';
-import { ToggleGroup } from '../../../components/ToggleGroup';
 import { InputField } from '../../../components/Field';
 import { SuccessBanner, useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
@@ -72,21 +71,25 @@ export default function StreamsPage() {
       <h1 id="streams-title" className="ops-desk__title">
         Event streams
       </h1>
-      <ToggleGroup
-        label="Service"
-        className="ops-desk__tabs"
-        buttonClassName="button button--small"
-        options={SERVICES.map((s) => ({ value: s, label: s }))}
-        pressed={service}
-        onPress={(s) => {
-          setService(s);
-          setJob(null);
-        }}
-      >
+      <div className="ops-desk__tabs" role="group" aria-label="Service">
+        {SERVICES.map((s) => (
+          <button
+            key={s}
+            type="button"
+            className="button button--small"
+            aria-pressed={s === service}
+            onClick={() => {
+              setService(s);
+              setJob(null);
+            }}
+          >
+            {s}
+          </button>
+        ))}
         <button type="button" className="button button--small button--ghost" onClick={refresh}>
           Refresh
         </button>
-      </ToggleGroup>
+      </div>
       <SuccessBanner message={success} />
 
       <div className="ops-desk__card">
