@@ -4,7 +4,7 @@ import { ErrorBanner, SuccessBanner } from '../../components/Banner';
 import { DataTable } from '../../components/DataTable';
 import { ListBody, PendingToggle, QuestionCardHead, QuestionCards, SearchBox, type Column } from './list-parts';
 import { questionId } from './lists';
-import type { AdminList } from './use-admin-list';
+import type { AdminList, PendingList } from './use-admin-list';
 
 interface QuestionListShellProps {
   title: string;
@@ -32,12 +32,11 @@ interface QuestionListShellProps {
  * on narrow screens; a card is the question's head (`meta` under it) and the row's actions.
  */
 export function PendingQuestionListShell({
-  now,
   meta,
   actions,
   ...shell
-}: Omit<QuestionListShellProps, 'searchPlaceholder' | 'pendingToggle' | 'noMatchText' | 'card'> & {
-  now: number;
+}: Omit<QuestionListShellProps, 'searchPlaceholder' | 'pendingToggle' | 'noMatchText' | 'card' | 'page'> & {
+  page: PendingList;
   meta: (q: Question) => ReactNode;
   actions: (q: Question) => ReactNode;
 }) {
@@ -50,7 +49,7 @@ export function PendingQuestionListShell({
       noMatchText={search ? `No questions match “${search}”.` : 'No pending questions.'}
       card={(q) => (
         <>
-          <QuestionCardHead question={q} now={now} meta={meta(q)} />
+          <QuestionCardHead question={q} now={shell.page.now} meta={meta(q)} />
           {actions(q)}
         </>
       )}
