@@ -66,8 +66,16 @@ function readLoad(url: string, token: string, rate: number, seconds: number): Pr
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as ReadLoadResult));
-    child.once('exit', (code) => code !== 0 && reject(new Error(`read load exited with ${code}`)));
+    let result: ReadLoadResult | null = null;
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      result = JSON.parse(line) as ReadLoadResult;
+      resolve(result);
+    });
+    // Ending without its line (however it ended) must fail the row, not leave the bench waiting forever. `close`
+    // comes after stdout has been read to its end, so a line printed just before the exit is not missed.
+    child.once('close', (code, signal) => {
+      if (!result) reject(new Error(`read load exited with ${code ?? signal} before reporting`));
+    });
   });
 }
 
