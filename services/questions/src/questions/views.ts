@@ -16,7 +16,7 @@ const STATUS: Record<Lifecycle, QuestionStatus> = {
   // Never shown: such a question has no row (and nobody may see it).
   checkout_expired: 'Awaiting payment',
 };
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const iso = (d: Date | string | null) => (d === null ? null : (d instanceof Date ? d : new Date(d)).toISOString());
 
 /** What anyone may see (public page, answered-question page): no e-mails, no asker, no money. */
 export function toPublicQuestion(row: QuestionRow): PublicQuestion {
