@@ -1073,6 +1073,8 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
 
   it('rebuilds the read model from the event store into the same rows', async () => {
     const before = await h.database.db.selectFrom('questions').selectAll().orderBy('id').execute();
+    // The stats' rows too: a rebuild writes the new ones of both tables by COPY (ADR 0039).
+    const timingsBefore = await h.database.db.selectFrom('trust_timings').selectAll().orderBy('question_id').execute();
     await h.database.db
       .updateTable('questions')
       .set({ question: 'corrupted', lifecycle: 'withdrawn' })
@@ -1080,6 +1082,8 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     expect(await rebuildProjections(h.a.ctx.store, log)).toBeGreaterThan(20);
     const after = await h.database.db.selectFrom('questions').selectAll().orderBy('id').execute();
     expect(after).toEqual(before);
+    expect(timingsBefore.length).toBeGreaterThan(0);
+    expect(await h.database.db.selectFrom('trust_timings').selectAll().orderBy('question_id').execute()).toEqual(timingsBefore);
   });
 
   it('rebuilds a long run of new questions in multi-row inserts, however long the run', async () => {

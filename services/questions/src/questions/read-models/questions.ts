@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { QUESTION_MESSAGES } from '@ques/contracts';
-import { badRequest, insertRowsAsJson, type Projection, type RecordedEvent } from '@ques/kit';
+import { badRequest, insertRowsAsJson, type BulkWriter, type Projection, type RecordedEvent } from '@ques/kit';
 import {
   QUESTION_COLUMNS,
   type QuestionRow,
@@ -70,11 +70,19 @@ async function insertAsked(trx: Kysely<QuestionsDB>, rows: ReturnType<typeof ask
 export const questionsProjection: Projection<QuestionsDB> = {
   name: 'questions',
   tables: ['questions'],
-  /** Rebuilds: consecutive new questions go in as one multi-row insert; everything else as `apply` does it. */
-  async applyBatch(trx: Kysely<QuestionsDB>, events: RecordedEvent[]) {
+  /**
+   * Rebuilds: consecutive new questions go in as one multi-row insert — those asked by their stream's first event
+   * (no row yet) through the rebuild's COPY (ADR 0039); everything else as `apply` does it.
+   */
+  async applyBatch(trx: Kysely<QuestionsDB>, events: RecordedEvent[], bulk?: BulkWriter) {
     let pending = new Map<string, ReturnType<typeof askedRow>>();
     const flush = async () => {
-      if (pending.size > 0) await insertAsked(trx, [...pending.values()]);
+      if (pending.size > 0) {
+        const created = bulk ? [...pending.values()].filter((row) => row.version === 1) : [];
+        const others = created.length > 0 ? [...pending.values()].filter((row) => row.version !== 1) : [...pending.values()];
+        if (created.length > 0) await bulk!.insertNew('questions', created);
+        if (others.length > 0) await insertAsked(trx, others);
+      }
       pending = new Map();
     };
     for (const recorded of events) {
