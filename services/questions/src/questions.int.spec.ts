@@ -1202,6 +1202,11 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
       'Limit',
       'Index Scan using questions_inbox_with_withdrawn',
     ]);
+    // "Already answered?" with a typo in every word (issue 14): the owner's public titles by trigrams, through the
+    // index keyed by owner and trigrams, not a check of each of the owner's answers.
+    expect(await nodes(read.similarTitlesQuery('bulk-7', 'bulk 1O7', 3))).toEqual(
+      expect.arrayContaining([expect.stringMatching(/Index Scan using questions_public_title_trigrams$/)]),
+    );
 
     if (process.env.QUES_SHOW_PLANS) {
       const analyze = async (query: { compile: () => { sql: string; parameters: readonly unknown[] } }) => {

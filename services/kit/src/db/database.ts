@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
@@ -197,7 +198,7 @@ PGlite.create(JSON.parse(process.argv[2])).then((pg) => pg.close()).catch((error
 /**
  * Opens (or creates) the embedded PGlite database under `dataDir` (in memory when undefined). With the contrib
  * extensions a service's migration may `CREATE EXTENSION` (as on real Postgres, where they ship with the server):
- * `pg_trgm` (questions' typo-tolerant "already answered?"). The data lives in the `template1` database, where PGlite
+ * `pg_trgm` and `btree_gist` (questions' typo-tolerant "already answered?", by owner). The data lives in the `template1` database, where PGlite
  * before 0.4 kept it (0.4 defaults to `postgres`), so existing `.data/` folders open with everything in them.
  */
 export async function openEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
@@ -208,7 +209,7 @@ export async function openEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPo
     database: 'template1',
     startParams: [...EMBEDDED_START_PARAMS],
     parsers: { [INT8_OID]: (value: string) => Number(value) },
-    extensions: { pg_trgm },
+    extensions: { pg_trgm, btree_gist },
   });
   return new EmbeddedPostgres(pglite);
 }

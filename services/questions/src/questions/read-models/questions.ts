@@ -382,15 +382,21 @@ export class QuestionsReadModel {
       .limit(limit)
       .execute();
     if (ranked.length > 0) return ranked;
-    // Typos in every word: titles whose trigrams are close (the GIN trigram index finds them).
-    const typed = words.join(' ');
+    return this.similarTitlesQuery(username, words.join(' '), limit).execute();
+  }
+
+  /**
+   * Typos in every word: the owner's public titles whose trigrams are close to `typed`, closest first (the GiST index
+   * `questions_public_title_trigrams`, keyed by owner and title trigrams, finds them without visiting the owner's
+   * other answers).
+   */
+  similarTitlesQuery(username: string, typed: string, limit: number) {
     const title = sql`coalesce(public_question, question)`;
     return this.publicAnswersOf(username)
       .where(sql<boolean>`${title} OPERATOR(public.%) ${typed}`)
       .orderBy(sql`public.similarity(${title}, ${typed})`, 'desc')
       .orderBy('answered_at', 'desc')
-      .limit(limit)
-      .execute();
+      .limit(limit);
   }
 
   /** An owner's answers anyone may see (the public list's conditions). */
