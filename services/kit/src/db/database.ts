@@ -145,7 +145,7 @@ export function connectPostgres<DB = KitTables>(opts: PostgresOptions): Database
       // to the real pool once `fn` is done.
       const one = { query: client.query.bind(client), release: () => {} };
       const single = new Kysely<DB>({
-        dialect: new PostgresDialect({ pool: { connect: async () => one, end: async () => {} } as unknown as pg.Pool }),
+        dialect: new PostgresDialect({ pool: { connect: async () => one, end: async () => {} } }),
       });
       let failed = false;
       try {

@@ -116,7 +116,7 @@ describe.runIf(run)('online projection rebuild on real Postgres', () => {
               ? { key: event.streamId.slice('counter-'.length), row: { id: event.streamId.slice('counter-'.length), total: (event.data as { by: number }).by, version: 1 } }
               : null,
           insert: (t, rows) => insertRowsAsJson(t, 'counters', rows, sql`ON CONFLICT (id) DO NOTHING`),
-          apply: counterProjection.apply,
+          apply: (t, event) => counterProjection.apply(t, event),
           newRows: { table: 'counters', createsRow: (event) => event.streamVersion === 1 },
         })(trx, events, bulk);
       },

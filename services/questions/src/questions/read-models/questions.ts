@@ -135,17 +135,6 @@ export const questionsProjection: Projection<QuestionsDB> = {
   async apply(trx: Kysely<QuestionsDB>, recorded: RecordedEvent) {
     const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
     const version = recorded.streamVersion;
-    const change = changeOf(e);
-    if (change) {
-      const { tags, ...set } = change.set;
-      await trx
-        .updateTable('questions')
-        .set({ ...set, ...(tags !== undefined && { tags: json(tags) }), updated_at: change.at, version })
-        .where('id', '=', change.id)
-        .where('version', '<', version)
-        .execute();
-      return;
-    }
     switch (e.type) {
       case 'TippedQuestionSubmitted':
       case 'QuestionAsked':
@@ -192,8 +181,29 @@ export const questionsProjection: Projection<QuestionsDB> = {
           .where('version', '<', version)
           .execute();
         return;
-      default:
+      case 'AnswerPosted':
+      case 'AnswerEdited':
+      case 'QuestionVisibilityChanged':
+      case 'AnswerHiddenByOperator':
+      case 'QuestionDeletedByReceiver':
+      case 'QuestionWithdrawn':
+      case 'AnswerWindowExpired':
+      case 'TipCaptureConfirmed':
+      case 'TipReleaseConfirmed': {
+        const change = changeOf(e)!;
+        const { tags, ...set } = change.set;
+        await trx
+          .updateTable('questions')
+          .set({ ...set, ...(tags !== undefined && { tags: json(tags) }), updated_at: change.at, version })
+          .where('id', '=', change.id)
+          .where('version', '<', version)
+          .execute();
         return;
+      }
+      default: {
+        const unknown: never = e;
+        return unknown;
+      }
     }
   },
 };
