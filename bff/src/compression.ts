@@ -36,6 +36,10 @@ export function worthCompressing(body: BodyInfo): boolean {
 /** Adds `Accept-Encoding` to the reply's Vary (keeping what is there), so caches keep the encodings apart. */
 export function varyOnAcceptEncoding(reply: FastifyReply): void {
   const current = reply.getHeader('vary');
+  if (current === undefined) {
+    void reply.header('vary', 'accept-encoding');
+    return;
+  }
   const values = (Array.isArray(current) ? current.join(',') : String(current ?? ''))
     .split(',')
     .map((v) => v.trim())

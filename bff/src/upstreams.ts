@@ -81,6 +81,8 @@ export class UpstreamGroup {
 
   /** The next healthy instance other than `except`; when none is healthy, the next one anyway (it may be back). */
   pick(except?: UpstreamInstance): UpstreamInstance | null {
+    // One instance and nothing to avoid (every request of a single-instance deployment): it, healthy or not, as below.
+    if (except === undefined && this.instances.length === 1) return this.instances[0]!;
     const candidates = this.instances.filter((i) => i !== except);
     if (candidates.length === 0) return null;
     const now = Date.now();

@@ -24,6 +24,10 @@ const READ_RATE = Number(process.env.BENCH_READ_RATE ?? 1_000);
 const ASK_SECONDS = Number(process.env.BENCH_ASK_SECONDS ?? 10);
 /** Asks of the first seconds warm the path up and are left out of the figures. */
 const ASK_WARMUP_S = 2;
+/** How long after the last ask its answers (and the read load's figures) may take before the row fails. */
+const ASK_SETTLE_MS = 60_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 export interface LatencyFigures {
   samples: number;
@@ -66,8 +70,16 @@ function readLoad(url: string, token: string, rate: number, seconds: number): Pr
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as ReadLoadResult));
-    child.once('exit', (code) => code !== 0 && reject(new Error(`read load exited with ${code}`)));
+    let result: ReadLoadResult | null = null;
+    createInterface({ input: child.stdout }).once('line', (line) => {
+      result = JSON.parse(line) as ReadLoadResult;
+      resolve(result);
+    });
+    // Ending without its line (however it ended) must fail the row, not leave the bench waiting forever. `close`
+    // comes after stdout has been read to its end, so a line printed just before the exit is not missed.
+    child.once('close', (code, signal) => {
+      if (!result) reject(new Error(`read load exited with ${code ?? signal} before reporting`));
+    });
   });
 }
 
@@ -122,8 +134,21 @@ async function askToInbox(client: BffClient, owner: Account): Promise<AskToInbox
     inFlight.push(one(n, n >= ASK_RATE * ASK_WARMUP_S));
   }
   const sentIn = (performance.now() - started) / 1000;
-  await Promise.all(inFlight);
-  const read = await reads;
+  // Bounded, so a saturated (or stuck) topology fails the row instead of hanging the bench: an ask still unanswered
+  // a minute after the last one was sent counts as failed, and so does a read load that never reports.
+  let unanswered = inFlight.length;
+  for (const ask of inFlight) void ask.finally(() => (unanswered -= 1));
+  const settledInTime = await Promise.race([Promise.all(inFlight).then(() => true), sleep(ASK_SETTLE_MS).then(() => false)]);
+  if (!settledInTime) {
+    failedAsks += unanswered;
+    firstFailure ??= `${unanswered} asks unanswered ${ASK_SETTLE_MS / 1000} s after the last was sent`;
+  }
+  const read = await Promise.race([
+    reads,
+    sleep(ASK_SETTLE_MS).then(() => {
+      throw new Error(`the read load did not report within ${ASK_SETTLE_MS / 1000} s of its end`);
+    }),
+  ]);
   const post = figures(postMs);
   console.log(`      ask → inbox: the POST alone p50 ${post.p50.toFixed(1)} ms, p99 ${post.p99.toFixed(1)} ms`);
   if (firstFailure) console.error(`ask → inbox: ${failedAsks} asks failed, the first with: ${firstFailure}`);

@@ -20,6 +20,7 @@ import { printFigures, runLighthouse } from './lighthouse.js';
 import { runLatency } from './latency.js';
 import { runPipeline } from './pipeline.js';
 import { runSimilarAnswers } from './similar-answers.js';
+import { serverNodeArgs } from './server-process.js';
 import { formatTable, loadNow, record, tableLines } from './table.js';
 
 const SECTIONS = ['http', 'static', 'memory', 'pipeline', 'latency', 'lighthouse', 'similar', 'reach'] as const;
@@ -77,7 +78,7 @@ async function measurePair(baselineUrl: string, targetUrl: string, headers?: Rec
 
 /** Starts a targets script in a child process and reads the JSON line it prints with its servers' URLs. */
 async function startTargets(script: string) {
-  const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...serverNodeArgs(), fileURLToPath(new URL(script, import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
   const urls = await new Promise<Record<string, string | number>>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => resolve(JSON.parse(line) as Record<string, string | number>));

@@ -1,16 +1,16 @@
 /**
  * The servers the benchmarks compare, started in this child process (the load generator runs in the parent, so the
- * two never share an event loop). Prints one JSON line with their URLs, then serves until killed.
+ * two never share an event loop): the bare node:http hello world, identity and the questions service here; the bare
+ * Fastify + raw pg route and the BFF each in a process of its own (ADR 0038). Prints one JSON line with their URLs,
+ * then serves until killed.
  */
 import { createServer } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import Fastify from 'fastify';
 import pg from 'pg';
-import { buildBff } from '@ques/bff';
 import { identityService, loadIdentityConfig, type IdentityDB } from '@ques/identity';
 import { loadQuestionsConfig, questionsService, type QuestionsDB } from '@ques/questions';
 import { connectPostgres, createLogger, generateJwtKeys, InProcessEventBus, runService } from '@ques/kit';
 import { createTestDatabase } from '@ques/kit/testing';
+import { startServerProcess } from './server-process.js';
 
 export const OWNER = 'bench-owner';
 /** Page size of the public list (the route's default). */
@@ -63,51 +63,23 @@ await seed.query(`
   FROM generate_series(1, 20000) AS n`);
 await seed.query('ANALYZE questions.questions');
 
-// 4. The baseline for the read route: bare Fastify + raw pg, the same SQL as the service's public list.
-const pool = new pg.Pool({ connectionString: testDb.url, max: 10 });
-const bare = Fastify();
-bare.get<{ Querystring: { username: string } }>('/api/questions', async (request) => {
-  const { rows } = await pool.query(
-    `SELECT * FROM questions.questions WHERE to_username = $1 AND lifecycle = 'answered' AND display_on_profile AND NOT deleted_by_receiver
-     ORDER BY created_at DESC, id DESC LIMIT ${PAGE + 1}`,
-    [request.query.username],
-  );
-  return rows.slice(0, PAGE);
-});
-const bareFastify = await bare.listen({ port: 0, host: '127.0.0.1' });
+// 4. The baseline for the read route: bare Fastify + raw pg, the same SQL as the service's public list, in a process
+// of its own (src/bare-route-target.ts) like the service it is compared with.
+const bareRoute = await startServerProcess('./bare-route-target.js', { databaseUrl: testDb.url, page: PAGE });
+const { bareFastify } = bareRoute.urls;
 
-// 5. The BFF in front of the services (one hop).
-const bff = await buildBff({
-  log,
-  upstreams: { identity: identityUrl, questions: questionsUrl },
-  jwt,
-  publicOrigin: 'http://localhost:3000',
-  webDist: fileURLToPath(new URL('../../../web/dist', import.meta.url)),
-  // As in production, the services' changes reach the BFF, so a page past its time to live is served while it
-  // re-renders (docs/adr/0024).
-  events: bus,
-});
-const bffUrl = await bff.listen({ port: 0, host: '127.0.0.1' });
-// The same BFF rendering every public page afresh (no page cache): the uncached server render's latency.
-const uncached = await buildBff({
-  log,
-  upstreams: { identity: identityUrl, questions: questionsUrl },
-  jwt,
-  publicOrigin: 'http://localhost:3000',
-  webDist: fileURLToPath(new URL('../../../web/dist', import.meta.url)),
-  pageCacheTtlMs: 0,
-});
-const uncachedBffUrl = await uncached.listen({ port: 0, host: '127.0.0.1' });
+// 5. The BFF in front of the services (one hop), in a process of its own as deployed (src/bff-target.ts): a public
+// list costs it a real exchange with the questions service's process, not a call within one event loop.
+const bff = await startServerProcess('./bff-target.js', { identityUrl, questionsUrl, jwt: { publicKey: jwt.publicKey, issuer: jwt.issuer, audience: jwt.audience } });
+const { bffUrl, uncachedBffUrl } = bff.urls;
 
 process.stdout.write(`${JSON.stringify({ bareHttp, identityUrl, questionsUrl, bareFastify, bffUrl, uncachedBffUrl, owner: OWNER, page: PAGE })}\n`);
 
 const shutdown = async () => {
-  await bff.close();
-  await uncached.close();
-  await bare.close();
+  await bff.stop();
+  await bareRoute.stop();
   await questions.stop();
   await identity.stop();
-  await pool.end();
   await seed.end();
   await questionsDb.close();
   await testDb.drop();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConcurrencyError } from '../errors.js';
 import { scheduleJob } from '../scheduler/scheduler.js';
@@ -56,6 +56,38 @@ describe.runIf(run)('the command handler on real Postgres', () => {
     const none = await counters.handle(id, { by: 0 }, metadata);
     expect(none).toMatchObject({ state: 2, version: 1, events: [] });
     expect(order).toHaveLength(3); // only the lock ran
+  });
+
+  it('appends in as few round trips as it can: no second read of the version, the outbox rows and their NOTIFY in one statement (ADR 0037)', async () => {
+    const id = randomUUID();
+    const counters = new CommandHandler(fx.store, { decider: counterDecider, streamId: counterStreamId });
+    await counters.handle(id, { by: 1 }, metadata);
+    const channel = `outbox_${fx.database.schema}`;
+    let notified = 0;
+    const unlisten = await fx.database.listen(channel, () => (notified += 1));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    notified = 0;
+    let statements = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      // Once per statement sent (a builder nested in another statement is transformed, but not sent, on its own).
+      transformResult: async (args) => {
+        statements += 1;
+        return args.result;
+      },
+    };
+    try {
+      await fx.database.db
+        .transaction()
+        .execute((trx) => counters.handle(id, { by: 2 }, metadata, { transaction: trx.withPlugin(counting) }));
+      // Load the stream, insert the event, the counter's projection, the outbox row with its NOTIFY.
+      expect(statements).toBe(4);
+      expect(await totalOf(fx.database.db, id)).toBe(3);
+      for (let waited = 0; notified === 0 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(notified).toBeGreaterThan(0);
+    } finally {
+      await unlisten();
+    }
   });
 
   it("rolls everything back when a side effect or the call's own writes fail", async () => {

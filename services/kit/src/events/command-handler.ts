@@ -97,6 +97,7 @@ export class CommandHandler<C, E extends DomainEvent, S, DB extends KitTables> {
       expectedVersion: version,
       events: decided,
       metadata,
+      versionReadInTransaction: true,
     })) as RecordedEvent<E>[];
     const result: CommandResult<S, E> = { state: next, events: recorded, version: version + decided.length };
     if (recorded.length > 0) await this.options.sideEffects?.(trx, recorded, next);

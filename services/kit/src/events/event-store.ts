@@ -23,6 +23,12 @@ export interface AppendInput {
   expectedVersion: number;
   events: DomainEvent[];
   metadata: EventMetadata;
+  /**
+   * `expectedVersion` is the stream's last version as read inside this same transaction (the command handler's load):
+   * it cannot be stale-high, and a writer that appended since fails this append on the unique (stream, version)
+   * index, so the store does not read the version again (one round trip less on every command, ADR 0037).
+   */
+  versionReadInTransaction?: boolean;
 }
 
 type EventRow = Selectable<EventsTable>;
@@ -105,7 +111,7 @@ export class EventStore<DB extends KitTables = KitTables> {
   async appendWithin(trx: Kysely<DB>, input: AppendInput): Promise<RecordedEvent[]> {
     if (input.events.length === 0) return [];
     const { streamId, expectedVersion } = input;
-    if (expectedVersion > 0) {
+    if (expectedVersion > 0 && !input.versionReadInTransaction) {
       // A stale-high expectation would leave a gap in the versions; only equality is a valid base.
       const current = await kitView(trx)
         .selectFrom('events')
@@ -157,9 +163,10 @@ export class EventStore<DB extends KitTables = KitTables> {
       return [{ event_id: event.eventId, subject: subjectFor(this.context, envelope.type), envelope: JSON.stringify(envelope) }];
     });
     if (outboxRows.length === 0) return;
-    await kitView(trx).insertInto('outbox').values(outboxRows).execute();
-    // Delivered at commit; the relay drains whatever is unpublished, so a lost notification only costs one poll.
-    await sql`SELECT pg_notify(${outboxChannel(this.database.schema)}, '')`.execute(trx);
+    // The rows and the relay's wake-up in one statement (one round trip, ADR 0037). The NOTIFY is delivered at commit;
+    // the relay drains whatever is unpublished, so a lost notification only costs one poll.
+    const insert = kitView(trx).insertInto('outbox').values(outboxRows).returning('position');
+    await sql`WITH queued AS (${insert}) SELECT pg_notify(${outboxChannel(this.database.schema)}, '') FROM (SELECT 1 FROM queued LIMIT 1) AS one`.execute(trx);
   }
 
   async readStream(streamId: string, executor: Kysely<DB> = this.db): Promise<RecordedEvent[]> {

@@ -137,4 +137,40 @@ describe.runIf(run)('outbox relay on real Postgres and NATS JetStream', () => {
     await new Promise((r) => setTimeout(r, 300));
     for (const id of ids) expect(received.filter((r) => r === id)).toHaveLength(1);
   });
+
+  it('sends a backlog in batches of 1,000 rows, never more than the bus window in flight (ADR 0038)', async () => {
+    const [sample] = await fx.store.append({ streamId: `counter-${randomUUID()}`, expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 1 } }], metadata });
+    // 2,499 more rows like it, each with an event id of its own.
+    await sql`INSERT INTO outbox (event_id, subject, envelope)
+              SELECT id, o.subject, jsonb_set(o.envelope, '{id}', to_jsonb(id::text))
+              FROM outbox o, (SELECT gen_random_uuid() AS id FROM generate_series(1, 2499)) ids
+              WHERE o.event_id = ${sample!.eventId}`.execute(fx.database.db);
+    const sizes: number[] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const counted: EventBus = {
+      publishWindow: bus.publishWindow,
+      ensureStreams: (contexts) => bus.ensureStreams(contexts),
+      publish: async (messages) => {
+        sizes.push(messages.length);
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        try {
+          await bus.publish(messages);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+      subscribe: (s) => bus.subscribe(s),
+      watch: (s) => bus.watch(s),
+      isHealthy: () => bus.isHealthy(),
+      onReconnect: (listener) => bus.onReconnect(listener),
+      close: async () => {},
+    };
+    const relay = new OutboxRelay({ database: fx.database, bus: counted, log: silentLog });
+    expect(await relay.drain()).toBe(2500);
+    expect(sizes).toEqual([1000, 1000, 500]);
+    expect(mostInFlight).toBeLessThanOrEqual(bus.publishWindow);
+    expect(bus.publishWindow).toBe(4);
+    expect(await unpublished()).toBe(0);
+  });
 });
