@@ -13,6 +13,7 @@ export * from './events/outbox-relay.js';
 export * from './events/replay.js';
 export * from './events/types.js';
 export * from './events/projection.js';
+export * from './events/copy-rows.js';
 export * from './http/auth.js';
 export * from './http/idempotency.js';
 export * from './http/revocations.js';

@@ -8,7 +8,7 @@ import {
   CURATE_MESSAGES,
   type EventEnvelope,
 } from '@ques/contracts';
-import { readMailbox, rebuildProjections } from '@ques/kit';
+import { insertRowsAsJson, readMailbox, rebuildProjections } from '@ques/kit';
 import { eventually, infraGate, natsTestUrl, postgresServerUrl, routesWithoutSchemas } from '@ques/kit/testing';
 import { questionsProjection } from './questions/read-models/questions.js';
 import type { QuestionsInstance } from './test/harness.js';
@@ -1073,6 +1073,8 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
 
   it('rebuilds the read model from the event store into the same rows', async () => {
     const before = await h.database.db.selectFrom('questions').selectAll().orderBy('id').execute();
+    // The stats' rows too: a rebuild writes the new ones of both tables by COPY (ADR 0039).
+    const timingsBefore = await h.database.db.selectFrom('trust_timings').selectAll().orderBy('question_id').execute();
     await h.database.db
       .updateTable('questions')
       .set({ question: 'corrupted', lifecycle: 'withdrawn' })
@@ -1080,6 +1082,8 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     expect(await rebuildProjections(h.a.ctx.store, log)).toBeGreaterThan(20);
     const after = await h.database.db.selectFrom('questions').selectAll().orderBy('id').execute();
     expect(after).toEqual(before);
+    expect(timingsBefore.length).toBeGreaterThan(0);
+    expect(await h.database.db.selectFrom('trust_timings').selectAll().orderBy('question_id').execute()).toEqual(timingsBefore);
   });
 
   it('rebuilds a long run of new questions in multi-row inserts, however long the run', async () => {
@@ -1109,6 +1113,56 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     });
     const rows = await h.database.db.selectFrom('questions').select('id').where('to_user_id', '=', owner.userId).execute();
     expect(rows).toHaveLength(3_500);
+  });
+
+  it('folds a batch\'s later events into the rows its first events ask (each written once, ADR 0039), as apply leaves them', async () => {
+    const owner = { userId: randomUUID(), username: 'fold-owner', name: 'Fold Owner', email: 'fold.owner@example.com' };
+    const asker = { userId: null, username: 'guest', name: 'Gus', email: 'gus@example.com' };
+    const at = (minute: number) => new Date(Date.UTC(2026, 10, 23, 7, minute)).toISOString();
+    const tip = { amount: 500, currency: 'eur', paymentRef: 'pi_fold' };
+    // Three questions: answered then hidden from the profile; withdrawn; a tipped one whose checkout expired.
+    const script = (ids: string[]) => {
+      const [answered, withdrawn, expired] = ids as [string, string, string];
+      const asked = (questionId: string) => ({ questionId, recipient: owner, asker, question: 'Fold question?', detail: 'd', tip: null, askedAt: at(1), answerDeadline: null });
+      const events: [string, number, string, unknown][] = [
+        [answered, 1, 'QuestionAsked', asked(answered)],
+        [withdrawn, 1, 'QuestionAsked', asked(withdrawn)],
+        [expired, 1, 'TippedQuestionSubmitted', { ...asked(expired), tip, submittedAt: at(1) }],
+        [answered, 2, 'AnswerPosted', { questionId: answered, recipientUserId: owner.userId, askerUserId: null, answer: 'Yes\tindeed', tags: ['a', 'b'], displayOnProfile: true, replierName: 'Fold Owner', answeredAt: at(2), tipToCapture: null }],
+        [withdrawn, 2, 'QuestionWithdrawn', { questionId: withdrawn, withdrawnAt: at(3), tipToRelease: null }],
+        [answered, 3, 'QuestionVisibilityChanged', { questionId: answered, displayOnProfile: false, changedAt: at(4) }],
+        [expired, 2, 'TippedCheckoutExpired', { questionId: expired, paymentRef: 'pi_fold', expiredAt: at(5) }],
+      ];
+      return events.map(([id, streamVersion, type, data], i) => ({
+        globalPosition: i + 1, eventId: randomUUID(), streamId: `question-${id}`, streamVersion, type, data,
+        metadata: { correlationId: 'test', causationId: null, actor: null }, recordedAt: new Date(),
+      }));
+    };
+    const live = [randomUUID(), randomUUID(), randomUUID()];
+    const rebuilt = [randomUUID(), randomUUID(), randomUUID()];
+    const written: Record<string, unknown>[][] = [];
+    await h.database.db.transaction().execute(async (trx) => {
+      for (const event of script(live)) await questionsProjection.apply(trx, event);
+      await questionsProjection.applyBatch!(trx, script(rebuilt), {
+        via: 'copy',
+        insertNew: async (table, rows) => {
+          written.push([...rows]);
+          await insertRowsAsJson(trx, table, rows);
+        },
+      });
+    });
+    // Written once, already answered (and hidden) / withdrawn; the expired checkout never written at all.
+    expect(written).toHaveLength(1);
+    expect(written[0]!.map((row) => [row.id, row.lifecycle, row.version])).toEqual([
+      [rebuilt[0], 'answered', 3],
+      [rebuilt[1], 'withdrawn', 2],
+    ]);
+    const rows = async (ids: string[]) =>
+      (await h.database.db.selectFrom('questions').selectAll().where('id', 'in', ids).execute())
+        .map(({ id, ...row }) => ({ at: ids.indexOf(id), ...row }))
+        .sort((a, b) => a.at - b.at);
+    expect(await rows(rebuilt)).toEqual(await rows(live));
+    expect(await rows(live)).toHaveLength(2);
   });
 
   it('serves the public list and the inbox with one index range scan each (EXPLAIN on 20k rows)', async () => {

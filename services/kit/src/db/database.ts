@@ -37,6 +37,11 @@ export interface Database<DB = KitTables> {
   listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   /** Tries to become the single holder of `lockName` in this database; null if someone else holds it. */
   tryLead(lockName: string): Promise<Leadership | null>;
+  /**
+   * Postgres only: runs `fn` on one pooled connection, given both as a Kysely (its transactions run on that
+   * connection) and as the raw client, for what Kysely cannot say (`COPY … FROM STDIN`, ADR 0039).
+   */
+  withConnection?<T>(fn: (db: Kysely<DB>, client: pg.ClientBase) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -133,6 +138,25 @@ export function connectPostgres<DB = KitTables>(opts: PostgresOptions): Database
           await client.end().catch(() => {});
         },
       };
+    },
+    async withConnection(fn) {
+      const client = await pool.connect();
+      // A pool of that one connection: Kysely acquires and "releases" it per query and transaction; it goes back
+      // to the real pool once `fn` is done.
+      const one = { query: client.query.bind(client), release: () => {} };
+      const single = new Kysely<DB>({
+        dialect: new PostgresDialect({ pool: { connect: async () => one, end: async () => {} } }),
+      });
+      let failed = false;
+      try {
+        return await fn(single, client);
+      } catch (error) {
+        failed = true;
+        throw error;
+      } finally {
+        // After a failure the session's state is unknown (a COPY cut short): the pool drops it.
+        client.release(failed);
+      }
     },
     async close() {
       await Promise.all([...dedicated].map((c) => c.end().catch(() => {})));

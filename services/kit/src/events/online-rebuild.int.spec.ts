@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventStore } from './event-store.js';
-import type { Projection } from './projection.js';
+import { sql } from 'kysely';
+import { copyRows } from './copy-rows.js';
+import { batchedApply, insertRowsAsJson, type BulkWriter, type Projection } from './projection.js';
 import { rebuildProjections } from './replay.js';
 import { infraGate, postgresServerUrl } from '../testing/infra.js';
 import { counterFixture, counterIntegration, counterProjection, metadata, silentLog, totalOf, type CounterDB, type KitFixture } from '../test/fixture.js';
@@ -99,6 +101,59 @@ describe.runIf(run)('online projection rebuild on real Postgres', () => {
     await expect(
       fx.database.db.insertInto('counters').values({ id: fresh, total: 1, version: 1 }).execute(),
     ).rejects.toThrow(/duplicate key/);
+  });
+
+  it('writes the rows of streams first seen in a batch by COPY (ADR 0039) and ends with the rows live appends made', async () => {
+    const writers: BulkWriter[] = [];
+    const batched: Projection<CounterDB> = {
+      ...counterProjection,
+      applyBatch: async (trx, events, bulk) => {
+        if (bulk) writers.push(bulk);
+        await batchedApply<CounterDB>({
+          relevant: (event) => event.type === 'Incremented',
+          rowOf: (event) =>
+            event.streamVersion === 1
+              ? { key: event.streamId.slice('counter-'.length), row: { id: event.streamId.slice('counter-'.length), total: (event.data as { by: number }).by, version: 1 } }
+              : null,
+          insert: (t, rows) => insertRowsAsJson(t, 'counters', rows, sql`ON CONFLICT (id) DO NOTHING`),
+          apply: (t, event) => counterProjection.apply(t, event),
+          newRows: { table: 'counters', createsRow: (event) => event.streamVersion === 1 },
+        })(trx, events, bulk);
+      },
+    };
+    const store = new EventStore({ database: fx.database, context: 'support', projections: [counterProjection], toIntegration: counterIntegration });
+    for (let i = 0; i < 30; i += 1) {
+      const id = randomUUID();
+      for (let v = 1; v <= 1 + (i % 3); v += 1) {
+        await store.append({ streamId: `counter-${id}`, expectedVersion: v - 1, events: [{ type: 'Incremented', data: { by: i + v } }], metadata });
+      }
+    }
+    const live = await snapshot(fx);
+    await fx.database.db.updateTable('counters').set({ total: -1 }).execute();
+    const rebuilt = new EventStore({ database: fx.database, context: 'support', projections: [batched], toIntegration: counterIntegration });
+    await rebuildProjections(rebuilt, silentLog, { batchSize: 25 });
+    expect(await snapshot(fx)).toEqual(live);
+    // The load's batches got the COPY writer, not the one of plain INSERTs.
+    expect(writers.length).toBeGreaterThan(1);
+    expect(writers[0]!.via).toBe('copy');
+  });
+
+  it('copies rows with the values insertRowsAsJson writes: text that needs escaping, nulls, booleans, numbers, jsonb, times', async () => {
+    await sql`CREATE TABLE copy_check (id int PRIMARY KEY, body text, flag boolean, n numeric, doc jsonb, at timestamptz)`.execute(fx.database.db);
+    const text = 'tab\there, a backslash \\ and \\N, new\nline\r\n“ü”';
+    const row = (id: number) => ({ id, body: id % 2 ? text : null, flag: id % 2 === 0, n: (id % 10) * 1.5, doc: { tags: ['a\tb', 'c'], at: null }, at: new Date(Date.UTC(2026, 10, 23, 7, id % 10)).toISOString() });
+    const rows = [1, 2, 3].map(row);
+    const again = [11, 12, 13].map(row);
+    await fx.database.withConnection!(async (_db, client) => {
+      await client.query('SET search_path TO support, public');
+      await copyRows(client, 'copy_check', rows);
+    });
+    await insertRowsAsJson(fx.database.db, 'copy_check', again);
+    const read = await sql<{ id: number; body: string | null; flag: boolean; n: string; doc: unknown; at: Date }>`SELECT * FROM copy_check ORDER BY id`.execute(fx.database.db);
+    const byId = new Map(read.rows.map((r) => [r.id, { ...r, id: r.id % 10 }]));
+    for (const id of [1, 2, 3]) expect(byId.get(id)).toEqual(byId.get(id + 10));
+    expect(byId.get(1)!.body).toBe(rows[0]!.body);
+    await sql`DROP TABLE copy_check`.execute(fx.database.db);
   });
 
   it('refuses a second rebuild of the same schema while one runs', async () => {

@@ -11,10 +11,27 @@ export interface Projection<DB = KitTables> {
   apply(trx: Kysely<DB>, event: RecordedEvent): Promise<void>;
   /**
    * Optional, for rebuilds: applies a run of events (in order) with fewer round trips. Must leave the same rows as
-   * calling `apply` for each of them.
+   * calling `apply` for each of them. `bulk` takes rows that cannot exist yet (COPY in an online rebuild, ADR 0039).
    */
-  applyBatch?(trx: Kysely<DB>, events: RecordedEvent[]): Promise<void>;
+  applyBatch?(trx: Kysely<DB>, events: RecordedEvent[], bulk?: BulkWriter): Promise<void>;
 }
+
+/** How a rebuild's batch writes rows that cannot be in their table yet (ADR 0039). */
+export interface BulkWriter {
+  /** How the rows go in. */
+  readonly via: 'copy' | 'insert';
+  /**
+   * Adds rows none of which is in `table` yet (e.g. made by the first event of their stream), every row with the
+   * same keys: `COPY … FROM STDIN` in an online rebuild on Postgres (`copyRows`), one `insertRowsAsJson` elsewhere.
+   */
+  insertNew(table: string, rows: readonly Record<string, unknown>[]): Promise<void>;
+}
+
+/** The `BulkWriter` without COPY: one multi-row INSERT per call in `trx`. */
+export const insertingBulkWriter = (trx: Kysely<any>): BulkWriter => ({
+  via: 'insert',
+  insertNew: (table, rows) => insertRowsAsJson(trx, table, rows),
+});
 
 /**
  * One multi-row INSERT with a single parameter (ADR 0026): the rows go as one JSON array, expanded by
@@ -48,6 +65,11 @@ export interface BatchingSpec<DB> {
   apply(trx: Kysely<DB>, event: RecordedEvent): Promise<void>;
   /** Rows per statement. Default 5,000. */
   maxRows?: number;
+  /**
+   * With `createsRow`, the rows of events for which it is true (their row cannot exist yet: the stream's first
+   * event, say) go into `table` through the rebuild's `BulkWriter` (COPY) instead of `insert` (ADR 0039).
+   */
+  newRows?: { table: string; createsRow(event: RecordedEvent): boolean };
 }
 
 /**
@@ -57,13 +79,23 @@ export interface BatchingSpec<DB> {
  */
 export function batchedApply<DB>(
   spec: BatchingSpec<DB>,
-): (trx: Kysely<DB>, events: RecordedEvent[]) => Promise<void> {
+): (trx: Kysely<DB>, events: RecordedEvent[], bulk?: BulkWriter) => Promise<void> {
   const maxRows = spec.maxRows ?? 5_000;
-  return async (trx, events) => {
+  return async (trx, events, bulk) => {
     let pending = new Map<string, Record<string, unknown>>();
+    /** Keys of pending rows that are new to the table (they go through `bulk`). */
+    let fresh = new Set<string>();
     const flush = async () => {
-      if (pending.size > 0) await spec.insert(trx, [...pending.values()]);
+      if (pending.size > 0) {
+        if (fresh.size > 0 && bulk && spec.newRows) {
+          const [created, others] = [[] as Record<string, unknown>[], [] as Record<string, unknown>[]];
+          for (const [key, row] of pending) (fresh.has(key) ? created : others).push(row);
+          await bulk.insertNew(spec.newRows.table, created);
+          if (others.length > 0) await spec.insert(trx, others);
+        } else await spec.insert(trx, [...pending.values()]);
+      }
       pending = new Map();
+      fresh = new Set();
     };
     for (const event of events) {
       if (!spec.relevant(event)) continue;
@@ -71,6 +103,7 @@ export function batchedApply<DB>(
       if (added) {
         if (pending.has(added.key)) await flush();
         pending.set(added.key, added.row);
+        if (spec.newRows?.createsRow(event)) fresh.add(added.key);
         if (pending.size >= maxRows) await flush();
       } else {
         await flush();

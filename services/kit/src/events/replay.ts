@@ -5,6 +5,8 @@ import { subjectFor } from '@ques/contracts';
 import type { KitTables } from '../db/schema.js';
 import { KIT_PRIVATE_EVENTS, toEnvelope, type EventStore } from './event-store.js';
 import type { RecordedEvent } from './types.js';
+import { copyRows } from './copy-rows.js';
+import { insertingBulkWriter, type BulkWriter } from './projection.js';
 
 export interface RebuildProgress {
   applied: number;
@@ -28,6 +30,8 @@ export interface RebuildOptions {
 /** How many catch-up passes run outside the swap before it is tried; each pass takes what arrived meanwhile. */
 const CATCH_UP_PASSES = 5;
 const SWAP_ATTEMPTS = 5;
+/** Connections that build the deferred indexes side by side. */
+const INDEX_LANES = 2;
 /** A hole in the positions wider than this is taken as a jump of the sequence, not as transactions in flight. */
 const MAX_GAP = 10_000;
 
@@ -54,7 +58,12 @@ export async function rebuildProjections<DB extends KitTables>(
   return new OnlineRebuild(store, log, opts).run();
 }
 
-async function applyProjections<DB extends KitTables>(store: EventStore<DB>, trx: Kysely<DB>, events: RecordedEvent[]): Promise<void> {
+async function applyProjections<DB extends KitTables>(
+  store: EventStore<DB>,
+  trx: Kysely<DB>,
+  events: RecordedEvent[],
+  bulk: BulkWriter = insertingBulkWriter(trx),
+): Promise<void> {
   if (events.length === 0) return;
   const perEvent = store.projections.filter((p) => !p.applyBatch);
   if (perEvent.length === store.projections.length) {
@@ -63,7 +72,7 @@ async function applyProjections<DB extends KitTables>(store: EventStore<DB>, trx
   }
   // Projections run one after another over the batch (each sees the rows the earlier ones wrote).
   for (const projection of store.projections) {
-    if (projection.applyBatch) await projection.applyBatch(trx, events);
+    if (projection.applyBatch) await projection.applyBatch(trx, events, bulk);
     else for (const event of events) await projection.apply(trx, event);
   }
 }
@@ -129,7 +138,7 @@ class OnlineRebuild<DB extends KitTables> {
       this.lastPosition = Number(last.rows[0]?.n ?? 0);
       await this.createShadow();
       await this.load();
-      for (const statement of this.deferredIndexes) await sql.raw(statement).execute(this.db);
+      await this.buildDeferredIndexes();
       for (let pass = 0; pass < CATCH_UP_PASSES; pass += 1) {
         if ((await this.catchUp(this.db, 'catch-up')) < this.batchSize / 10) break;
       }
@@ -171,9 +180,21 @@ class OnlineRebuild<DB extends KitTables> {
     }
   }
 
+  /**
+   * Builds the deferred indexes on INDEX_LANES connections at once (CREATE INDEX takes a SHARE lock, so several may
+   * build on one table), the GIN ones (the slowest: trigrams, full text) first (ADR 0039).
+   */
+  private async buildDeferredIndexes(): Promise<void> {
+    const queue = [...this.deferredIndexes].sort((a, b) => Number(/ USING gin /i.test(b)) - Number(/ USING gin /i.test(a)));
+    const lane = async () => {
+      for (let statement = queue.shift(); statement !== undefined; statement = queue.shift()) await sql.raw(statement).execute(this.db);
+    };
+    await Promise.all(Array.from({ length: Math.min(INDEX_LANES, queue.length) }, lane));
+  }
+
   /** Applies a run of events to the shadow tables inside `trx` (whose search_path puts the shadow schema first). */
-  private async applyToShadow(trx: Tx, events: RecordedEvent[]): Promise<void> {
-    await applyProjections(this.store, trx as unknown as Kysely<DB>, events);
+  private async applyToShadow(trx: Tx, events: RecordedEvent[], bulk?: BulkWriter): Promise<void> {
+    await applyProjections(this.store, trx as unknown as Kysely<DB>, events, bulk);
     this.applied += events.length;
   }
 
@@ -208,8 +229,20 @@ class OnlineRebuild<DB extends KitTables> {
     this.log.info(progress, 'rebuilding projections');
   }
 
-  /** The bulk: reads batch n+1 (on another connection) while batch n is applied, one transaction per batch. */
+  /**
+   * The bulk: reads batch n+1 (on another connection) while batch n is applied, one transaction per batch, all on one
+   * connection whose new rows go in by COPY (ADR 0039).
+   */
   private async load(): Promise<void> {
+    const { database } = this.store;
+    if (database.withConnection) {
+      await database.withConnection((db, client) =>
+        this.loadOn(db as unknown as Tx, { via: 'copy', insertNew: (table, rows) => copyRows(client, table, rows) }),
+      );
+    } else await this.loadOn(this.db);
+  }
+
+  private async loadOn(db: Tx, bulk?: BulkWriter): Promise<void> {
     let next = this.store.readAll(this.after, this.batchSize);
     for (;;) {
       const events = await next;
@@ -218,11 +251,11 @@ class OnlineRebuild<DB extends KitTables> {
       next = this.store.readAll(this.after, this.batchSize);
       // A read failing while the apply runs must not go unhandled; it is awaited (and thrown) on the next turn.
       next.catch(() => {});
-      await this.db.transaction().execute(async (trx) => {
+      await db.transaction().execute(async (trx) => {
         await this.shadowFirst(trx);
         // The shadow tables are nobody's until the swap, which commits synchronously: a crash loses only the rebuild.
         await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-        await this.applyToShadow(trx, events);
+        await this.applyToShadow(trx, events, bulk);
       });
       this.report('load');
     }

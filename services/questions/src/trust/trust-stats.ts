@@ -100,7 +100,14 @@ export const trustTimingsProjection: Projection<QuestionsDB> = {
   name: 'trust_timings',
   tables: ['trust_timings'],
   apply,
-  applyBatch: batchedApply<QuestionsDB>({ relevant, rowOf, insert, apply }),
+  applyBatch: batchedApply<QuestionsDB>({
+    relevant,
+    rowOf,
+    insert,
+    apply,
+    // A question's first event makes its row: in a rebuild it goes in by COPY (ADR 0039).
+    newRows: { table: 'trust_timings', createsRow: (event) => event.streamVersion === 1 },
+  }),
 };
 
 /** The median of numbers (the mean of the middle two for an even count); null for none. Pure. */

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { QUESTION_MESSAGES } from '@ques/contracts';
-import { badRequest, insertRowsAsJson, type Projection, type RecordedEvent } from '@ques/kit';
+import { badRequest, insertRowsAsJson, type BulkWriter, type Projection, type RecordedEvent } from '@ques/kit';
 import {
   QUESTION_COLUMNS,
   type QuestionRow,
@@ -70,40 +70,71 @@ async function insertAsked(trx: Kysely<QuestionsDB>, rows: ReturnType<typeof ask
 export const questionsProjection: Projection<QuestionsDB> = {
   name: 'questions',
   tables: ['questions'],
-  /** Rebuilds: consecutive new questions go in as one multi-row insert; everything else as `apply` does it. */
-  async applyBatch(trx: Kysely<QuestionsDB>, events: RecordedEvent[]) {
-    let pending = new Map<string, ReturnType<typeof askedRow>>();
+  /**
+   * Rebuilds: consecutive new questions go in as one multi-row insert; everything else as `apply` does it. With the
+   * rebuild's COPY writer (ADR 0039), a question asked by its stream's first event is folded in memory — its later
+   * events of the batch change the row before it is written, once, by COPY — instead of an insert and an UPDATE per
+   * event.
+   */
+  async applyBatch(trx: Kysely<QuestionsDB>, events: RecordedEvent[], bulk?: BulkWriter) {
+    let pending = new Map<string, Record<string, unknown> & { version: number }>();
+    /** Keys of pending rows made by their stream's first event (no row yet): written by COPY, changed in memory. */
+    let fresh = new Set<string>();
+    let folded = false;
     const flush = async () => {
-      if (pending.size > 0) await insertAsked(trx, [...pending.values()]);
+      if (pending.size > 0) {
+        const created: Record<string, unknown>[] = [];
+        const others: ReturnType<typeof askedRow>[] = [];
+        for (const [id, row] of pending) {
+          if (fresh.has(id)) created.push(folded ? { ...UNCHANGED_DEFAULTS, ...row } : row);
+          else others.push(row as ReturnType<typeof askedRow>);
+        }
+        if (created.length > 0) await bulk!.insertNew('questions', created);
+        if (others.length > 0) await insertAsked(trx, others);
+      }
       pending = new Map();
+      fresh = new Set();
+      folded = false;
     };
     for (const recorded of events) {
       if (recorded.type === 'QuestionAsked' || recorded.type === 'TippedQuestionSubmitted') {
-        const row = askedRow(
-          { type: recorded.type, data: recorded.data } as AskedEvent,
-          recorded.streamVersion,
-        );
+        const row = askedRow({ type: recorded.type, data: recorded.data } as AskedEvent, recorded.streamVersion);
         // One statement cannot touch a row twice: an authorization of a question in this run waits for a flush.
         if (pending.has(row.id)) await flush();
         pending.set(row.id, row);
+        if (bulk && recorded.streamVersion === 1) fresh.add(row.id);
         if (pending.size >= MAX_ROWS_PER_INSERT) await flush();
-      } else {
-        await flush();
-        await questionsProjection.apply(trx, recorded);
+        continue;
       }
+      const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
+      const change = changeOf(e);
+      const row = change && fresh.has(change.id) ? pending.get(change.id) : undefined;
+      if (change && row) {
+        // `apply`'s UPDATE … WHERE version < $version, on the row in memory.
+        if (row.version < recorded.streamVersion) {
+          Object.assign(row, change.set, { updated_at: change.at, version: recorded.streamVersion });
+          folded = true;
+        }
+        continue;
+      }
+      if (e.type === 'TippedCheckoutExpired') {
+        const expired = fresh.has(e.data.questionId) ? pending.get(e.data.questionId) : undefined;
+        if (expired) {
+          if (expired.lifecycle === 'awaiting_payment' && expired.version < recorded.streamVersion) {
+            pending.delete(e.data.questionId);
+            fresh.delete(e.data.questionId);
+          }
+          continue;
+        }
+      }
+      await flush();
+      await questionsProjection.apply(trx, recorded);
     }
     await flush();
   },
   async apply(trx: Kysely<QuestionsDB>, recorded: RecordedEvent) {
     const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
     const version = recorded.streamVersion;
-    const update = (id: string, at: string, set: Updateable<QuestionsTable>) =>
-      trx
-        .updateTable('questions')
-        .set({ ...set, updated_at: at, version })
-        .where('id', '=', id)
-        .where('version', '<', version)
-        .execute();
     switch (e.type) {
       case 'TippedQuestionSubmitted':
       case 'QuestionAsked':
@@ -141,66 +172,6 @@ export const questionsProjection: Projection<QuestionsDB> = {
           .execute();
         return;
       }
-      case 'AnswerPosted': {
-        const d = e.data;
-        await update(d.questionId, d.answeredAt, {
-          lifecycle: 'answered',
-          answer: d.answer,
-          tags: json(d.tags),
-          display_on_profile: d.displayOnProfile,
-          replier_name: d.replierName,
-          answered_at: d.answeredAt,
-          ...(d.tipToCapture ? { tip_status: 'capturing' } : {}),
-          ...(d.redaction
-            ? { public_question: d.redaction.question, public_detail: d.redaction.detail }
-            : {}),
-        });
-        return;
-      }
-      case 'AnswerEdited':
-        await update(e.data.questionId, e.data.editedAt, {
-          answer: e.data.answer,
-          tags: json(e.data.tags),
-          ...(e.data.source !== undefined ? { source: e.data.source } : {}),
-          ...(e.data.redaction
-            ? { public_question: e.data.redaction.question, public_detail: e.data.redaction.detail }
-            : {}),
-        });
-        return;
-      case 'QuestionVisibilityChanged':
-        await update(e.data.questionId, e.data.changedAt, { display_on_profile: e.data.displayOnProfile });
-        return;
-      case 'AnswerHiddenByOperator':
-        await update(e.data.questionId, e.data.hiddenAt, {
-          display_on_profile: false,
-          hidden_reason: e.data.reason,
-          hidden_at: e.data.hiddenAt,
-        });
-        return;
-      case 'QuestionDeletedByReceiver':
-        await update(e.data.questionId, e.data.deletedAt, {
-          deleted_by_receiver: true,
-          ...(e.data.tipToRelease ? { tip_status: 'released' } : {}),
-        });
-        return;
-      case 'QuestionWithdrawn':
-        await update(e.data.questionId, e.data.withdrawnAt, {
-          lifecycle: 'withdrawn',
-          ...(e.data.tipToRelease ? { tip_status: 'released' } : {}),
-        });
-        return;
-      case 'AnswerWindowExpired':
-        await update(e.data.questionId, e.data.expiredAt, {
-          answer_window_expired: true,
-          tip_status: 'released',
-        });
-        return;
-      case 'TipCaptureConfirmed':
-        await update(e.data.questionId, e.data.capturedAt, { tip_status: 'captured' });
-        return;
-      case 'TipReleaseConfirmed':
-        await update(e.data.questionId, e.data.releasedAt, { tip_status: 'released' });
-        return;
       case 'TippedCheckoutExpired':
         // Never seen by anyone: the row goes (the stream keeps the history).
         await trx
@@ -210,12 +181,121 @@ export const questionsProjection: Projection<QuestionsDB> = {
           .where('version', '<', version)
           .execute();
         return;
+      case 'AnswerPosted':
+      case 'AnswerEdited':
+      case 'QuestionVisibilityChanged':
+      case 'AnswerHiddenByOperator':
+      case 'QuestionDeletedByReceiver':
+      case 'QuestionWithdrawn':
+      case 'AnswerWindowExpired':
+      case 'TipCaptureConfirmed':
+      case 'TipReleaseConfirmed': {
+        const change = changeOf(e)!;
+        const { tags, ...set } = change.set;
+        await trx
+          .updateTable('questions')
+          .set({ ...set, ...(tags !== undefined && { tags: json(tags) }), updated_at: change.at, version })
+          .where('id', '=', change.id)
+          .where('version', '<', version)
+          .execute();
+        return;
+      }
       default: {
         const unknown: never = e;
         return unknown;
       }
     }
   },
+};
+
+/** What an event changes in its question's row (with `updated_at` = `at` and its version), or null for the others. */
+type Change = { id: string; at: string; set: Omit<Updateable<QuestionsTable>, 'tags'> & { tags?: string[] } };
+
+function changeOf(e: QuestionEvent): Change | null {
+  switch (e.type) {
+    case 'AnswerPosted': {
+      const d = e.data;
+      return {
+        id: d.questionId,
+        at: d.answeredAt,
+        set: {
+          lifecycle: 'answered',
+          answer: d.answer,
+          tags: d.tags,
+          display_on_profile: d.displayOnProfile,
+          replier_name: d.replierName,
+          answered_at: d.answeredAt,
+          ...(d.tipToCapture ? { tip_status: 'capturing' } : {}),
+          ...(d.redaction ? { public_question: d.redaction.question, public_detail: d.redaction.detail } : {}),
+        },
+      };
+    }
+    case 'AnswerEdited':
+      return {
+        id: e.data.questionId,
+        at: e.data.editedAt,
+        set: {
+          answer: e.data.answer,
+          tags: e.data.tags,
+          ...(e.data.source !== undefined ? { source: e.data.source } : {}),
+          ...(e.data.redaction ? { public_question: e.data.redaction.question, public_detail: e.data.redaction.detail } : {}),
+        },
+      };
+    case 'QuestionVisibilityChanged':
+      return { id: e.data.questionId, at: e.data.changedAt, set: { display_on_profile: e.data.displayOnProfile } };
+    case 'AnswerHiddenByOperator':
+      return {
+        id: e.data.questionId,
+        at: e.data.hiddenAt,
+        set: { display_on_profile: false, hidden_reason: e.data.reason, hidden_at: e.data.hiddenAt },
+      };
+    case 'QuestionDeletedByReceiver':
+      return {
+        id: e.data.questionId,
+        at: e.data.deletedAt,
+        set: { deleted_by_receiver: true, ...(e.data.tipToRelease ? { tip_status: 'released' } : {}) },
+      };
+    case 'QuestionWithdrawn':
+      return {
+        id: e.data.questionId,
+        at: e.data.withdrawnAt,
+        set: { lifecycle: 'withdrawn', ...(e.data.tipToRelease ? { tip_status: 'released' } : {}) },
+      };
+    case 'AnswerWindowExpired':
+      return { id: e.data.questionId, at: e.data.expiredAt, set: { answer_window_expired: true, tip_status: 'released' } };
+    case 'TipCaptureConfirmed':
+      return { id: e.data.questionId, at: e.data.capturedAt, set: { tip_status: 'captured' } };
+    case 'TipReleaseConfirmed':
+      return { id: e.data.questionId, at: e.data.releasedAt, set: { tip_status: 'released' } };
+    case 'QuestionAsked':
+    case 'TippedQuestionSubmitted':
+    case 'QuestionCurated':
+    case 'TippedCheckoutExpired':
+      return null;
+    default: {
+      const unknown: never = e;
+      return unknown;
+    }
+  }
+}
+
+/**
+ * The columns a change may write that a new question's row leaves to the table's defaults (migrations 0001–0008):
+ * a row folded in memory carries them all, so every row of one COPY has the same columns.
+ */
+const UNCHANGED_DEFAULTS = {
+  answer: null,
+  source: '',
+  tags: [] as string[],
+  display_on_profile: true,
+  deleted_by_receiver: false,
+  replier_name: null,
+  answer_window_expired: false,
+  answered_at: null,
+  public_question: null,
+  public_detail: null,
+  hidden_reason: null,
+  hidden_at: null,
 };
 
 // ---- queries ----
