@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { ZInternalCallHeaders } from '../questions.js';
 
 /*
  * Every /api call is declared once, here in contracts: method, path, which service answers it, who may call it and
@@ -64,6 +65,23 @@ export function defineCall<const S extends CallSchema>(call: ApiCall<S>): ApiCal
 
 /** The response schemas of a call including its error statuses, as Fastify and OpenAPI want them. */
 export function responseSchemas(call: ApiCall): Record<number, z.ZodType> {
-  const errors = Object.fromEntries(Object.keys(call.errors ?? {}).map((status) => [Number(status), ZErrorBody]));
+  const errors = Object.fromEntries(
+    Object.keys(call.errors ?? {}).map((status) => [Number(status), ZErrorBody]),
+  );
   return { ...errors, ...call.schema.response };
+}
+
+/**
+ * Declares a service-to-service call on the internal network (`/internal/*`, never forwarded by the BFF): no user
+ * token (`auth: 'none'`), the `x-internal-token` header, and 403 `Forbidden` when the deployment's token is missing.
+ */
+export function defineInternalCall<const S extends Omit<CallSchema, 'headers'>>(
+  call: Omit<ApiCall<S>, 'auth'>,
+): ApiCall<{ headers: typeof ZInternalCallHeaders } & S> {
+  return defineCall({
+    ...call,
+    auth: 'none',
+    errors: { 403: ['Forbidden'], ...call.errors },
+    schema: { headers: ZInternalCallHeaders, ...call.schema },
+  });
 }

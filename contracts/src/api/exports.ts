@@ -1,8 +1,15 @@
 import { z } from 'zod';
 import { IDENTITY_MESSAGES as M } from '../core/identity.js';
-import { ZInternalCallHeaders } from '../questions.js';
-import { EXPORT_MESSAGES as X, ZDataExport, ZExportIdParams, ZExportUserParams, ZLatestExport, ZPaymentsExport, ZQuestionsExport } from '../exports.js';
-import { defineCall } from './call.js';
+import {
+  EXPORT_MESSAGES as X,
+  ZDataExport,
+  ZExportIdParams,
+  ZExportUserParams,
+  ZLatestExport,
+  ZPaymentsExport,
+  ZQuestionsExport,
+} from '../exports.js';
+import { defineCall, defineInternalCall, type ServiceName } from './call.js';
 import { AUTH_ERRORS } from './identity.js';
 import { TOO_MANY } from './kit-messages.js';
 
@@ -46,33 +53,42 @@ export const exportsApi = {
     method: 'GET',
     path: '/api/users/exports/:id/download',
     service: 'identity',
-    summary: 'The ZIP of one of your ready data exports (application/zip; only your own session, within 24 hours)',
+    summary:
+      'The ZIP of one of your ready data exports (application/zip; only your own session, within 24 hours)',
     auth: 'required',
     errors: { 401: [...AUTH_ERRORS], 404: [X.notFound, X.expired], 409: [X.notReady] },
     schema: { params: ZExportIdParams, response: { 200: z.unknown().describe('application/zip bytes') } },
   }),
 } as const;
 
+/** One context's part of a person's export, read by identity (`GET /internal/exports/<service>/:userId`). */
+const exportPartCall = <const S extends ServiceName, const R extends z.ZodType>(
+  service: S,
+  id: string,
+  summary: string,
+  part: R,
+) =>
+  defineInternalCall({
+    id,
+    method: 'GET',
+    path: `/internal/exports/${service}/:userId`,
+    service,
+    summary,
+    schema: { params: ZExportUserParams, response: { 200: part } },
+  });
+
 /** Identity reads the other contexts' parts of an export (internal network, `x-internal-token`; never the BFF). */
 export const exportsInternalCalls = {
-  questions: defineCall({
-    id: 'exportQuestionsOfUser',
-    method: 'GET',
-    path: '/internal/exports/questions/:userId',
-    service: 'questions',
-    summary: "A person's questions received, asked and curated, as they see them (data export)",
-    auth: 'none',
-    errors: { 403: ['Forbidden'] },
-    schema: { headers: ZInternalCallHeaders, params: ZExportUserParams, response: { 200: ZQuestionsExport } },
-  }),
-  payments: defineCall({
-    id: 'exportPaymentsOfUser',
-    method: 'GET',
-    path: '/internal/exports/payments/:userId',
-    service: 'payments',
-    summary: "A person's tips received (amount, fee, net) and paid (data export)",
-    auth: 'none',
-    errors: { 403: ['Forbidden'] },
-    schema: { headers: ZInternalCallHeaders, params: ZExportUserParams, response: { 200: ZPaymentsExport } },
-  }),
+  questions: exportPartCall(
+    'questions',
+    'exportQuestionsOfUser',
+    "A person's questions received, asked and curated, as they see them (data export)",
+    ZQuestionsExport,
+  ),
+  payments: exportPartCall(
+    'payments',
+    'exportPaymentsOfUser',
+    "A person's tips received (amount, fee, net) and paid (data export)",
+    ZPaymentsExport,
+  ),
 } as const;

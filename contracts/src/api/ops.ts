@@ -11,7 +11,7 @@ import {
   ZOperatorAuditQuery,
   ZUpdateArchiveRequest,
 } from '../ops.js';
-import { defineCall, type ServiceName } from './call.js';
+import { defineCall, type ApiCall, type CallSchema, type ServiceName } from './call.js';
 import { BAD_TOKEN } from './kit-messages.js';
 
 /**
@@ -32,6 +32,27 @@ const auditCall = <const S extends ServiceName>(service: S, id: string) =>
     auth: 'operator',
     errors: OPERATOR_ERRORS,
     schema: { querystring: ZOperatorAuditQuery, response: { 200: ZOperatorAuditPage } },
+  });
+
+/** 404 for a path that does not exist (not an operator) or an id that is no archive profile. */
+const ARCHIVE_ERRORS = {
+  ...OPERATOR_ERRORS,
+  404: [OPS_MESSAGES.notFound, OPS_MESSAGES.noSuchArchive],
+} as const;
+
+/**
+ * An operator's change to one archive profile (`/api/ops/archives/:id…`): identity answers with the profile as it is
+ * now, or 404 as `ARCHIVE_ERRORS` says.
+ */
+const archiveCall = <const S extends Pick<CallSchema, 'body'>>(
+  call: Omit<ApiCall, 'service' | 'auth' | 'schema'> & { schema: S },
+) =>
+  defineCall({
+    ...call,
+    service: 'identity',
+    auth: 'operator',
+    errors: { ...ARCHIVE_ERRORS, ...call.errors },
+    schema: { params: ZArchiveParams, ...call.schema, response: { 200: ZArchiveProfile } },
   });
 
 /** The operator console's calls (issue 18). */
@@ -61,47 +82,34 @@ export const opsApi = {
     errors: { ...OPERATOR_ERRORS, 400: ['Name is required'], 409: [OPS_MESSAGES.usernameTaken] },
     schema: { body: ZCreateArchiveRequest, response: { 201: ZArchiveProfile } },
   }),
-  updateArchive: defineCall({
+  updateArchive: archiveCall({
     id: 'opsUpdateArchive',
     method: 'PUT',
     path: '/api/ops/archives/:id',
-    service: 'identity',
     summary: "Operators: edit an archive profile's name, bio or sources note",
-    auth: 'operator',
-    errors: { ...OPERATOR_ERRORS, 404: [OPS_MESSAGES.notFound, OPS_MESSAGES.noSuchArchive] },
-    schema: { params: ZArchiveParams, body: ZUpdateArchiveRequest, response: { 200: ZArchiveProfile } },
+    schema: { body: ZUpdateArchiveRequest },
   }),
-  archiveAvatar: defineCall({
+  archiveAvatar: archiveCall({
     id: 'opsArchiveAvatar',
     method: 'POST',
     path: '/api/ops/archives/:id/avatar',
-    service: 'identity',
-    summary: "Operators: upload an archive profile's avatar (multipart/form-data, one file field `avatar`, under 2 MB)",
+    summary:
+      "Operators: upload an archive profile's avatar (multipart/form-data, one file field `avatar`, under 2 MB)",
     description: "Processed as an owner's upload: re-encoded to square WebP images without metadata.",
-    auth: 'operator',
     bodyKind: 'multipart',
     errors: {
-      ...OPERATOR_ERRORS,
       400: [IDENTITY_MESSAGES.chooseImage, IDENTITY_MESSAGES.badUpload],
-      404: [OPS_MESSAGES.notFound, OPS_MESSAGES.noSuchArchive],
       413: [IDENTITY_MESSAGES.avatarTooLarge, IDENTITY_MESSAGES.tooManyPixels],
       415: [IDENTITY_MESSAGES.notAnImage, IDENTITY_MESSAGES.unreadableImage],
     },
     // The file is streamed to the handler, never parsed into the body: the schema only documents the form's field.
-    schema: {
-      params: ZArchiveParams,
-      body: z.object({ avatar: z.string().meta({ format: 'binary' }) }).nullish(),
-      response: { 200: ZArchiveProfile },
-    },
+    schema: { body: z.object({ avatar: z.string().meta({ format: 'binary' }) }).nullish() },
   }),
-  markArchive: defineCall({
+  markArchive: archiveCall({
     id: 'opsMarkArchive',
     method: 'POST',
     path: '/api/ops/archives/:id/mark',
-    service: 'identity',
     summary: 'Operators: mark (archive: true) or unmark a profile as a non-affiliated archive',
-    auth: 'operator',
-    errors: { ...OPERATOR_ERRORS, 404: [OPS_MESSAGES.notFound, OPS_MESSAGES.noSuchArchive] },
-    schema: { params: ZArchiveParams, body: ZMarkArchiveRequest, response: { 200: ZArchiveProfile } },
+    schema: { body: ZMarkArchiveRequest },
   }),
 };

@@ -19,6 +19,7 @@ import {
   ZUserIdQuery,
 } from '../payments.js';
 import { defineCall } from './call.js';
+import { ASK_RULE_ERRORS } from './questions.js';
 import {
   BAD_TOKEN,
   IDEMPOTENCY_IN_FLIGHT,
@@ -157,14 +158,7 @@ export const paymentsApi = {
     errors: {
       400: [
         P.questionDataMissing,
-        ASK_MESSAGES.titleRequired,
-        ASK_MESSAGES.mustAgree,
-        ASK_MESSAGES.nameAndEmail,
-        ASK_MESSAGES.invalidEmail,
-        ASK_MESSAGES.recipientMissing,
-        ASK_MESSAGES.recipientEmailMissing,
-        ASK_MESSAGES.selectTip,
-        ASK_MESSAGES.penny,
+        ...ASK_RULE_ERRORS,
         P.wholeDollars,
         P.notAnOption,
         IDEMPOTENCY_KEY,

@@ -7,7 +7,6 @@ import {
   QUESTION_NOT_FOUND,
   ZAnswerQuestionBody,
   ZAskQuestionBody,
-  ZInternalCallHeaders,
   ZListQuestionsQuery,
   ZPatchQuestionBody,
   ZQuestion,
@@ -37,7 +36,7 @@ import {
   ZStatusLinkResponse,
   ZStatusTokenParams,
 } from '../question-status.js';
-import { defineCall } from './call.js';
+import { defineCall, defineInternalCall } from './call.js';
 
 import {
   BAD_TOKEN,
@@ -54,6 +53,21 @@ const REFUSALS = [
   AM.atCap('{name}'),
 ];
 const GUEST_LIMIT = AM.guestLimit('{name}');
+
+/**
+ * The ask form's 400s in the order spec §5 rules 1–7 check them: what asking (free) and the checkout (tipped) both
+ * answer before anything else.
+ */
+export const ASK_RULE_ERRORS = [
+  ASK_MESSAGES.titleRequired,
+  ASK_MESSAGES.mustAgree,
+  ASK_MESSAGES.nameAndEmail,
+  ASK_MESSAGES.invalidEmail,
+  ASK_MESSAGES.recipientMissing,
+  ASK_MESSAGES.recipientEmailMissing,
+  ASK_MESSAGES.selectTip,
+  ASK_MESSAGES.penny,
+] as const;
 
 /** The questions context's /api calls (spec §7 "Questions"). */
 export const questionsApi = {
@@ -98,14 +112,7 @@ export const questionsApi = {
     idempotent: true,
     errors: {
       400: [
-        ASK_MESSAGES.titleRequired,
-        ASK_MESSAGES.mustAgree,
-        ASK_MESSAGES.nameAndEmail,
-        ASK_MESSAGES.invalidEmail,
-        ASK_MESSAGES.recipientMissing,
-        ASK_MESSAGES.recipientEmailMissing,
-        ASK_MESSAGES.selectTip,
-        ASK_MESSAGES.penny,
+        ...ASK_RULE_ERRORS,
         CURATE_MESSAGES.titleRequired,
         CURATE_MESSAGES.answerRequired,
         CURATE_MESSAGES.noTip,
@@ -379,7 +386,7 @@ export const questionsApi = {
  * questions while the asker is at checkout.
  */
 export const questionsInternalCalls = {
-  submitTipped: defineCall({
+  submitTipped: defineInternalCall({
     id: 'submitTippedQuestion',
     method: 'POST',
     path: '/internal/questions/tipped',
@@ -389,7 +396,6 @@ export const questionsInternalCalls = {
     description:
       "The question payload is checked with the ask rules (the asker sees the spec's message), the tip with rules 6–7 " +
       'in cents. Calling again with the same questionId, paymentRef and amount answers 200 and changes nothing.',
-    auth: 'none',
     errors: {
       400: [
         ASK_MESSAGES.titleRequired,
@@ -397,17 +403,15 @@ export const questionsInternalCalls = {
         ASK_MESSAGES.selectTip,
         ASK_MESSAGES.penny,
       ],
-      403: ['Forbidden'],
       409: [M.exists],
       422: [ASK_MESSAGES.archiveProfile, ASK_MESSAGES.tipTooLarge, M.unknownAsker],
     },
     schema: {
-      headers: ZInternalCallHeaders,
       body: ZSubmitTippedQuestionRequest,
       response: { 200: ZQuestion, 201: ZQuestion },
     },
   }),
-  screen: defineCall({
+  screen: defineInternalCall({
     id: 'screenQuestion',
     method: 'POST',
     path: '/internal/questions/screen',
@@ -416,8 +420,7 @@ export const questionsInternalCalls = {
     description:
       "The owner's pause and cap, word filters and blocks, and the guest limit per device: 200 `{ ok: true }`, or " +
       'the refusal the asker sees. Nothing is stored.',
-    auth: 'none',
-    errors: { 400: [ASK_MESSAGES.recipientMissing], 403: ['Forbidden'], 422: REFUSALS, 429: [GUEST_LIMIT] },
-    schema: { headers: ZInternalCallHeaders, body: ZScreenAskRequest, response: { 200: ZScreenAskResponse } },
+    errors: { 400: [ASK_MESSAGES.recipientMissing], 422: REFUSALS, 429: [GUEST_LIMIT] },
+    schema: { body: ZScreenAskRequest, response: { 200: ZScreenAskResponse } },
   }),
 } as const;

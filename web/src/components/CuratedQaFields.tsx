@@ -16,7 +16,11 @@ export interface CuratedQaValues {
 }
 
 /** The setter maker of `useFormValues` (`set('answer')` is the answer field's `onChange`). */
-type SetOf<V> = <K extends keyof V>(key: K) => (value: V[K]) => void;
+export type SetOf<V> = <K extends keyof V>(key: K) => (value: V[K]) => void;
+
+/** A required field: marked invalid while the form's error is its own message, pointing at the form's banner. */
+const requiredField = (message: string, error: string, describedBy: string | undefined) =>
+  ({ marker: 'required', invalid: error === message, describedBy }) as const;
 
 export function CuratedQuestionFields<V extends Pick<CuratedQaValues, 'question' | 'detail'>>({
   values,
@@ -37,9 +41,7 @@ export function CuratedQuestionFields<V extends Pick<CuratedQaValues, 'question'
     <>
       <InputField
         label="Question title"
-        marker="required"
-        invalid={error === CURATE_MESSAGES.titleRequired}
-        describedBy={describedBy}
+        {...requiredField(CURATE_MESSAGES.titleRequired, error, describedBy)}
         type="text"
         maxLength={QUESTION_LIMITS.question}
         value={values.question}
@@ -86,9 +88,7 @@ export function CuratedAnswerFields<V extends Pick<CuratedQaValues, 'answer' | '
     <>
       <TextAreaField
         label="Answer"
-        marker="required"
-        invalid={error === CURATE_MESSAGES.answerRequired}
-        describedBy={describedBy}
+        {...requiredField(CURATE_MESSAGES.answerRequired, error, describedBy)}
         {...(answerClassName ? { className: answerClassName } : {})}
         rows={answerRows}
         maxLength={QUESTION_LIMITS.answer}

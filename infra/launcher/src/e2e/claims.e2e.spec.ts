@@ -5,9 +5,17 @@ import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedProduct } from '../embedded.js';
-import { call, signup, TEST_PASSWORD } from '../test/identity-journey.js';
-import { grantOperator } from '../test/operators.js';
-import { browserGate, launchChromium, newContext, screenshot, startProduct, watchErrors } from './harness.js';
+import { call, TEST_PASSWORD } from '../test/identity-journey.js';
+import {
+  browserGate,
+  launchChromium,
+  logInInBrowser,
+  newContext,
+  screenshot,
+  signInAsOperator,
+  startProduct,
+  watchErrors,
+} from './harness.js';
 
 /*
  * Issue 18, "Done when" (the claim journey, ADR 0034), on the embedded default in headless Chromium: an operator (made
@@ -62,23 +70,9 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     await product?.stop();
   });
 
-  const logIn = async (email: string, path = '/login') => {
-    const context = await newContext(browser, 'desktop', product.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    await page.goto(path);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Log In' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
-    return { context, page, errors };
-  };
-
   it('a visitor claims an archive, the operator approves it, the claimant owns the page and its answers stay', async () => {
     // The operator creates the archive in the console.
-    await signup(product.url, 'Opal Operator', 'opal.claims@example.com');
-    await grantOperator(product, 'opal.claims@example.com');
-    const op = await logIn('opal.claims@example.com');
+    const op = await signInAsOperator(browser, product, 'Opal Operator', 'opal.claims@example.com');
     await op.page.goto('/ops');
     const nav = op.page.getByRole('navigation', { name: 'Operator console' });
     await nav.waitFor();
@@ -153,7 +147,7 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     await visitor.close();
 
     // The claimant logs in with their own e-mail and password: they are the page's owner now.
-    const owner = await logIn('marie@sorbonne.example');
+    const owner = await logInInBrowser(browser, product.url, 'marie@sorbonne.example');
     await until(async () => {
       await owner.page.goto('/ask/marie-curie');
       await owner.page.getByText('You are viewing your own public page').waitFor();

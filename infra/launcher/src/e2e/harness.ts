@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { isCI } from '@ques/kit/testing';
-import { call } from '../test/identity-journey.js';
+import { call, TEST_PASSWORD } from '../test/identity-journey.js';
+import { signupOperator } from '../test/operators.js';
 import { startEmbedded, type EmbeddedProduct } from '../embedded.js';
 import { markArchiveProfile as markArchive } from '@ques/identity';
 
@@ -132,6 +133,38 @@ export async function newContext(
   context.setDefaultTimeout(10_000);
   context.setDefaultNavigationTimeout(15_000);
   return context;
+}
+
+/**
+ * Logs `email` in through the login form (the test password) in a fresh desktop context; the page ends on `/`.
+ * `errors` are the page's console errors, `scripts` the script URLs it loaded.
+ */
+export async function logInInBrowser(browser: Browser, base: string, email: string, path = '/login') {
+  const context = await newContext(browser, 'desktop', base);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+  await page.goto(path);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(TEST_PASSWORD);
+  await page.getByRole('button', { name: 'Log In' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  return { context, page, errors, scripts };
+}
+
+/**
+ * A new account made a platform operator with the CLI's code path (`grant-operator`), then logged in in a browser
+ * (`logInInBrowser`): the console's journeys start here.
+ */
+export async function signInAsOperator(
+  browser: Browser,
+  product: EmbeddedProduct,
+  name: string,
+  email: string,
+) {
+  await signupOperator(product, name, email);
+  return logInInBrowser(browser, product.url, email);
 }
 
 /** A signed-in person's session as the web app keeps it in local storage (spec §3 keys). */

@@ -7,9 +7,17 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPS_MESSAGES } from '@ques/contracts';
 import type { EmbeddedProduct } from '../embedded.js';
-import { signup, TEST_PASSWORD } from '../test/identity-journey.js';
-import { grantOperator } from '../test/operators.js';
-import { browserGate, launchChromium, newContext, screenshot, startProduct, watchErrors } from './harness.js';
+import { signup } from '../test/identity-journey.js';
+import {
+  browserGate,
+  launchChromium,
+  logInInBrowser,
+  newContext,
+  screenshot,
+  signInAsOperator,
+  startProduct,
+  watchErrors,
+} from './harness.js';
 
 /**
  * The operator console in a browser on the embedded default (issue 18): an operator made with the CLI's code path
@@ -42,23 +50,10 @@ describe.runIf(browserGate())('operator console (browser)', () => {
     await product?.stop();
   });
 
-  const logIn = async (email: string) => {
-    const context = await newContext(browser, 'desktop', product.url);
-    const page = await context.newPage();
-    const errors = watchErrors(page);
-    const scripts: string[] = [];
-    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
-    await page.goto('/login');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(TEST_PASSWORD);
-    await page.getByRole('button', { name: 'Log In' }).click();
-    await page.waitForURL((url) => url.pathname === '/');
-    return { context, page, errors, scripts };
-  };
 
   it('an owner gets the 404 page for /ops and never loads the console', async () => {
     await signup(product.url, 'Owen Owner', 'owen.owner@example.com');
-    const { context, page, errors, scripts } = await logIn('owen.owner@example.com');
+    const { context, page, errors, scripts } = await logInInBrowser(browser, product.url, 'owen.owner@example.com');
     const res = await page.goto('/ops/archives');
     expect(res?.status()).toBe(404);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
@@ -68,9 +63,7 @@ describe.runIf(browserGate())('operator console (browser)', () => {
   }, 60_000);
 
   it('an operator creates an archive profile in the console; the public page has the badge and no ask button', async () => {
-    await signup(product.url, 'Opal Operator', 'opal.operator@example.com');
-    await grantOperator(product, 'opal.operator@example.com');
-    const { context, page, errors, scripts } = await logIn('opal.operator@example.com');
+    const { context, page, errors, scripts } = await signInAsOperator(browser, product, 'Opal Operator', 'opal.operator@example.com');
     await page.goto('/ops');
     await page.getByRole('navigation', { name: 'Operator console' }).waitFor();
     expect(scripts.some((s) => /\/assets\/OpsApp-/.test(s))).toBe(true);
@@ -100,9 +93,7 @@ describe.runIf(browserGate())('operator console (browser)', () => {
   }, 120_000);
 
   it('an operator creates an archive profile with an avatar and two curated answers with sources; the public page shows them', async () => {
-    await signup(product.url, 'Cora Curator', 'cora.curator@example.com');
-    await grantOperator(product, 'cora.curator@example.com');
-    const { context, page, errors } = await logIn('cora.curator@example.com');
+    const { context, page, errors } = await signInAsOperator(browser, product, 'Cora Curator', 'cora.curator@example.com');
     await page.goto('/ops/archives');
     await page.getByRole('heading', { name: 'Archive profiles', level: 1 }).waitFor();
     expect(await axeViolations(page)).toEqual([]);

@@ -15,7 +15,7 @@ import { AskingSettingsSection } from './AskingSettingsSection';
 import { DataExportSection } from './DataExportSection';
 import { EmbedSection } from './EmbedSection';
 import { changePassword, checkAvatarFile, deleteAccount, resendVerification, updateProfile, uploadAvatar, type ProfileFields } from './api';
-import { SaveActions } from './SaveActions';
+import { SaveActions } from '../../components/SaveActions';
 import './account.css';
 
 export const DELETE_CONFIRM_TEXT = 'Are you sure you want to delete your account? This action cannot be undone.';
@@ -279,7 +279,7 @@ export default function AccountSettingsPage() {
           Reset Colors to Default
         </button>
 
-        <SaveActions error={profileError} saving={saving} label="Save Account Settings" />
+        <SaveActions error={profileError} saving={saving} label="Save Account Settings" className="account__actions" />
       </form>
 
       <div className="panel account__card">

@@ -1,10 +1,10 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { ASKING_LIMITS, formatPausedUntil, type AskerBlock, type AskingSettings } from '@ques/contracts/core';
 import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
-import { Checkbox, Field, TextAreaField } from '../../components/Field';
+import { Checkbox, InputField, TextAreaField } from '../../components/Field';
 import { errorText } from '../../lib/api';
 import { fetchAskingSettings, fetchBlocks, liftBlock, saveAskingSettings } from './asking-api';
-import { SaveActions } from './SaveActions';
+import { SaveActions } from '../../components/SaveActions';
 
 export const ASKING_UI = {
   saved: 'Asking settings saved.',
@@ -134,24 +134,17 @@ export function AskingSettingsSection() {
           </Checkbox>
           {form.paused ? (
             <>
-              <Field
+              <InputField
                 label="Not taking questions until"
                 hint={
                   form.until
                     ? `Your page says: Not taking questions until ${formatPausedUntil(`${form.until}T00:00:00Z`)}.`
                     : undefined
                 }
-              >
-                {(field) => (
-                  <input
-                    {...field}
-                    className="input"
-                    type="date"
-                    value={form.until}
-                    onChange={(e) => set('until')(e.target.value)}
-                  />
-                )}
-              </Field>
+                type="date"
+                value={form.until}
+                onChange={set('until')}
+              />
               <TextAreaField
                 label="Note on your page"
                 marker="optional"
@@ -162,24 +155,18 @@ export function AskingSettingsSection() {
               />
             </>
           ) : null}
-          <Field
+          <InputField
             label="Most open questions at once"
             marker="optional"
             hint="Leave empty for no limit. At the limit your page stops taking questions until you answer some."
-          >
-            {(field) => (
-              <input
-                {...field}
-                className="input asking__cap"
-                type="number"
-                inputMode="numeric"
-                min={1}
-                max={ASKING_LIMITS.capMax}
-                value={form.cap}
-                onChange={(e) => set('cap')(e.target.value)}
-              />
-            )}
-          </Field>
+            className="input asking__cap"
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={ASKING_LIMITS.capMax}
+            value={form.cap}
+            onChange={set('cap')}
+          />
           <TextAreaField
             label="Blocked words and phrases"
             marker="optional"
@@ -194,7 +181,7 @@ export function AskingSettingsSection() {
           <Checkbox checked={form.nudges} onChange={set('nudges')}>
             E-mail me reminders while a tip is held for me (after 24 hours, 72 hours and 4 days)
           </Checkbox>
-          <SaveActions error={error} saving={saving} label="Save asking settings" />
+          <SaveActions error={error} saving={saving} label="Save asking settings" className="account__actions" />
 
           <h3 id={blocksHeading} className="asking__subheading">
             Blocked askers

@@ -1,9 +1,10 @@
 import type { Question } from '@ques/contracts/core';
 import type { ReactNode } from 'react';
 import { ErrorBanner, SuccessBanner } from '../../components/Banner';
-import { ListBody, PendingToggle, QuestionCardHead, QuestionCards, QuestionTable, SearchBox, type Column } from './list-parts';
+import { DataTable } from '../../components/DataTable';
+import { ListBody, PendingToggle, QuestionCardHead, QuestionCards, SearchBox, type Column } from './list-parts';
 import { questionId } from './lists';
-import type { AdminList } from './use-admin-list';
+import type { AdminList, PendingList } from './use-admin-list';
 
 interface QuestionListShellProps {
   title: string;
@@ -31,12 +32,11 @@ interface QuestionListShellProps {
  * on narrow screens; a card is the question's head (`meta` under it) and the row's actions.
  */
 export function PendingQuestionListShell({
-  now,
   meta,
   actions,
   ...shell
-}: Omit<QuestionListShellProps, 'searchPlaceholder' | 'pendingToggle' | 'noMatchText' | 'card'> & {
-  now: number;
+}: Omit<QuestionListShellProps, 'searchPlaceholder' | 'pendingToggle' | 'noMatchText' | 'card' | 'page'> & {
+  page: PendingList;
   meta: (q: Question) => ReactNode;
   actions: (q: Question) => ReactNode;
 }) {
@@ -49,7 +49,7 @@ export function PendingQuestionListShell({
       noMatchText={search ? `No questions match “${search}”.` : 'No pending questions.'}
       card={(q) => (
         <>
-          <QuestionCardHead question={q} now={now} meta={meta(q)} />
+          <QuestionCardHead question={q} now={shell.page.now} meta={meta(q)} />
           {actions(q)}
         </>
       )}
@@ -97,7 +97,14 @@ export function QuestionListShell({
             {card}
           </QuestionCards>
         ) : (
-          <QuestionTable caption={label} columns={columns} rows={page.shown} rowKey={questionId} />
+          <DataTable
+            className="q-table"
+            caption={label}
+            columns={columns}
+            rows={page.shown}
+            rowKey={questionId}
+            labelCells
+          />
         )}
       </ListBody>
       {children}

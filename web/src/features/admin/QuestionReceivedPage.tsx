@@ -12,8 +12,7 @@ import { AnswerModal } from './AnswerModal';
 import { DisplayValue, HiddenByQues, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
 import { askerName, isPending, isWithdrawn, needsFinalize, questionId } from './lists';
 import { PendingQuestionListShell } from './QuestionListShell';
-import { useAdminList } from './use-admin-list';
-import { useNow } from './use-question-list';
+import { usePendingList } from './use-admin-list';
 import { ViewAnswerModal } from './ViewAnswerModal';
 
 export const INBOX_MESSAGES = {
@@ -32,9 +31,8 @@ type Open = { kind: 'answer' | 'view'; id: string } | null;
 export default function QuestionReceivedPage() {
   const trust = useApiData((signal) => fetchMyTrustStats(signal), []);
   usePageHead('Question Received — Ques', 'Questions people asked you.', '/admin');
-  const page = useAdminList('receiver');
+  const page = usePendingList('receiver');
   const { list, user, busy } = page;
-  const now = useNow();
   const [open, setOpen] = useState<Open>(null);
   const pendingCount = page.all.filter(isPending).length;
   const current = open ? page.find(open.id) : undefined;
@@ -147,7 +145,7 @@ export default function QuestionReceivedPage() {
       ),
     },
     { header: 'Date', className: 'q-table__date', cell: (q) => <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> },
-    { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={now} /> },
+    { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={page.now} /> },
     { header: 'Tag', cell: (q) => <StatusTag question={q} /> },
     { header: 'Display on Profile', className: 'q-table__display', cell: (q) => (isPending(q) || isWithdrawn(q) ? <span className="muted">—</span> : <DisplayValue question={q} />) },
     { header: 'Actions', hideHeader: true, className: 'q-table__actions', cell: actions },
@@ -169,7 +167,6 @@ export default function QuestionReceivedPage() {
       emptyText="No questions yet. Share your profile link and the questions people ask you appear here."
       label="Questions received"
       columns={columns}
-      now={now}
       meta={(q) => (
         <>
           {askerName(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>

@@ -7,8 +7,7 @@ import { createStatusLink, withdrawQuestion } from './api';
 import { RowMenu, StatusTag, TipCell, type Column } from './list-parts';
 import { isPending, questionId, recipientLabel } from './lists';
 import { PendingQuestionListShell } from './QuestionListShell';
-import { useAdminList } from './use-admin-list';
-import { useNow } from './use-question-list';
+import { usePendingList } from './use-admin-list';
 import { ViewAnswerModal } from './ViewAnswerModal';
 
 export const ASKED_MESSAGES = {
@@ -20,8 +19,7 @@ export const ASKED_MESSAGES = {
 /** Questions Asked (spec §2): what the owner asked others; view answers, withdraw a pending one (its tip released). */
 export default function QuestionsAskedPage() {
   usePageHead('Questions Asked — Ques', 'Questions you asked.', '/admin/questions-asked');
-  const page = useAdminList('asker');
-  const now = useNow();
+  const page = usePendingList('asker');
   const [viewing, setViewing] = useState<string | null>(null);
   const current = viewing ? page.find(viewing) : undefined;
 
@@ -62,7 +60,7 @@ export default function QuestionsAskedPage() {
     { header: 'Question', className: 'q-table__question', cell: (q) => q.question },
     { header: 'Asked To', className: 'q-table__party', cell: askedTo },
     { header: 'Date', className: 'q-table__date', cell: (q) => <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> },
-    { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={now} /> },
+    { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={page.now} /> },
     { header: 'Tag', cell: (q) => <StatusTag question={q} /> },
     { header: 'Actions', hideHeader: true, className: 'q-table__actions', cell: actions },
   ];
@@ -74,7 +72,6 @@ export default function QuestionsAskedPage() {
       emptyText="You have not asked anyone a question yet."
       label="Questions asked"
       columns={columns}
-      now={now}
       meta={(q) => (
         <>
           To {recipientLabel(q)} · <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time>

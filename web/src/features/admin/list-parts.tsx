@@ -1,6 +1,7 @@
 import type { Question } from '@ques/contracts/core';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
+import type { Column as DataColumn } from '../../components/DataTable';
 import { isPending, isWithdrawn, tipView } from './lists';
 import { useDismiss } from '../../lib/use-dismiss';
 import type { QuestionList } from './use-question-list';
@@ -242,52 +243,8 @@ export function RowMenu({
   );
 }
 
-export interface Column {
-  header: string;
-  /** Header hidden visually (the actions column). */
-  hideHeader?: boolean;
-  className?: string;
-  cell: (q: Question) => ReactNode;
-}
-
-/** Wide screens: one row per question. */
-export function QuestionTable({
-  caption,
-  columns,
-  rows,
-  rowKey,
-}: {
-  caption: string;
-  columns: readonly Column[];
-  rows: readonly Question[];
-  rowKey: (q: Question) => string;
-}) {
-  return (
-    <table className="q-table">
-      <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th key={c.header} scope="col" className={c.className}>
-              {c.hideHeader ? <span className="visually-hidden">{c.header}</span> : c.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((q) => (
-          <tr key={rowKey(q)}>
-            {columns.map((c) => (
-              <td key={c.header} className={c.className} data-label={c.header}>
-                {c.cell(q)}
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+/** A column of the admin lists' table. */
+export type Column = DataColumn<Question>;
 
 /** Phones: one card per question. */
 export function QuestionCards({

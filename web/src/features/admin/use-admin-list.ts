@@ -5,7 +5,7 @@ import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { cancelPayment, setDisplayOnProfile, type ListRole } from './api';
 import { isPending, listFor, matchesSearch, needsCancelPayment, questionId } from './lists';
-import { useNarrowScreen, useQuestionList, type QuestionList } from './use-question-list';
+import { useNarrowScreen, useNow, useQuestionList, type QuestionList } from './use-question-list';
 
 const CANCEL_FAILED = 'Failed to cancel the payment.';
 const NOT_DELETED = 'The question was not deleted.';
@@ -134,4 +134,16 @@ export function useAdminList(role: ListRole): AdminList {
     toggleDisplay,
     remove,
   };
+}
+
+/** A list whose questions can hold a tip (received, asked): the admin list and the clock its tip countdowns read. */
+export interface PendingList extends AdminList {
+  /** The current time, ticking every minute (time left before a held tip is released). */
+  now: number;
+}
+
+export function usePendingList(role: 'receiver' | 'asker'): PendingList {
+  const page = useAdminList(role);
+  const now = useNow();
+  return { ...page, now };
 }

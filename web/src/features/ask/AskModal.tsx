@@ -15,6 +15,7 @@ import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { leaveTo } from '../../lib/browser';
 import { themeVars } from '../../lib/color';
+import { useFormValues } from '../../lib/use-form-values';
 import { useApiData } from '../../lib/use-api-data';
 import { createCheckoutSession, fetchSimilarAnswers, fetchTipOptions, postQuestion, type QuestionPayload } from './api';
 import { TipSelector, type TipValue } from './TipSelector';
@@ -33,6 +34,17 @@ interface AskModalProps {
 
 /** How long the "sent" state stays before the modal closes itself. */
 const SENT_CLOSE_DELAY_MS = 1500;
+
+/** The fields the form focuses when it shows their error. */
+type FocusableField = 'title' | 'name' | 'email' | 'agree';
+const isFocusable = (field: AskField): field is FocusableField =>
+  field === 'title' || field === 'name' || field === 'email' || field === 'agree';
+
+/** A guest's contact fields (the autocomplete token is the field's name). */
+const GUEST_FIELDS = [
+  { field: 'name', label: 'Your Name', type: 'text' },
+  { field: 'email', label: 'Email', type: 'email' },
+] as const;
 
 /** Ask-question modal (spec §2 "Ask-question modal", §4 "Asking", §5 rules 1–7, §8 errors). */
 export default function AskModal({ recipient, onClose, onPosted }: AskModalProps) {
@@ -70,8 +82,9 @@ function AskForm({
   };
   const [title, setTitle] = useState('');
   const [detail, setDetail] = useState('');
-  const [name, setName] = useState('');
-  const [email, setEmail] = useState('');
+  // A guest's name and e-mail (a signed-in asker's come from the session).
+  const { values: guest, set: setGuest } = useFormValues({ name: '', email: '' });
+  const { name, email } = guest;
   const [agreed, setAgreed] = useState(false);
   const [tip, setTip] = useState<TipValue>({ preset: null, custom: '' });
   // The asker's consent (issue 14): published by default, or private.
@@ -99,9 +112,7 @@ function AskForm({
   const amount = tipAmount({ tippingEnabled, ...tip });
 
   const focusField = (field: AskField) => {
-    const id =
-      field === 'title' ? ids.title : field === 'name' ? ids.name : field === 'email' ? ids.email : field === 'agree' ? ids.agree : null;
-    if (id) document.getElementById(id)?.focus();
+    if (isFocusable(field)) document.getElementById(ids[field])?.focus();
     else if (field === 'tip') formRef.current?.querySelector<HTMLInputElement>('.tip-selector input')?.focus();
   };
 
@@ -191,17 +202,16 @@ function AskForm({
     );
   }
 
-  const invalid = (field: AskField) => error?.field === field;
   const describe = (field: AskField) => (error?.field === field ? ids.error : undefined);
+  /** A focusable field's id and its link to the error banner while the error is its own. */
+  const wired = (field: FocusableField) => ({ id: ids[field], invalid: error?.field === field, describedBy: describe(field) });
 
   return (
     <form ref={formRef} className="ask-form" noValidate onSubmit={(e) => void submit(e)}>
       <InputField
         label="Question title"
         marker="required"
-        id={ids.title}
-        invalid={invalid('title')}
-        describedBy={describe('title')}
+        {...wired('title')}
         type="text"
         maxLength={QUESTION_LIMITS.question}
         autoComplete="off"
@@ -212,26 +222,17 @@ function AskForm({
       <TextAreaField label="Description" marker="optional" rows={4} maxLength={QUESTION_LIMITS.detail} value={detail} onChange={setDetail} />
       {isGuest ? (
         <div className="field-row">
-          <InputField
-            label="Your Name"
-            id={ids.name}
-            invalid={invalid('name')}
-            describedBy={describe('name')}
-            type="text"
-            autoComplete="name"
-            value={name}
-            onChange={setName}
-          />
-          <InputField
-            label="Email"
-            id={ids.email}
-            invalid={invalid('email')}
-            describedBy={describe('email')}
-            type="email"
-            autoComplete="email"
-            value={email}
-            onChange={setEmail}
-          />
+          {GUEST_FIELDS.map(({ field, label, type }) => (
+            <InputField
+              key={field}
+              label={label}
+              {...wired(field)}
+              type={type}
+              autoComplete={field}
+              value={guest[field]}
+              onChange={setGuest(field)}
+            />
+          ))}
         </div>
       ) : null}
 
@@ -283,7 +284,7 @@ function AskForm({
 
       <div className="ask-form__footer">
         {isGuest ? (
-          <Checkbox id={ids.agree} checked={agreed} onChange={setAgreed} invalid={invalid('agree')} describedBy={describe('agree')}>
+          <Checkbox {...wired('agree')} checked={agreed} onChange={setAgreed}>
             I agree to <TermsLinks />.
           </Checkbox>
         ) : (

@@ -1,9 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from '../../lib/router';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
 import { InputField } from '../../components/Field';
-import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
+import { useSubmit } from '../../components/use-submit';
 import { login } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
@@ -21,36 +21,23 @@ export default function LoginPage() {
   }, [flash, showNotice]);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!email.trim() || !password) {
-      setError('Email and password are required');
-      return;
-    }
-    setBusy(true);
-    setError('');
-    try {
+  const { error, busy, onSubmit } = useSubmit({
+    check: () => (!email.trim() || !password ? 'Email and password are required' : ''),
+    run: async () => {
       const data = await login(email.trim(), password);
-      if (!data?.user || !data.accessToken) {
-        setError(data?.message || 'Login failed');
-        setBusy(false);
-        return;
-      }
+      if (!data?.user || !data.accessToken) return data?.message || 'Login failed';
       signIn(data.user, data.accessToken, data.refreshToken);
       void navigate(nextPath(location.search), { replace: true });
-    } catch (err) {
-      setError(errorText(err, 'Login failed', 'Login failed. Please try again.'));
-      setBusy(false);
-    }
-  };
+    },
+    failed: 'Login failed',
+    unreachable: 'Login failed. Please try again.',
+    leaves: true,
+  });
 
   return (
     <AuthCard title="Welcome back" intro="Log in to answer your questions." showLogo>
       <SuccessBanner message={notice} />
-      <form className="form" noValidate onSubmit={(e) => void submit(e)}>
+      <form className="form" noValidate onSubmit={onSubmit}>
         <InputField label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} />
         <InputField
           label="Password"

@@ -1,9 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate, useSearchParams } from '../../lib/router';
 import { ErrorBanner } from '../../components/Banner';
 import { InputField } from '../../components/Field';
-import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
+import { useSubmit } from '../../components/use-submit';
 import { confirmPasswordReset } from './api';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 
@@ -13,25 +13,16 @@ export default function ResetPasswordConfirmPage() {
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!password) {
-      setError('Please enter a new password.');
-      return;
-    }
-    setBusy(true);
-    setError('');
-    try {
+  const { error, busy, onSubmit } = useSubmit({
+    check: () => (password ? '' : 'Please enter a new password.'),
+    run: async () => {
       await confirmPasswordReset(token, password);
       void navigate('/login', { replace: true, state: { flash: 'Your password has been reset. Please log in.' } });
-    } catch (err) {
-      setError(errorText(err, 'Reset failed', 'Reset failed. Please try again.'));
-      setBusy(false);
-    }
-  };
+    },
+    failed: 'Reset failed',
+    unreachable: 'Reset failed. Please try again.',
+    leaves: true,
+  });
 
   if (!token) {
     return (
@@ -44,7 +35,7 @@ export default function ResetPasswordConfirmPage() {
 
   return (
     <AuthCard title="Choose a new password">
-      <form className="form" noValidate onSubmit={(e) => void submit(e)}>
+      <form className="form" noValidate onSubmit={onSubmit}>
         <InputField label="New Password" type="password" autoComplete="new-password" required value={password} onChange={setPassword} />
         <ErrorBanner>{error}</ErrorBanner>
         <AuthSubmit busy={busy} label="Reset Password" busyLabel="Saving…" />

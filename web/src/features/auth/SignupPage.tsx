@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useLocation, useNavigate } from '../../lib/router';
 import { ErrorBanner } from '../../components/Banner';
 import { Checkbox, InputField, TermsLinks } from '../../components/Field';
-import { errorText } from '../../lib/api';
 import type { User } from '@ques/contracts/core';
 import { usePageHead } from '../../lib/head';
+import { useSubmit } from '../../components/use-submit';
 import { signup } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
@@ -19,43 +19,31 @@ export default function SignupPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [agreed, setAgreed] = useState(false);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.trim() || !email.trim() || !password) {
-      setError('Name, email and password are required');
-      return;
-    }
-    if (!agreed) {
-      setError('Please agree to the Terms of Use and Privacy Policy to sign up');
-      return;
-    }
-    setBusy(true);
-    setError('');
-    try {
+  const { error, busy, onSubmit } = useSubmit({
+    check: () =>
+      !name.trim() || !email.trim() || !password
+        ? 'Name, email and password are required'
+        : !agreed
+          ? 'Please agree to the Terms of Use and Privacy Policy to sign up'
+          : '',
+    run: async () => {
       const data = await signup(name.trim(), email.trim(), password);
       // Spec §3: the user comes as `user`, or the body itself is the user.
       const user = (data.user ?? data) as User;
       const accessToken = data.token ?? data.accessToken;
-      if (!user || typeof user.name !== 'string') {
-        setError(data.message || 'Signup failed');
-        setBusy(false);
-        return;
-      }
+      if (!user || typeof user.name !== 'string') return data.message || 'Signup failed';
       if (!accessToken) console.warn('Signup response carried no token'); // spec §8: only logged
       signIn(user, accessToken, data.refreshToken);
       void navigate(nextPath(location.search), { replace: true });
-    } catch (err) {
-      setError(errorText(err, 'Signup failed', 'Signup failed. Please try again.'));
-      setBusy(false);
-    }
-  };
+    },
+    failed: 'Signup failed',
+    unreachable: 'Signup failed. Please try again.',
+    leaves: true,
+  });
 
   return (
     <AuthCard title="Create your Ques page" intro="Answer once, publish it, and let people tip you for what you know.">
-      <form className="form" noValidate onSubmit={(e) => void submit(e)}>
+      <form className="form" noValidate onSubmit={onSubmit}>
         <InputField label="Name" type="text" autoComplete="name" required value={name} onChange={setName} />
         <InputField label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} />
         <InputField label="Password" type="password" autoComplete="new-password" required value={password} onChange={setPassword} />

@@ -9,6 +9,7 @@ import {
   type TipOptionValue,
 } from '@ques/contracts/core';
 import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { DataTable, type Column } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -341,6 +342,12 @@ function EarningsSection() {
 function EarningsBody({ earnings }: { earnings: EarningsResponse }) {
   const { totals, entries } = earnings;
   const money = (cents: number, currency = totals.currency) => formatCents(cents, currency || 'usd');
+  const columns: Column<EarningsResponse['entries'][number]>[] = [
+    { header: 'Date', cell: (e) => formatDate(e.capturedAt) },
+    { header: 'Amount', cell: (e) => money(e.amount, e.currency) },
+    { header: 'Platform fee', cell: (e) => money(e.applicationFee, e.currency) },
+    { header: 'Net', cell: (e) => money(e.net, e.currency) },
+  ];
   return (
     <>
       <dl className="earnings__totals">
@@ -364,27 +371,13 @@ function EarningsBody({ earnings }: { earnings: EarningsResponse }) {
       {entries.length === 0 ? (
         <p className="empty-state">No tips captured yet. A tip is captured when you answer its question.</p>
       ) : (
-        <table className="earnings__table">
-          <caption className="visually-hidden">Captured tips</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Platform fee</th>
-              <th scope="col">Net</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr key={e.questionId}>
-                <td>{formatDate(e.capturedAt)}</td>
-                <td>{money(e.amount, e.currency)}</td>
-                <td>{money(e.applicationFee, e.currency)}</td>
-                <td>{money(e.net, e.currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          className="earnings__table"
+          caption="Captured tips"
+          columns={columns}
+          rows={entries}
+          rowKey={(e) => e.questionId}
+        />
       )}
     </>
   );

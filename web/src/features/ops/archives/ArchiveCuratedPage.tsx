@@ -1,14 +1,16 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { CURATE_MESSAGES, OPS_MESSAGES, type ArchiveProfile, type Question } from '@ques/contracts/core';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
-import { CuratedAnswerFields, CuratedQuestionFields } from '../../../components/CuratedQaFields';
+import { SaveActions } from '../../../components/SaveActions';
+import { CuratedAnswerFields, CuratedQuestionFields, type SetOf } from '../../../components/CuratedQaFields';
 import { Checkbox } from '../../../components/Field';
 import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
 import { Link, useParams } from '../../../lib/router';
 import { useApiData } from '../../../lib/use-api-data';
 import { useFormValues } from '../../../lib/use-form-values';
-import { ConfirmDialog, Loaded } from '../desk/parts';
+import { useSubmit } from '../../../components/use-submit';
+import { ConfirmDialog, LoadedList } from '../desk/parts';
 import {
   createCurated,
   deleteCurated,
@@ -37,6 +39,16 @@ const SOURCE_RULE = {
 } as const;
 
 /** The curate form's rules in the order the service checks them, the source required on an archive. */
+/** The answer, tags and source as both console forms show them: the source required, pointing at the form's error. */
+function ArchiveAnswerFields<V extends Pick<CuratedInput, 'answer' | 'tags' | 'source'>>(props: {
+  values: V;
+  set: SetOf<V>;
+  error: string;
+  describedBy: string | undefined;
+}) {
+  return <CuratedAnswerFields {...props} answerRows={5} sourceRule={SOURCE_RULE} />;
+}
+
 function firstProblem(input: Pick<CuratedInput, 'answer' | 'source'> & { question?: string }): string {
   if (input.question !== undefined && !input.question.trim()) return CURATE_MESSAGES.titleRequired;
   if (!input.answer.trim()) return CURATE_MESSAGES.answerRequired;
@@ -88,28 +100,25 @@ export default function ArchiveCuratedPage() {
         }}
       />
       <h2 className="ops-subtitle">Curated Q&amp;A</h2>
-      <Loaded
+      <LoadedList
         data={curated}
         what="the curated Q&A"
-        isEmpty={(l) => l.length === 0}
         empty="No curated Q&A yet."
+        label="Curated Q&A"
+        className="ops-list"
       >
-        {(list) => (
-          <ul className="ops-list" aria-label="Curated Q&A">
-            {list.map((q) => (
-              <CuratedItem
-                key={q.id}
-                question={q}
-                onChanged={(changed, message) => {
-                  replace(changed);
-                  setSuccess(message);
-                }}
-                onDelete={() => setDeleting(q)}
-              />
-            ))}
-          </ul>
+        {(q) => (
+          <CuratedItem
+            key={q.id}
+            question={q}
+            onChanged={(changed, message) => {
+              replace(changed);
+              setSuccess(message);
+            }}
+            onDelete={() => setDeleting(q)}
+          />
         )}
-      </Loaded>
+      </LoadedList>
       {deleting ? (
         <ConfirmDialog
           title="Delete this curated Q&A?"
@@ -141,19 +150,10 @@ function ArchiveSummary({ archive }: { archive: ArchiveProfile }) {
 }
 
 function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q: Question) => void }) {
-  const errorId = useId();
   const { values, set, reset } = useFormValues<CuratedInput>(EMPTY);
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    const problem = firstProblem(values);
-    setError(problem);
-    if (problem) return;
-    setBusy(true);
-    try {
+  const { error, errorId, describedBy, busy, onSubmit } = useSubmit({
+    check: () => firstProblem(values),
+    run: async () => {
       const created = await createCurated(archiveId, {
         ...values,
         question: values.question.trim(),
@@ -163,27 +163,13 @@ function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q
       });
       reset();
       onCreated(created);
-    } catch (err) {
-      setError(
-        errorText(
-          err,
-          'Failed to create curated question.',
-          'Failed to create curated question. Please try again.',
-        ),
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    failed: 'Failed to create curated question.',
+    unreachable: 'Failed to create curated question. Please try again.',
+  });
 
-  const describedBy = error ? errorId : undefined;
   return (
-    <form
-      className="ops-form ops-card"
-      onSubmit={(e) => void submit(e)}
-      aria-labelledby="ops-curate-title"
-      noValidate
-    >
+    <form className="ops-form ops-card" onSubmit={onSubmit} aria-labelledby="ops-curate-title" noValidate>
       <h2 className="ops-subtitle" id="ops-curate-title">
         Add a curated Q&amp;A
       </h2>
@@ -194,23 +180,17 @@ function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q
         describedBy={describedBy}
         detailRows={2}
       />
-      <CuratedAnswerFields
-        values={values}
-        set={set}
-        error={error}
-        describedBy={describedBy}
-        answerRows={5}
-        sourceRule={SOURCE_RULE}
-      />
+      <ArchiveAnswerFields values={values} set={set} error={error} describedBy={describedBy} />
       <Checkbox checked={values.displayOnProfile} onChange={set('displayOnProfile')}>
         Show on profile
       </Checkbox>
-      <ErrorBanner id={errorId}>{error}</ErrorBanner>
-      <div className="ops-actions">
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Add curated Q&A'}
-        </button>
-      </div>
+      <SaveActions
+        error={error}
+        errorId={errorId}
+        saving={busy}
+        label="Add curated Q&A"
+        className="ops-actions"
+      />
     </form>
   );
 }
@@ -308,62 +288,28 @@ function EditForm({
   onSaved: (q: Question) => void;
   onCancel: () => void;
 }) {
-  const errorId = useId();
   const { values, set } = useFormValues({
     answer: question.answer,
     tags: question.tags,
     source: question.source,
   });
   const { answer, tags, source } = values;
-  const [error, setError] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { error, errorId, describedBy, busy, onSubmit } = useSubmit({
+    check: () => firstProblem({ answer, source }),
+    run: async () =>
+      onSaved(await editCurated(question.id, { answer: answer.trim(), tags, source: source.trim() })),
+    failed: 'The curated Q&A could not be saved.',
+    unreachable: 'The curated Q&A could not be saved: check your connection.',
+  });
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    const problem = firstProblem({ answer, source });
-    setError(problem);
-    if (problem) return;
-    setBusy(true);
-    try {
-      onSaved(await editCurated(question.id, { answer: answer.trim(), tags, source: source.trim() }));
-    } catch (err) {
-      setError(
-        errorText(
-          err,
-          'The curated Q&A could not be saved.',
-          'The curated Q&A could not be saved: check your connection.',
-        ),
-      );
-      setBusy(false);
-    }
-  };
-
-  const describedBy = error ? errorId : undefined;
   return (
-    <form
-      className="ops-form"
-      onSubmit={(e) => void submit(e)}
-      aria-label={`Edit “${question.question}”`}
-      noValidate
-    >
-      <CuratedAnswerFields
-        values={values}
-        set={set}
-        error={error}
-        describedBy={describedBy}
-        answerRows={5}
-        sourceRule={SOURCE_RULE}
-      />
-      <ErrorBanner id={errorId}>{error}</ErrorBanner>
-      <div className="ops-actions">
-        <button type="submit" className="button button--primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save changes'}
-        </button>
+    <form className="ops-form" onSubmit={onSubmit} aria-label={`Edit “${question.question}”`} noValidate>
+      <ArchiveAnswerFields values={values} set={set} error={error} describedBy={describedBy} />
+      <SaveActions error={error} errorId={errorId} saving={busy} label="Save changes" className="ops-actions">
         <button type="button" className="button button--ghost" onClick={onCancel}>
           Cancel
         </button>
-      </div>
+      </SaveActions>
     </form>
   );
 }

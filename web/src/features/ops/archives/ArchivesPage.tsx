@@ -17,7 +17,7 @@ import {
   type ArchiveInput,
 } from './api';
 import ArchiveCuratedPage from './ArchiveCuratedPage';
-import { Loaded } from '../desk/parts';
+import { LoadedList } from '../desk/parts';
 import '../ops.css';
 import '../desk/ops-desk.css';
 
@@ -69,52 +69,47 @@ function ArchivesPage() {
         }
       />
       <h2 className="ops-subtitle">All archive profiles</h2>
-      <Loaded
+      <LoadedList
         data={archives}
         what="archive profiles"
-        isEmpty={(l) => l.length === 0}
         empty="No archive profile yet."
+        label="Archive profiles"
+        className="ops-list"
       >
-        {(list) => (
-          <ul className="ops-list" aria-label="Archive profiles">
-            {list.map((a) => (
-              <li key={a.id} className="ops-card">
-                <p className="ops-archive__who">
-                  <Avatar name={a.name} url={a.avatarUrl} size={48} alt="" />
-                  <strong>{a.name}</strong>{' '}
-                  <a href={`/ask/${encodeURIComponent(a.username)}`} className="text-link">
-                    @{a.username}
-                  </a>{' '}
-                  <span className="muted">
-                    {a.archiveProfile ? '· Archive' : '· Not marked as an archive'}
-                  </span>
-                </p>
-                {a.bio ? <p>{a.bio}</p> : null}
-                {a.sources ? <p className="muted">Sources: {a.sources}</p> : null}
-                <div className="ops-actions">
-                  <Link to={`/ops/archives/${encodeURIComponent(a.id)}`} className="button button--ghost">
-                    Curated Q&amp;A <span className="visually-hidden">of @{a.username}</span>
-                  </Link>
-                  <button type="button" className="button button--ghost" onClick={() => setEditing(a)}>
-                    Edit <span className="visually-hidden">@{a.username}</span>
-                  </button>
-                  <MarkButton
-                    archive={a}
-                    onDone={(saved) =>
-                      onSaved(
-                        saved,
-                        saved.archiveProfile
-                          ? `@${saved.username} is an archive again.`
-                          : `@${saved.username} is no longer marked as an archive.`,
-                      )
-                    }
-                  />
-                </div>
-              </li>
-            ))}
-          </ul>
+        {(a) => (
+          <li key={a.id} className="ops-card">
+            <p className="ops-archive__who">
+              <Avatar name={a.name} url={a.avatarUrl} size={48} alt="" />
+              <strong>{a.name}</strong>{' '}
+              <a href={`/ask/${encodeURIComponent(a.username)}`} className="text-link">
+                @{a.username}
+              </a>{' '}
+              <span className="muted">{a.archiveProfile ? '· Archive' : '· Not marked as an archive'}</span>
+            </p>
+            {a.bio ? <p>{a.bio}</p> : null}
+            {a.sources ? <p className="muted">Sources: {a.sources}</p> : null}
+            <div className="ops-actions">
+              <Link to={`/ops/archives/${encodeURIComponent(a.id)}`} className="button button--ghost">
+                Curated Q&amp;A <span className="visually-hidden">of @{a.username}</span>
+              </Link>
+              <button type="button" className="button button--ghost" onClick={() => setEditing(a)}>
+                Edit <span className="visually-hidden">@{a.username}</span>
+              </button>
+              <MarkButton
+                archive={a}
+                onDone={(saved) =>
+                  onSaved(
+                    saved,
+                    saved.archiveProfile
+                      ? `@${saved.username} is an archive again.`
+                      : `@${saved.username} is no longer marked as an archive.`,
+                  )
+                }
+              />
+            </div>
+          </li>
         )}
-      </Loaded>
+      </LoadedList>
     </section>
   );
 }

@@ -1,3 +1,5 @@
+import type { OperatorAuditEntry } from '@ques/contracts/core';
+import { DataTable, type Column } from '../../../components/DataTable';
 import { usePageHead } from '../../../lib/head';
 import { useApiData } from '../../../lib/use-api-data';
 import { fetchAudit } from '../api';
@@ -7,6 +9,21 @@ import '../desk/ops-desk.css';
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Who acted: an operator's @username, or the CLI / OPERATOR_EMAILS as themselves. */
+const actor = (name: string) => (name.startsWith('cli:') || name === 'OPERATOR_EMAILS' ? name : `@${name}`);
+
+const AUDIT_COLUMNS: Column<OperatorAuditEntry>[] = [
+  {
+    header: 'When',
+    cellClassName: 'ops-table__nowrap',
+    cell: (entry) => <time dateTime={entry.at}>{when(entry.at)}</time>,
+  },
+  { header: 'Operator', cell: (entry) => actor(entry.operatorUsername) },
+  { header: 'Service', cell: (entry) => entry.service },
+  { header: 'Action', cell: (entry) => <span className="ops-code">{entry.action}</span> },
+  { header: 'What', cell: (entry) => entry.summary },
+];
 
 /** The console's landing page: every operator action recorded by the services, newest first (who, what, when). */
 export default function AuditPage() {
@@ -26,38 +43,13 @@ export default function AuditPage() {
       >
         {(entries) => (
           <div className="ops-table__wrap">
-            <table className="ops-table">
-              <caption className="visually-hidden">Operator actions</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Operator</th>
-                  <th scope="col">Service</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">What</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((entry) => (
-                  <tr key={`${entry.service}-${entry.id}`}>
-                    <td className="ops-table__nowrap">
-                      <time dateTime={entry.at}>{when(entry.at)}</time>
-                    </td>
-                    <td>
-                      {entry.operatorUsername.startsWith('cli:') ||
-                      entry.operatorUsername === 'OPERATOR_EMAILS'
-                        ? entry.operatorUsername
-                        : `@${entry.operatorUsername}`}
-                    </td>
-                    <td>{entry.service}</td>
-                    <td>
-                      <span className="ops-code">{entry.action}</span>
-                    </td>
-                    <td>{entry.summary}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              className="ops-table"
+              caption="Operator actions"
+              columns={AUDIT_COLUMNS}
+              rows={entries}
+              rowKey={(entry) => `${entry.service}-${entry.id}`}
+            />
           </div>
         )}
       </Loaded>

@@ -8,10 +8,9 @@ import {
   type OpsProfileClaim,
 } from '@ques/contracts/core';
 import { useSuccessMessage } from '../../../components/Banner';
-import { SelectField, TextAreaField } from '../../../components/Field';
 import { usePageHead } from '../../../lib/head';
 import { useApiData } from '../../../lib/use-api-data';
-import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from '../desk/parts';
+import { ConfirmDialog, DeskList, DeskPage, formatDateTime, useStatusFilter } from '../desk/parts';
 import { approveClaim, fetchClaims, rejectClaim } from './api';
 import '../desk/ops-desk.css';
 import './claims.css';
@@ -30,31 +29,17 @@ const STATUS_LABELS: Record<ClaimStatus, string> = {
  */
 export default function ClaimsPage() {
   usePageHead('Profile claims — Ques operators', 'Claims of non-affiliated archive profiles.', '/ops/claims');
-  const [status, setStatus] = useState<ClaimStatus | ''>('pending');
+  const [status, statusFilter] = useStatusFilter<ClaimStatus>('pending', [
+    { value: 'pending', label: 'Waiting for review' },
+    { value: 'approved', label: 'Approved' },
+    { value: 'rejected', label: 'Rejected' },
+  ]);
   const list = useApiData((signal) => fetchClaims(status, signal), [status]);
   const [pending, setPending] = useState<Pending>(null);
-  const [reason, setReason] = useState('');
   const [success, showSuccess] = useSuccessMessage();
 
   return (
-    <DeskPage
-      id="claims-title"
-      title="Profile claims"
-      success={success}
-      filters={
-        <SelectField<ClaimStatus | ''>
-          label="Status"
-          value={status}
-          onChange={setStatus}
-          options={[
-            { value: 'pending', label: 'Waiting for review' },
-            { value: 'approved', label: 'Approved' },
-            { value: 'rejected', label: 'Rejected' },
-            { value: '', label: 'All' },
-          ]}
-        />
-      }
-    >
+    <DeskPage id="claims-title" title="Profile claims" success={success} statusFilter={statusFilter}>
       <DeskList data={list} what="claims" empty="No claims here." label="Profile claims">
         {(c) => (
           <li key={c.id} className="ops-desk__item" data-testid="profile-claim">
@@ -88,12 +73,7 @@ export default function ClaimsPage() {
                   <dt>{c.method === 'email' ? 'Address' : 'Link'}</dt>
                   <dd>
                     {c.method === 'link' ? (
-                      <a
-                        className="text-link"
-                        href={c.evidence}
-                        target="_blank"
-                        rel="noreferrer noopener"
-                      >
+                      <a className="text-link" href={c.evidence} target="_blank" rel="noreferrer noopener">
                         {c.evidence}
                       </a>
                     ) : (
@@ -130,10 +110,7 @@ export default function ClaimsPage() {
                 <button
                   type="button"
                   className="button button--small"
-                  onClick={() => {
-                    setReason('');
-                    setPending({ kind: 'reject', claim: c });
-                  }}
+                  onClick={() => setPending({ kind: 'reject', claim: c })}
                 >
                   Reject…
                 </button>
@@ -170,21 +147,14 @@ export default function ClaimsPage() {
           title={`Reject this claim of @${pending.claim.profile.username}?`}
           confirmLabel="Reject claim"
           onClose={() => setPending(null)}
-          extra={{
-            node: (
-              <TextAreaField
-                label="Reason (the claimant sees it)"
-                marker="required"
-                rows={3}
-                maxLength={CLAIM_LIMITS.reason}
-                value={reason}
-                onChange={setReason}
-              />
-            ),
-            validate: () => (reason.trim() ? null : CLAIM_MESSAGES.reasonRequired),
+          note={{
+            label: 'Reason (the claimant sees it)',
+            rows: 3,
+            maxLength: CLAIM_LIMITS.reason,
+            missing: CLAIM_MESSAGES.reasonRequired,
           }}
-          onConfirm={async (key) => {
-            await rejectClaim(pending.claim.id, reason.trim(), key);
+          onConfirm={async (key, reason) => {
+            await rejectClaim(pending.claim.id, reason, key);
             showSuccess('The claim is rejected; the claimant sees why.');
             await list.reload();
           }}

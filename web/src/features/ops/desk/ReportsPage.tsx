@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { profilePath, type OpsAbuseReport } from '@ques/contracts/core';
-import { SelectField, TextAreaField } from '../../../components/Field';
 import { useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
 import { fetchReports, hideAnswer, resolveReport } from './api';
-import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from './parts';
+import { ConfirmDialog, DeskList, DeskPage, formatDateTime, useStatusFilter } from './parts';
 import './ops-desk.css';
 
 type Pending = { kind: 'hide' | 'dismiss'; report: OpsAbuseReport } | null;
@@ -14,31 +13,17 @@ type Pending = { kind: 'hide' | 'dismiss'; report: OpsAbuseReport } | null;
  * sees, or dismiss the report.
  */
 export default function ReportsPage() {
-  const [status, setStatus] = useState('open');
+  const [status, statusFilter] = useStatusFilter('open', [
+    { value: 'open', label: 'Open' },
+    { value: 'hidden', label: 'Answer hidden' },
+    { value: 'dismissed', label: 'Dismissed' },
+  ]);
   const list = useApiData((signal) => fetchReports({ status: status || undefined }, signal), [status]);
   const [pending, setPending] = useState<Pending>(null);
-  const [reason, setReason] = useState('');
   const [success, showSuccess] = useSuccessMessage();
 
   return (
-    <DeskPage
-      id="reports-title"
-      title="Abuse reports"
-      success={success}
-      filters={
-        <SelectField
-          label="Status"
-          value={status}
-          onChange={setStatus}
-          options={[
-            { value: 'open', label: 'Open' },
-            { value: 'hidden', label: 'Answer hidden' },
-            { value: 'dismissed', label: 'Dismissed' },
-            { value: '', label: 'All' },
-          ]}
-        />
-      }
-    >
+    <DeskPage id="reports-title" title="Abuse reports" success={success} statusFilter={statusFilter}>
       <DeskList data={list} what="reports" empty="No reports here." label="Abuse reports">
         {(r) => (
           <li key={r.id} className="ops-desk__item" data-testid="abuse-report">
@@ -86,10 +71,7 @@ export default function ReportsPage() {
                   <button
                     type="button"
                     className="button button--small button--primary"
-                    onClick={() => {
-                      setReason('');
-                      setPending({ kind: 'hide', report: r });
-                    }}
+                    onClick={() => setPending({ kind: 'hide', report: r })}
                   >
                     Hide answer…
                   </button>
@@ -111,23 +93,16 @@ export default function ReportsPage() {
           title="Hide this answer from public view?"
           confirmLabel="Hide answer"
           onClose={() => setPending(null)}
-          extra={{
-            node: (
-              <TextAreaField
-                label="Reason (the owner sees it)"
-                marker="required"
-                rows={3}
-                maxLength={500}
-                value={reason}
-                onChange={setReason}
-              />
-            ),
-            validate: () => (reason.trim() ? null : 'Please give a reason.'),
+          note={{
+            label: 'Reason (the owner sees it)',
+            rows: 3,
+            maxLength: 500,
+            missing: 'Please give a reason.',
           }}
-          onConfirm={async (key) => {
+          onConfirm={async (key, reason) => {
             const target = pending.report.target as { kind: 'answer'; questionId: string };
-            await hideAnswer(target.questionId, reason.trim(), pending.report.id, key);
-            await resolveReport(pending.report.id, 'hidden', reason.trim(), `${key}:resolve`);
+            await hideAnswer(target.questionId, reason, pending.report.id, key);
+            await resolveReport(pending.report.id, 'hidden', reason, `${key}:resolve`);
             showSuccess('The answer is hidden; its owner sees why.');
             await list.reload();
           }}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import type { OpsDeadLetter, OpsJob } from '@ques/contracts/core';
+import type { OpsDeadLetter, OpsJob, OpsStreamStatus } from '@ques/contracts/core';
+import { DataTable, type Column } from '../../../components/DataTable';
 import { InputField } from '../../../components/Field';
 import { SuccessBanner, useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
@@ -16,6 +17,14 @@ import {
 } from './api';
 import { ConfirmDialog, DeskList, formatDateTime, Loaded } from './parts';
 import './ops-desk.css';
+
+const CONSUMER_COLUMNS: Column<OpsStreamStatus['consumers'][number]>[] = [
+  { header: 'Consumer', cell: (c) => c.durable },
+  { header: 'Stream', cell: (c) => c.stream },
+  { header: 'Lag', cellClassName: 'ops-desk__num', cell: (c) => c.pending },
+  { header: 'Awaiting ack', cellClassName: 'ops-desk__num', cell: (c) => c.ackPending },
+  { header: 'Redelivered', cellClassName: 'ops-desk__num', cell: (c) => c.redelivered },
+];
 
 type Pending =
   { kind: 'retry' | 'drop'; letter: OpsDeadLetter } | { kind: 'rebuild' } | { kind: 'republish' } | null;
@@ -129,29 +138,13 @@ export default function StreamsPage() {
                   No consumer figures on this bus (the in-process bus keeps no lag).
                 </p>
               ) : (
-                <table className="ops-desk__table">
-                  <caption className="visually-hidden">Durable consumers of {service}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Consumer</th>
-                      <th scope="col">Stream</th>
-                      <th scope="col">Lag</th>
-                      <th scope="col">Awaiting ack</th>
-                      <th scope="col">Redelivered</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {s.consumers.map((c) => (
-                      <tr key={c.durable}>
-                        <td>{c.durable}</td>
-                        <td>{c.stream}</td>
-                        <td className="ops-desk__num">{c.pending}</td>
-                        <td className="ops-desk__num">{c.ackPending}</td>
-                        <td className="ops-desk__num">{c.redelivered}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  className="ops-desk__table"
+                  caption={<>Durable consumers of {service}</>}
+                  columns={CONSUMER_COLUMNS}
+                  rows={s.consumers}
+                  rowKey={(c) => c.durable}
+                />
               )}
             </>
           )}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { SUPPORT_CATEGORIES, type OpsSupportRequest } from '@ques/contracts/core';
-import { SelectField, TextAreaField } from '../../../components/Field';
+import { SelectField } from '../../../components/Field';
 import { useSuccessMessage } from '../../../components/Banner';
 import { useApiData } from '../../../lib/use-api-data';
 import { answerSupportRequest, fetchSupportRequests } from './api';
-import { ConfirmDialog, DeskList, DeskPage, formatDateTime } from './parts';
+import { ConfirmDialog, DeskList, DeskPage, formatDateTime, useStatusFilter } from './parts';
 import './ops-desk.css';
 
 /**
@@ -12,7 +12,10 @@ import './ops-desk.css';
  * "Mark answered" with a note, mailed to a signed-in requester's verified address.
  */
 export default function SupportRequestsPage() {
-  const [status, setStatus] = useState('open');
+  const [status, statusFilter] = useStatusFilter('open', [
+    { value: 'open', label: 'Open' },
+    { value: 'answered', label: 'Answered' },
+  ]);
   const [category, setCategory] = useState('');
   const list = useApiData(
     (signal) =>
@@ -20,7 +23,6 @@ export default function SupportRequestsPage() {
     [status, category],
   );
   const [answering, setAnswering] = useState<OpsSupportRequest | null>(null);
-  const [note, setNote] = useState('');
   const [success, showSuccess] = useSuccessMessage();
 
   return (
@@ -28,25 +30,14 @@ export default function SupportRequestsPage() {
       id="support-title"
       title="Support requests"
       success={success}
+      statusFilter={statusFilter}
       filters={
-        <>
-          <SelectField
-            label="Status"
-            value={status}
-            onChange={setStatus}
-            options={[
-              { value: 'open', label: 'Open' },
-              { value: 'answered', label: 'Answered' },
-              { value: '', label: 'All' },
-            ]}
-          />
-          <SelectField
-            label="Category"
-            value={category}
-            onChange={setCategory}
-            options={[{ value: '', label: 'All categories' }, ...SUPPORT_CATEGORIES]}
-          />
-        </>
+        <SelectField
+          label="Category"
+          value={category}
+          onChange={setCategory}
+          options={[{ value: '', label: 'All categories' }, ...SUPPORT_CATEGORIES]}
+        />
       }
     >
       <DeskList
@@ -81,10 +72,7 @@ export default function SupportRequestsPage() {
                 <button
                   type="button"
                   className="button button--small button--primary"
-                  onClick={() => {
-                    setNote('');
-                    setAnswering(r);
-                  }}
+                  onClick={() => setAnswering(r)}
                 >
                   Mark answered…
                 </button>
@@ -98,21 +86,9 @@ export default function SupportRequestsPage() {
           title={`Answer "${answering.title}"`}
           confirmLabel="Mark answered"
           onClose={() => setAnswering(null)}
-          extra={{
-            node: (
-              <TextAreaField
-                label="Note to the requester"
-                marker="required"
-                rows={5}
-                maxLength={5000}
-                value={note}
-                onChange={setNote}
-              />
-            ),
-            validate: () => (note.trim() ? null : 'Please write a note.'),
-          }}
-          onConfirm={async (key) => {
-            await answerSupportRequest(answering.id, note.trim(), key);
+          note={{ label: 'Note to the requester', rows: 5, maxLength: 5000, missing: 'Please write a note.' }}
+          onConfirm={async (key, note) => {
+            await answerSupportRequest(answering.id, note, key);
             showSuccess('The request is marked answered.');
             await list.reload();
           }}

@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText, SuccessBanner } from '../../../components/Banner';
+import { SelectField, TextAreaField, type SelectOption } from '../../../components/Field';
 import { Modal } from '../../../components/Modal';
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api';
 import type { ApiData } from '../../../lib/use-api-data';
@@ -34,10 +35,21 @@ export function Loaded<T>({
   return <>{children(data.data)}</>;
 }
 
-/** A desk page: its title, its filters, the confirmation of the last action, then its cards. */
-export function DeskPage({
+/** A queue page's status filter: the chosen status (`''` for all) and `DeskPage`'s `statusFilter`, "All" last. */
+export function useStatusFilter<S extends string>(
+  initial: S,
+  choices: readonly { value: S; label: string }[],
+) {
+  const [status, setStatus] = useState<S | ''>(initial);
+  const options: readonly SelectOption[] = [...choices, { value: '', label: 'All' }];
+  return [status, { value: status, onChange: setStatus, options }] as const;
+}
+
+/** A desk page: its title, its filters (a status filter first), the confirmation of the last action, then its cards. */
+export function DeskPage<S extends string = string>({
   id,
   title,
+  statusFilter,
   filters,
   success,
   children,
@@ -45,6 +57,9 @@ export function DeskPage({
   /** The heading's id, naming the page's section. */
   id: string;
   title: string;
+  /** The "Status" select every queue page has: its value, its setter and its choices. */
+  statusFilter?: { value: S; onChange: (value: S) => void; options: readonly SelectOption[] };
+  /** Further filters, after the status. */
   filters?: ReactNode;
   success: string;
   children: ReactNode;
@@ -54,14 +69,48 @@ export function DeskPage({
       <h1 id={id} className="ops-desk__title">
         {title}
       </h1>
-      {filters ? <div className="ops-desk__filters">{filters}</div> : null}
+      {statusFilter || filters ? (
+        <div className="ops-desk__filters">
+          {statusFilter ? <SelectField<S> label="Status" {...statusFilter} /> : null}
+          {filters}
+        </div>
+      ) : null}
       <SuccessBanner message={success} />
       {children}
     </section>
   );
 }
 
-/** A card with a list of items in the four states of `Loaded`; `children` renders one item (its `<li>`). */
+/** A list in the four states of `Loaded`: `children` renders one item (its `<li>`). */
+export function LoadedList<T>({
+  data,
+  what,
+  empty,
+  label,
+  className = 'ops-desk__list',
+  children,
+}: {
+  data: ApiData<T[]>;
+  what: string;
+  empty: ReactNode;
+  /** The list's accessible name. */
+  label: string;
+  /** The `<ul>`'s class (the desk's cards by default). */
+  className?: string;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <Loaded data={data} what={what} isEmpty={(l) => l.length === 0} empty={empty}>
+      {(items) => (
+        <ul className={className} aria-label={label}>
+          {items.map(children)}
+        </ul>
+      )}
+    </Loaded>
+  );
+}
+
+/** A card (with an optional heading) around a `LoadedList`. */
 export function DeskList<T>({
   data,
   what,
@@ -81,13 +130,9 @@ export function DeskList<T>({
   return (
     <div className="ops-desk__card">
       {heading ? <h2>{heading}</h2> : null}
-      <Loaded data={data} what={what} isEmpty={(l) => l.length === 0} empty={empty}>
-        {(items) => (
-          <ul className="ops-desk__list" aria-label={label}>
-            {items.map(children)}
-          </ul>
-        )}
-      </Loaded>
+      <LoadedList data={data} what={what} empty={empty} label={label}>
+        {children}
+      </LoadedList>
     </div>
   );
 }
@@ -102,17 +147,19 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   onClose,
-  extra,
+  note,
 }: {
   title: string;
   children: ReactNode;
   confirmLabel: string;
-  onConfirm: (key: string) => Promise<void>;
+  /** Runs the action with the dialog's Idempotency-Key and the note's trimmed text (`''` without a note). */
+  onConfirm: (key: string, note: string) => Promise<void>;
   onClose: () => void;
-  /** Form fields (a reason) that must be valid before confirming; returns an error text or null. */
-  extra?: { node: ReactNode; validate: () => string | null };
+  /** A required note (a reason, an answer) written in the dialog; `missing` is the error while it is empty. */
+  note?: { label: string; rows: number; maxLength: number; missing: string };
 }) {
   const key = useRef(newIdempotencyKey());
+  const [text, setText] = useState('');
   const errorId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
@@ -124,14 +171,13 @@ export function ConfirmDialog({
           onSubmit={(e) => {
             e.preventDefault();
             if (busy) return;
-            const invalid = extra?.validate() ?? null;
-            if (invalid) {
-              setError(invalid);
+            if (note && !text.trim()) {
+              setError(note.missing);
               return;
             }
             setBusy(true);
             setError('');
-            onConfirm(key.current)
+            onConfirm(key.current, text.trim())
               .then(() => requestClose())
               .catch((err: unknown) => {
                 setError(
@@ -146,7 +192,16 @@ export function ConfirmDialog({
           }}
         >
           <div className="ops-desk__confirm-text">{children}</div>
-          {extra?.node}
+          {note ? (
+            <TextAreaField
+              label={note.label}
+              marker="required"
+              rows={note.rows}
+              maxLength={note.maxLength}
+              value={text}
+              onChange={setText}
+            />
+          ) : null}
           <ErrorBanner id={errorId}>{error}</ErrorBanner>
           <div className="ops-desk__confirm-actions">
             <button type="button" className="button" onClick={requestClose} disabled={busy}>
