@@ -1207,6 +1207,12 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     expect(await nodes(read.similarTitlesQuery('bulk-7', 'bulk 1O7', 3))).toEqual(
       expect.arrayContaining([expect.stringMatching(/Index Scan using questions_public_title_trigrams$/)]),
     );
+    // ... and the newest matches of a word every answer has from the owner's search index alone (once vacuumed, as
+    // autovacuum keeps a live table): the table is read for the rows shown only.
+    await sql`VACUUM questions`.execute(h.database.db);
+    expect(await nodes(read.similarSearchQuery('bulk-7', ['bulk'], 3))).toEqual(
+      expect.arrayContaining(['Index Only Scan using questions_public_search']),
+    );
 
     if (process.env.QUES_SHOW_PLANS) {
       const analyze = async (query: { compile: () => { sql: string; parameters: readonly unknown[] } }) => {

@@ -9,6 +9,7 @@ import * as m0006 from './0006_trigrams_withdrawn_inbox.js';
 import * as m0007 from './0007_trust_timings.js';
 import * as m0008 from './0008_operator_hide.js';
 import * as m0009 from './0009_similar_titles_by_owner.js';
+import * as m0010 from './0010_similar_newest_matches.js';
 
 /**
  * Explicit, ordered; each file is frozen once merged: it holds its DDL as written that day and imports no live code
@@ -28,4 +29,5 @@ export const questionsMigrations: Record<string, Migration> = {
   '2026_11_27_0002_kit_operator_audit': kitOperatorAuditMigration,
   '2026_11_27_0003_operator_hide': m0008,
   '2026_11_28_0001_similar_titles_by_owner': m0009,
+  '2026_11_28_0002_similar_newest_matches': m0010,
 };

@@ -375,24 +375,37 @@ export class QuestionsReadModel {
    */
   async similarAnswers(username: string, words: string[], limit = 3): Promise<QuestionRow[]> {
     if (words.length === 0) return [];
-    const query = words.map((w) => `${w}:*`).join(' | ');
-    const tsq = sql`to_tsquery('english', ${query})`;
-    // Ranked among the newest SIMILAR_CANDIDATES matches: a word every answer has costs the same as a rare one.
-    const matches = this.publicAnswersOf(username)
-      .select(sql<string>`search_doc`.as('search_doc'))
+    const ranked = await this.similarSearchQuery(username, words, limit).execute();
+    if (ranked.length > 0) return ranked;
+    return this.similarTitlesQuery(username, words.join(' '), limit).execute();
+  }
+
+  /**
+   * Full-text search of the owner's public answers, each word as a prefix, any of them, ranked by `ts_rank` among the
+   * newest SIMILAR_CANDIDATES matches (a word every answer has costs the same as a rare one). The matches are read
+   * from `questions_public_search` alone (owner, newest first, with the document and the answer date): only the
+   * `limit` rows shown are read from the table.
+   */
+  similarSearchQuery(username: string, words: string[], limit: number) {
+    const tsq = sql`to_tsquery('english', ${words.map((w) => `${w}:*`).join(' | ')})`;
+    const matches = this.publicAnswersOf(username, this.db.selectFrom('questions'))
+      .select(['id', 'answered_at', sql<number>`ts_rank(search_doc, ${tsq})`.as('rank')])
       .where(sql<boolean>`search_doc @@ ${tsq}`)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(SIMILAR_CANDIDATES);
-    const ranked = await this.db
+    const best = this.db
       .selectFrom(matches.as('m'))
-      .select(QUESTION_COLUMNS)
-      .orderBy(sql`ts_rank(search_doc, ${tsq})`, 'desc')
-      .orderBy('answered_at', 'desc')
-      .limit(limit)
-      .execute();
-    if (ranked.length > 0) return ranked;
-    return this.similarTitlesQuery(username, words.join(' '), limit).execute();
+      .select(['m.id', 'm.rank', 'm.answered_at'])
+      .orderBy('m.rank', 'desc')
+      .orderBy('m.answered_at', 'desc')
+      .limit(limit);
+    return this.db
+      .selectFrom('questions')
+      .innerJoin(best.as('b'), 'b.id', 'questions.id')
+      .select(QUESTION_COLUMNS.map((c) => `questions.${c}` as const))
+      .orderBy('b.rank', 'desc')
+      .orderBy('b.answered_at', 'desc');
   }
 
   /**
@@ -402,16 +415,19 @@ export class QuestionsReadModel {
    */
   similarTitlesQuery(username: string, typed: string, limit: number) {
     const title = sql`coalesce(public_question, question)`;
-    return this.publicAnswersOf(username)
+    return this.publicAnswersOf(username, this.base())
       .where(sql<boolean>`${title} OPERATOR(public.%) ${typed}`)
       .orderBy(sql`public.similarity(${title}, ${typed})`, 'desc')
       .orderBy('answered_at', 'desc')
       .limit(limit);
   }
 
-  /** An owner's answers anyone may see (the public list's conditions). */
-  private publicAnswersOf(username: string) {
-    return this.base()
+  /** An owner's answers anyone may see (the public list's conditions), as rows or on another selection of them. */
+  private publicAnswersOf<O>(
+    username: string,
+    from: SelectQueryBuilder<QuestionsDB, 'questions', O>,
+  ): SelectQueryBuilder<QuestionsDB, 'questions', O> {
+    return from
       .where('to_username', '=', username)
       .where('lifecycle', '=', 'answered')
       .where('display_on_profile', '=', true)
