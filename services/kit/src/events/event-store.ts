@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Selectable } from 'kysely';
+import type pg from 'pg';
 import { subjectFor, type Context, type EventEnvelope } from '@ques/contracts';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
@@ -32,6 +33,9 @@ export interface AppendInput {
 }
 
 type EventRow = Selectable<EventsTable>;
+
+/** Every column as the text Postgres sent (a rebuild's read parses only what it needs, ADR 0041). */
+const AS_TEXT = { getTypeParser: () => (value: string) => value } as unknown as pg.CustomTypesConfig;
 
 export const outboxChannel = (schema: string) => `outbox_${schema}`;
 
@@ -191,6 +195,37 @@ export class EventStore<DB extends KitTables = KitTables> {
     return this.opened(rows.map(toRecorded), executor);
   }
 
+  /**
+   * `readAll` on a raw connection, for a rebuild's load (ADR 0041): one array per row from `pg` (no row object), the
+   * columns as text, `recorded_at` as its epoch milliseconds (no date-string parse), each event built once and opened
+   * in place. The same events as `readAll`.
+   */
+  async readAllFrom(client: pg.ClientBase, afterPosition: number, limit: number): Promise<RecordedEvent[]> {
+    const { rows } = await client.query<string[]>({
+      text: `SELECT global_position, event_id, stream_id, stream_version, type, data, metadata,
+          floor(extract(epoch FROM recorded_at) * 1000)::int8
+        FROM "${this.database.schema}".events WHERE global_position > $1 ORDER BY global_position LIMIT $2`,
+      values: [afterPosition, limit],
+      rowMode: 'array',
+      types: AS_TEXT,
+    });
+    const events: RecordedEvent[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i += 1) {
+      const r = rows[i]!;
+      events[i] = {
+        globalPosition: Number(r[0]),
+        eventId: r[1]!,
+        streamId: r[2]!,
+        streamVersion: Number(r[3]),
+        type: r[4]!,
+        data: JSON.parse(r[5]!) as unknown,
+        metadata: JSON.parse(r[6]!) as RecordedEvent['metadata'],
+        recordedAt: new Date(Number(r[7])),
+      };
+    }
+    return this.opened(events, this.db);
+  }
+
   /** The events at exactly these global positions (the gaps a rebuild saw, once their transactions commit). */
   async readPositions(positions: number[], executor: Kysely<DB> = this.db): Promise<RecordedEvent[]> {
     if (positions.length === 0) return [];
@@ -205,8 +240,10 @@ export class EventStore<DB extends KitTables = KitTables> {
 
   private async opened(events: RecordedEvent[], executor: Kysely<DB>): Promise<RecordedEvent[]> {
     if (!this.cipher || events.length === 0) return events;
-    const data = await this.cipher.open(executor, events);
-    return events.map((event, i) => ({ ...event, data: data[i] }));
+    // The events and their data were just built from the rows read: they are opened in place (no copy per event).
+    const data = await this.cipher.open(executor, events, { inPlace: true });
+    for (let i = 0; i < events.length; i += 1) events[i]!.data = data[i];
+    return events;
   }
 
   /** Loads a stream and folds it with the decider. */

@@ -94,3 +94,37 @@ describe('personal data vault (crypto-shredding of event streams)', () => {
     expect((await asked.readStream('q-2'))[0]!.data).toEqual(data(null));
   });
 });
+
+describe('opening on the worker thread (ADR 0041)', () => {
+  let pg: EmbeddedPostgres;
+  let database: Database<CounterDB>;
+  beforeAll(async () => {
+    pg = await openEmbeddedPostgres();
+    database = connectEmbedded<CounterDB>(pg, 'identity');
+    await migrate(database, counterMigrations);
+  });
+  afterAll(async () => pg?.pglite.close());
+
+  it('gives the same data as opening inline, placeholders included, and leaves the caller copy alone', async () => {
+    const policy = { fields: { Registered: ['name', 'email'] }, subjectOf: ({ data }: { data: Record<string, unknown> }) => String(data.personId) };
+    const inline = new PersonalDataVault(policy, { workerFrom: Number.POSITIVE_INFINITY });
+    const worker = new PersonalDataVault(policy, { workerFrom: 1 });
+    const events: { type: string; data: unknown }[] = [];
+    await database.db.transaction().execute(async (trx) => {
+      for (const personId of ['w1', 'w2', 'w3']) {
+        const data = await inline.seal(trx, { streamId: `person-${personId}`, type: 'Registered', data: { personId, name: `Name ${personId} é`, email: `${personId}@example.com` } });
+        events.push({ type: 'Registered', data });
+      }
+      await inline.forget(trx, 'w2');
+    });
+    const before = JSON.stringify(events);
+    const viaWorker = await worker.open(database.db, events);
+    expect(viaWorker).toEqual(await inline.open(database.db, events));
+    expect(viaWorker[0]).toEqual({ personId: 'w1', name: 'Name w1 é', email: 'w1@example.com' });
+    expect(viaWorker[1]).toMatchObject({ name: erasedValue('w2') });
+    expect(JSON.stringify(events)).toBe(before);
+    const tampered = events.map((e) => JSON.parse(JSON.stringify(e)) as { type: string; data: { __sealed: { tag: string }[] } });
+    tampered[0]!.data.__sealed[0]!.tag = Buffer.alloc(16).toString('base64');
+    await expect(worker.open(database.db, tampered)).rejects.toThrow();
+  });
+});

@@ -14,6 +14,13 @@ export interface Projection<DB = KitTables> {
    * calling `apply` for each of them. `bulk` takes rows that cannot exist yet (COPY in an online rebuild, ADR 0039).
    */
   applyBatch?(trx: Kysely<DB>, events: RecordedEvent[], bulk?: BulkWriter): Promise<void>;
+  /**
+   * The projection's rows are per stream (ADR 0041): an event reads and writes only rows made from its own stream's
+   * events, in the projection's own tables. A rebuild's load may then apply it on several connections at once, each
+   * taking the events of some streams (a stream's events always in order, on one of them). Otherwise it runs on one
+   * connection, over every event of a batch in order, after the stream-local ones.
+   */
+  streamLocal?: boolean;
 }
 
 /** How a rebuild's batch writes rows that cannot be in their table yet (ADR 0039). */

@@ -1,12 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import type pg from 'pg';
 import type { EventBus, OutgoingMessage } from '../bus/bus.js';
 import { subjectFor } from '@ques/contracts';
 import type { KitTables } from '../db/schema.js';
 import { KIT_PRIVATE_EVENTS, toEnvelope, type EventStore } from './event-store.js';
 import type { RecordedEvent } from './types.js';
 import { copyRows } from './copy-rows.js';
-import { insertingBulkWriter, type BulkWriter } from './projection.js';
+import { insertingBulkWriter, type BulkWriter, type Projection } from './projection.js';
 
 export interface RebuildProgress {
   applied: number;
@@ -25,6 +26,8 @@ export interface RebuildOptions {
   onProgress?: (progress: RebuildProgress) => void;
   /** How long the swap may wait for the live tables' locks before it catches up again and retries. Default 2 s. */
   lockTimeoutMs?: number;
+  /** Connections applying the stream-local projections side by side during the load (ADR 0041). Default 2. */
+  applyLanes?: number;
 }
 
 /** How many catch-up passes run outside the swap before it is tried; each pass takes what arrived meanwhile. */
@@ -32,6 +35,8 @@ const CATCH_UP_PASSES = 5;
 const SWAP_ATTEMPTS = 5;
 /** Connections that build the deferred indexes side by side. */
 const INDEX_LANES = 2;
+/** Connections that apply a batch's events of stream-local projections side by side, split by stream (ADR 0041). */
+const APPLY_LANES = 2;
 /** A hole in the positions wider than this is taken as a jump of the sequence, not as transactions in flight. */
 const MAX_GAP = 10_000;
 
@@ -63,15 +68,16 @@ async function applyProjections<DB extends KitTables>(
   trx: Kysely<DB>,
   events: RecordedEvent[],
   bulk: BulkWriter = insertingBulkWriter(trx),
+  projections: Projection<DB>[] = store.projections,
 ): Promise<void> {
   if (events.length === 0) return;
-  const perEvent = store.projections.filter((p) => !p.applyBatch);
-  if (perEvent.length === store.projections.length) {
-    for (const event of events) for (const projection of store.projections) await projection.apply(trx, event);
+  const perEvent = projections.filter((p) => !p.applyBatch);
+  if (perEvent.length === projections.length) {
+    for (const event of events) for (const projection of projections) await projection.apply(trx, event);
     return;
   }
   // Projections run one after another over the batch (each sees the rows the earlier ones wrote).
-  for (const projection of store.projections) {
+  for (const projection of projections) {
     if (projection.applyBatch) await projection.applyBatch(trx, events, bulk);
     else for (const event of events) await projection.apply(trx, event);
   }
@@ -230,32 +236,76 @@ class OnlineRebuild<DB extends KitTables> {
   }
 
   /**
-   * The bulk: reads batch n+1 (on another connection) while batch n is applied, one transaction per batch, all on one
-   * connection whose new rows go in by COPY (ADR 0039).
+   * The bulk: reads batch n+1 (on its own connection) while batch n is applied, one transaction per batch and lane;
+   * new rows go in by COPY (ADR 0039). The stream-local projections' events are split by stream over APPLY_LANES
+   * connections applying at once (a stream always on the same lane; every lane finishes batch n before any starts
+   * n+1); the other projections then apply the whole batch in order, on one connection, once the lanes committed
+   * (so they see every row the batch made). ADR 0041.
    */
   private async load(): Promise<void> {
     const { database } = this.store;
-    if (database.withConnection) {
-      await database.withConnection((db, client) =>
-        this.loadOn(db as unknown as Tx, { via: 'copy', insertNew: (table, rows) => copyRows(client, table, rows) }),
-      );
-    } else await this.loadOn(this.db);
+    const withConnection = database.withConnection?.bind(database);
+    if (!withConnection) return this.loadOn(this.db);
+    const local = this.store.projections.filter((p) => p.streamLocal);
+    const laneCount = local.length > 0 ? Math.max(1, this.opts.applyLanes ?? APPLY_LANES) : 1;
+    const lanes: Lane[] = [];
+    const open = async (): Promise<void> => {
+      if (lanes.length === laneCount) {
+        await withConnection((_db, reader) => this.loadInLanes(reader, lanes, local));
+        return;
+      }
+      await withConnection(async (db, client) => {
+        lanes.push({ db: db as unknown as Tx, bulk: { via: 'copy', insertNew: (table, rows) => copyRows(client, table, rows) } });
+        await open();
+      });
+    };
+    await open();
   }
 
-  private async loadOn(db: Tx, bulk?: BulkWriter): Promise<void> {
+  private async loadInLanes(reader: pg.ClientBase, lanes: Lane[], local: Projection<DB>[]): Promise<void> {
+    const others = this.store.projections.filter((p) => !p.streamLocal);
+    const read = () => this.store.readAllFrom(reader, this.after, this.batchSize);
+    let next = read();
+    for (;;) {
+      const events = await next;
+      if (events.length === 0) return;
+      this.advance(events);
+      next = read();
+      // A read failing while the apply runs must not go unhandled; it is awaited (and thrown) on the next turn.
+      next.catch(() => {});
+      if (local.length > 0) {
+        const split = splitByStream(events, lanes.length);
+        await Promise.all(lanes.map((lane, i) => this.applyInTransaction(lane, split[i]!, local)));
+      }
+      if (others.length > 0) await this.applyInTransaction(lanes[0]!, events, others);
+      this.applied += events.length;
+      this.report('load');
+    }
+  }
+
+  private async applyInTransaction(lane: Lane, events: RecordedEvent[], projections: Projection<DB>[]): Promise<void> {
+    if (events.length === 0) return;
+    await lane.db.transaction().execute(async (trx) => {
+      await this.shadowFirst(trx);
+      // The shadow tables are nobody's until the swap, which commits synchronously: a crash loses only the rebuild.
+      await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+      await applyProjections(this.store, trx as unknown as Kysely<DB>, events, lane.bulk, projections);
+    });
+  }
+
+  /** The load without a raw connection (not Postgres's pool): one connection, plain inserts. */
+  private async loadOn(db: Tx): Promise<void> {
     let next = this.store.readAll(this.after, this.batchSize);
     for (;;) {
       const events = await next;
       if (events.length === 0) return;
       this.advance(events);
       next = this.store.readAll(this.after, this.batchSize);
-      // A read failing while the apply runs must not go unhandled; it is awaited (and thrown) on the next turn.
       next.catch(() => {});
       await db.transaction().execute(async (trx) => {
         await this.shadowFirst(trx);
-        // The shadow tables are nobody's until the swap, which commits synchronously: a crash loses only the rebuild.
         await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-        await this.applyToShadow(trx, events, bulk);
+        await this.applyToShadow(trx, events);
       });
       this.report('load');
     }
@@ -325,6 +375,29 @@ class OnlineRebuild<DB extends KitTables> {
     await sql`DROP SCHEMA ${ident(retired)} CASCADE`.execute(db);
     await sql`DROP SCHEMA ${ident(shadow)} CASCADE`.execute(db);
   }
+}
+
+interface Lane {
+  db: Tx;
+  bulk: BulkWriter;
+}
+
+/** The events split into `lanes` runs by a hash of their stream id, each run in the events' order. */
+export function splitByStream(events: readonly RecordedEvent[], lanes: number): RecordedEvent[][] {
+  const runs: RecordedEvent[][] = Array.from({ length: lanes }, () => []);
+  if (lanes === 1) {
+    runs[0]!.push(...events);
+    return runs;
+  }
+  for (const event of events) runs[streamHash(event.streamId) % lanes]!.push(event);
+  return runs;
+}
+
+/** FNV-1a of a stream id's UTF-16 code units: cheap, and the same lane for a stream in every batch. */
+function streamHash(streamId: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < streamId.length; i += 1) hash = Math.imul(hash ^ streamId.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 function quoteIdent(name: string): string {

@@ -87,6 +87,8 @@ const auditView = <DB>(db: Kysely<DB>) => db as unknown as Kysely<OperatorAuditT
 export const operatorAuditProjection: Projection<any> = {
   name: 'operator_audit',
   tables: ['operator_audit'],
+  // One row per OperatorActed event, each in a stream of its own (ADR 0041).
+  streamLocal: true,
   async apply(trx: Kysely<any>, event: RecordedEvent) {
     if (event.type !== OPERATOR_ACTED) return;
     const d = event.data as OperatorActedData;

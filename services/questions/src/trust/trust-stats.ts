@@ -99,6 +99,8 @@ const { relevant, apply } = eventHandlers<QuestionsDB, QuestionEvent>({
 export const trustTimingsProjection: Projection<QuestionsDB> = {
   name: 'trust_timings',
   tables: ['trust_timings'],
+  // A question's timing row is made and changed only by its own stream's events (ADR 0041).
+  streamLocal: true,
   apply,
   applyBatch: batchedApply<QuestionsDB>({
     relevant,

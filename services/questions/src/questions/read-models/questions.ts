@@ -70,6 +70,8 @@ async function insertAsked(trx: Kysely<QuestionsDB>, rows: ReturnType<typeof ask
 export const questionsProjection: Projection<QuestionsDB> = {
   name: 'questions',
   tables: ['questions'],
+  // A question's row is made and changed only by its own stream's events (`question-<id>`, ADR 0041).
+  streamLocal: true,
   /**
    * Rebuilds: consecutive new questions go in as one multi-row insert; everything else as `apply` does it. With the
    * rebuild's COPY writer (ADR 0039), a question asked by its stream's first event is folded in memory — its later
