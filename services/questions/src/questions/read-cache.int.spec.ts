@@ -54,6 +54,19 @@ describe.runIf(run)('questions list read cache (ADR 0040), two instances on one 
   const behindTheCache = async (id: string, question: string) => {
     await h.database.db.updateTable('questions').set({ question }).where('id', '=', id).execute();
   };
+  /** A question to Ada she answered: the one row of her public page (earlier ones are removed from the table). */
+  const answeredQuestion = async () => {
+    await h.database.db.deleteFrom('questions').where('lifecycle', '=', 'answered').execute();
+    const answered = await ask(h.a, ada, 'Will be public?');
+    const put = await h.a.app.inject({
+      method: 'PUT',
+      url: `/api/questions/${answered.id}/answer`,
+      payload: { answer: 'Yes.' },
+      headers: { authorization: `Bearer ${ada.token}` },
+    });
+    expect(put.statusCode).toBe(200);
+    return answered;
+  };
   const textOf = (rows: Listed, id: string) => rows.find((q) => q.id === id)?.question;
 
   beforeAll(async () => {
@@ -96,14 +109,7 @@ describe.runIf(run)('questions list read cache (ADR 0040), two instances on one 
 
   it("never gives anyone another user's list: same query, other caller, other answer", async () => {
     const bobs = await ask(h.a, ada, 'Asked by Bob, signed in?', bob.token);
-    const answered = await ask(h.a, ada, 'Will be public?');
-    const put = await h.a.app.inject({
-      method: 'PUT',
-      url: `/api/questions/${answered.id}/answer`,
-      payload: { answer: 'Yes.' },
-      headers: { authorization: `Bearer ${ada.token}` },
-    });
-    expect(put.statusCode).toBe(200);
+    const answered = await answeredQuestion();
 
     for (const instance of [h.a, h.b]) {
       // Ada's inbox and the public page are cached first, then others ask the same queries.
@@ -132,7 +138,9 @@ describe.runIf(run)('questions list read cache (ADR 0040), two instances on one 
   });
 
   it("empties the caches when a rebuild swaps its tables in (this instance at once, the other by NOTIFY)", async () => {
+    const answered = await answeredQuestion();
     const [shown] = await list(h.a, '/api/questions?username=ada&limit=50');
+    expect(shown!.id).toBe(answered.id);
     // The public row disappears behind the service's back; an append empties the caches, which then keep the
     // damaged page.
     await h.database.db.deleteFrom('questions').where('id', '=', shown!.id).execute();
@@ -143,8 +151,10 @@ describe.runIf(run)('questions list read cache (ADR 0040), two instances on one 
 
     // The rebuild restores the row from the events: no cache may keep the damaged page.
     await rebuildProjections(h.a.ctx.store, log);
-    expect((await list(h.a, '/api/questions?username=ada&limit=50')).map((q) => q.id)).toEqual([shown!.id]);
-    await eventually(async () => (await list(h.b, '/api/questions?username=ada&limit=50')).length === 1, 2_000);
+    const restored = async (instance: QuestionsInstance) =>
+      (await list(instance, '/api/questions?username=ada&limit=50')).some((q) => q.id === shown!.id);
+    expect(await restored(h.a)).toBe(true);
+    await eventually(() => restored(h.b), 2_000);
   });
 });
 
