@@ -168,9 +168,9 @@ describe.runIf(run)('questions list with READ_CACHE=off', () => {
   it('reads every list from the database', async () => {
     const ada = await registerUser(h, { username: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' });
     const res = await h.a.app.inject({ method: 'POST', url: '/api/questions', payload: guestQuestion(ada, 'Uncached?', { isCurated: false }) });
-    const { id } = res.json() as { id: string };
+    const { id } = res.json<{ id: string }>();
     const read = async () =>
-      (await h.a.app.inject({ method: 'GET', url: INBOX, headers: { authorization: `Bearer ${ada.token}` } })).json() as Listed;
+      (await h.a.app.inject({ method: 'GET', url: INBOX, headers: { authorization: `Bearer ${ada.token}` } })).json<Listed>();
     expect((await read())[0]!.question).toBe('Uncached?');
     await h.database.db.updateTable('questions').set({ question: 'Changed' }).where('id', '=', id).execute();
     expect((await read())[0]!.question).toBe('Changed');
