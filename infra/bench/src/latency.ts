@@ -200,7 +200,9 @@ async function tippedQuestion(client: BffClient, owner: Account, n: number): Pro
 export async function runLatency(progress: (line: string) => void = () => {}): Promise<LatencyResult | null> {
   const natsBin = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
   if (!existsSync(natsBin)) return null;
-  const topology = await Topology.start({ logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn', progress, readyTimeoutMs: 120_000 });
+  // BENCH_READ_CACHE=off: the services without their read cache (ADR 0040), for a figure to compare with.
+  const serviceEnv: Record<string, string> = process.env.BENCH_READ_CACHE ? { READ_CACHE: process.env.BENCH_READ_CACHE } : {};
+  const topology = await Topology.start({ logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn', progress, readyTimeoutMs: 120_000, serviceEnv });
   let failed = true;
   try {
     const client = new BffClient(topology.bffUrl);
@@ -262,7 +264,7 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
       );
       failed = false;
       // Last, as it may saturate a loaded machine: ask → inbox under its read load.
-      progress(`ask → inbox: ${ASK_RATE} asks/s with ${READ_RATE} inbox reads/s for ${ASK_SECONDS} s`);
+      progress(`ask → inbox: ${ASK_RATE} asks/s with ${READ_RATE} inbox reads/s for ${ASK_SECONDS} s, read cache ${serviceEnv.READ_CACHE ?? 'on'}`);
       const inboxFigures = await askToInbox(client, owner);
       return { askToInbox: inboxFigures, authorisedToHeld: figures(authorisedToHeld), answerToCaptured: figures(answerToCaptured) };
     } finally {

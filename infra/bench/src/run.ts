@@ -104,6 +104,9 @@ function httpComparisons(targets: Record<string, string | number>): Comparison[]
     { name: 'Service GET /health (full plugin stack) vs bare node:http', target: `${targets.identityUrl}/health`, baseline: `${targets.bareHttp}/`, bar: { ratio: 0.85 }, row: 'health' },
     { name: 'Questions public list (Fastify + kysely + pg) vs bare Fastify + raw pg', target: `${targets.questionsUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.85, p99: 1.2 } },
     { name: 'BFF public list (one hop) vs the bare route', target: `${targets.bffUrl}${list}`, baseline: `${targets.bareFastify}${list}`, bar: { ratio: 0.75, p99: 2 }, row: 'bff-list' },
+    // The rows above run the questions service without its read cache (same work as the bare route); this one with
+    // it, as deployed (ADR 0040): no bar, the cache's effect on the same load.
+    { name: 'BFF public list with the read cache (one hop) vs the bare route', target: `${targets.cachedListBffUrl}${list}`, baseline: `${targets.bareFastify}${list}`, row: 'bff-list-cached' },
     // The server-rendered profile (docs/adr/0024) from the page cache against the static app shell from memory.
     // As browsers ask (Accept-Encoding: br): 4 kB against the shell's 1 kB. Without it the page is 53 kB against 2 kB and
     // the row measures bytes more than the server (printed for the record).

@@ -14,6 +14,8 @@ export interface RowSpec {
   bar: string;
   /** The `npm run bench -w @ques/bench -- <section>` that measures it. */
   section: 'http' | 'static' | 'memory' | 'pipeline' | 'latency' | 'lighthouse' | 'similar';
+  /** A figure printed for the record, without a bar: INFO once measured. */
+  info?: boolean;
 }
 
 export const ROWS: RowSpec[] = [
@@ -24,6 +26,7 @@ export const ROWS: RowSpec[] = [
   { id: 'answer-captured', figure: 'Answer → tip captured (distributed), p99', bar: '≤ 100 ms', section: 'latency' },
   { id: 'health', figure: 'Service GET /health vs bare node:http, req/s', bar: '≥ 85 % (aim 92 %)', section: 'http' },
   { id: 'bff-list', figure: 'BFF public list vs the bare route, req/s', bar: '≥ 75 % (and p99 ≤ ×2 of it)', section: 'http' },
+  { id: 'bff-list-cached', figure: 'BFF public list with the read cache vs the bare route, req/s', bar: 'none (ADR 0040)', section: 'http', info: true },
   { id: 'similar', figure: '"Already answered?" search on 2,000 public answers, worst p99 of four kinds of search (issue 14)', bar: '≤ 20 ms', section: 'similar' },
   { id: 'rss', figure: 'Embedded npm start peak RSS under load (launcher process tree)', bar: '≤ 400 MB', section: 'memory' },
 ];
@@ -48,7 +51,7 @@ export function record(id: string, value: string, ok: boolean, detail?: Record<s
 export const loadNow = () => loadavg()[0]!;
 
 export interface TableLine extends RowSpec {
-  status: 'PASS' | 'MISS' | 'not run' | 'failed';
+  status: 'PASS' | 'MISS' | 'INFO' | 'not run' | 'failed';
   value: string;
   load: number | null;
   detail?: Record<string, unknown>;
@@ -57,7 +60,7 @@ export interface TableLine extends RowSpec {
 export function tableLines(ran: (section: RowSpec['section']) => boolean): TableLine[] {
   return ROWS.map((row) => {
     const r = recorded.get(row.id);
-    if (r) return { ...row, status: r.ok ? 'PASS' : 'MISS', value: r.value, load: r.load, detail: r.detail };
+    if (r) return { ...row, status: row.info ? 'INFO' : r.ok ? 'PASS' : 'MISS', value: r.value, load: r.load, detail: r.detail };
     return { ...row, status: ran(row.section) ? 'failed' : 'not run', value: '—', load: null };
   });
 }

@@ -42,9 +42,10 @@ const owner = await identity.app.inject({ method: 'POST', url: '/api/users', pay
 if (owner.statusCode !== 201) throw new Error(`could not create the bench owner: ${owner.body}`);
 
 // 3. The questions service on a seeded read model: 2,000 public answers for the owner among 20,000 questions.
+// Without its read cache (ADR 0040): the rows comparing the stack with a bare route must do the same work as it.
 const questionsDb = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
 const questions = await runService(questionsService, {
-  config: loadQuestionsConfig({ JWT_PUBLIC_KEY: jwt.publicKey }),
+  config: loadQuestionsConfig({ JWT_PUBLIC_KEY: jwt.publicKey, READ_CACHE: 'off' }),
   database: questionsDb,
   bus,
   log,
@@ -52,6 +53,16 @@ const questions = await runService(questionsService, {
   port: 0,
 });
 const questionsUrl = questions.url;
+// The same service with its read cache, as deployed (the INFO row "BFF public list with the read cache").
+const cachedQuestionsDb = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
+const cachedQuestions = await runService(questionsService, {
+  config: loadQuestionsConfig({ JWT_PUBLIC_KEY: jwt.publicKey }),
+  database: cachedQuestionsDb,
+  bus,
+  log,
+  mailer: null,
+  port: 0,
+});
 const seed = new pg.Client({ connectionString: testDb.url });
 await seed.connect();
 await seed.query(`
@@ -72,13 +83,19 @@ const { bareFastify } = bareRoute.urls;
 // list costs it a real exchange with the questions service's process, not a call within one event loop.
 const bff = await startServerProcess('./bff-target.js', { identityUrl, questionsUrl, jwt: { publicKey: jwt.publicKey, issuer: jwt.issuer, audience: jwt.audience } });
 const { bffUrl, uncachedBffUrl } = bff.urls;
+// A BFF in front of the cached questions service (its page cache plays no part in the list rows).
+const cachedBff = await startServerProcess('./bff-target.js', { identityUrl, questionsUrl: cachedQuestions.url, jwt: { publicKey: jwt.publicKey, issuer: jwt.issuer, audience: jwt.audience } });
+const cachedListBffUrl = cachedBff.urls.bffUrl;
 
-process.stdout.write(`${JSON.stringify({ bareHttp, identityUrl, questionsUrl, bareFastify, bffUrl, uncachedBffUrl, owner: OWNER, page: PAGE })}\n`);
+process.stdout.write(`${JSON.stringify({ bareHttp, identityUrl, questionsUrl, bareFastify, bffUrl, uncachedBffUrl, cachedListBffUrl, owner: OWNER, page: PAGE })}\n`);
 
 const shutdown = async () => {
+  await cachedBff.stop();
   await bff.stop();
   await bareRoute.stop();
   await questions.stop();
+  await cachedQuestions.stop();
+  await cachedQuestionsDb.close();
   await identity.stop();
   await seed.end();
   await questionsDb.close();

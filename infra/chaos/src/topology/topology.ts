@@ -44,6 +44,8 @@ export interface TopologyOptions {
   restartCrashed?: boolean;
   /** Progress lines (default: none). */
   progress?: (message: string) => void;
+  /** Variables added to every service's environment (the bench: `READ_CACHE=off` for a figure without the cache). */
+  serviceEnv?: Record<string, string>;
 }
 
 export interface TopologySecrets {
@@ -220,6 +222,7 @@ export class Topology {
       DATABASE_URL: this.database.url,
       NATS_URL: this.natsUrl,
       BUS_NAMESPACE: this.namespace,
+      ...this.opts.serviceEnv,
     };
     switch (kind) {
       case 'identity':

@@ -31,6 +31,8 @@ export const ZServiceEnv = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** When set, scrapes of METRICS_PORT must send `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** `off`: the read caches (ADR 0040) are not used — every list is read from the database. Unset: `on`. */
+  READ_CACHE: z.enum(['on', 'off']).optional(),
   JWT_ISSUER: z.string().default('ques-identity'),
   JWT_AUDIENCE: z.string().default('ques'),
 });

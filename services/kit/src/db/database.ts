@@ -8,6 +8,7 @@ import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import { withCommitHooks } from './commit-hooks.js';
 import { EmbeddedPostgres, PGliteDialect } from './pglite-dialect.js';
 import type { KitTables } from './schema.js';
 
@@ -73,7 +74,7 @@ export function connectPostgres<DB = KitTables>(opts: PostgresOptions): Database
   // process. This listener lives as long as the client: the loss reaches the caller as its query's rejection, and
   // the pool discards the broken client when it is released.
   pool.on('connect', (client) => client.on('error', () => {}));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: withCommitHooks(new PostgresDialect({ pool })) });
   const dedicated = new Set<pg.Client>();
 
   async function dedicatedClient(): Promise<pg.Client> {
@@ -145,7 +146,7 @@ export function connectPostgres<DB = KitTables>(opts: PostgresOptions): Database
       // to the real pool once `fn` is done.
       const one = { query: client.query.bind(client), release: () => {} };
       const single = new Kysely<DB>({
-        dialect: new PostgresDialect({ pool: { connect: async () => one, end: async () => {} } }),
+        dialect: withCommitHooks(new PostgresDialect({ pool: { connect: async () => one, end: async () => {} } })),
       });
       let failed = false;
       try {
@@ -216,7 +217,7 @@ export async function openEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPo
 
 export function connectEmbedded<DB = KitTables>(embedded: EmbeddedPostgres, schema: string): Database<DB> {
   assertSchemaName(schema);
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(embedded, schema) });
+  const db = new Kysely<DB>({ dialect: withCommitHooks(new PGliteDialect(embedded, schema)) });
   return {
     db,
     schema,

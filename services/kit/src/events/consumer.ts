@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Context, EventEnvelope } from '@ques/contracts';
 import type { EventBus, PoisonMessage, Subscription } from '../bus/bus.js';
 import type { Database } from '../db/database.js';
+import { notifyReadModel, readModelChanges } from '../db/read-model-changes.js';
 import { kitView, type KitTables } from '../db/schema.js';
 import type { CommandHandler } from './command-handler.js';
 import type { DomainEvent, EventMetadata } from './types.js';
@@ -23,14 +24,17 @@ export async function applyOnce<T, DB extends KitTables>(
   effect: ConsumerEffect<T, DB>,
 ): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
-    const marked = await kitView(trx)
+    const mark = kitView(trx)
       .insertInto('processed_events')
       .values({ consumer, event_id: envelope.id })
       .onConflict((oc) => oc.doNothing())
-      .returning('event_id')
-      .executeTakeFirst();
-    if (!marked) return false;
+      .returning('event_id');
+    // An effect writes the service's local copies (its read model): the marker's insert also tells other instances,
+    // only when the event is new (ADR 0040).
+    const marked = await sql`WITH marked AS (${mark}) SELECT ${notifyReadModel(database.schema)} FROM marked`.execute(trx);
+    if (marked.rows.length === 0) return false;
     await effect(trx, envelope);
+    await readModelChanges(database).changedWithin(trx);
     return true;
   });
 }

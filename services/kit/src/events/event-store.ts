@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { subjectFor, type Context, type EventEnvelope } from '@ques/contracts';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
+import { notifyReadModel, readModelChanges } from '../db/read-model-changes.js';
 import { kitView, type EventsTable, type KitTables } from '../db/schema.js';
 import { ConcurrencyError } from '../errors.js';
 import type { EventCipher } from './personal-data.js';
@@ -138,9 +139,14 @@ export class EventStore<DB extends KitTables = KitTables> {
         recorded_at: recordedAt,
       });
     }
+    const changesReadModel = this.projections.length > 0;
     let inserted: EventRow[];
     try {
-      inserted = await kitView(trx).insertInto('events').values(rows).returningAll().execute();
+      const insert = kitView(trx).insertInto('events').values(rows).returningAll();
+      // The projections below change the read model: the events' insert also tells other instances (at commit, ADR 0040).
+      inserted = changesReadModel
+        ? (await sql<EventRow>`WITH inserted AS (${insert}) SELECT inserted.* FROM inserted, (SELECT ${notifyReadModel(this.database.schema)}) AS notified`.execute(trx)).rows
+        : await insert.execute();
     } catch (error) {
       if (isUniqueViolation(error, 'events_stream_version_unique')) throw new ConcurrencyError(streamId, expectedVersion);
       throw error;
@@ -152,6 +158,8 @@ export class EventStore<DB extends KitTables = KitTables> {
     for (const event of recorded) {
       for (const projection of this.projections) await projection.apply(trx, event);
     }
+    // This process's read caches drop their entries once the append commits (read-your-writes).
+    if (changesReadModel) await readModelChanges(this.database).changedWithin(trx);
     await this.enqueue(trx, recorded);
     return recorded;
   }

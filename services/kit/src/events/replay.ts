@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { EventBus, OutgoingMessage } from '../bus/bus.js';
 import { subjectFor } from '@ques/contracts';
 import type { KitTables } from '../db/schema.js';
+import { notifyReadModel, readModelChanges } from '../db/read-model-changes.js';
 import { KIT_PRIVATE_EVENTS, toEnvelope, type EventStore } from './event-store.js';
 import type { RecordedEvent } from './types.js';
 import { copyRows } from './copy-rows.js';
@@ -97,6 +98,9 @@ async function rebuildInOneTransaction<DB extends KitTables>(store: EventStore<D
       after = events[events.length - 1]!.globalPosition;
       log.info({ applied, position: after }, 'rebuilding projections');
     }
+    // Read caches drop what they hold of the old tables (ADR 0040).
+    await sql`SELECT ${notifyReadModel(store.database.schema)}`.execute(trx);
+    await readModelChanges(store.database).changedWithin(trx);
     return applied;
   });
 }
@@ -363,6 +367,9 @@ class OnlineRebuild<DB extends KitTables> {
               await sql`ALTER SEQUENCE ${sql.raw(o.seq)} OWNED BY ${qualified(schema, table)}.${ident(o.col)}`.execute(trx);
             }
           }
+          // The swapped-in tables are a new read model: read caches drop what they hold (ADR 0040).
+          await sql`SELECT ${notifyReadModel(schema)}`.execute(trx);
+          await readModelChanges(this.store.database).changedWithin(trx);
         });
         break;
       } catch (error) {

@@ -59,6 +59,10 @@ export async function registerJwt(app: FastifyInstance, opts: JwtVerifyOptions):
       maxAge: opts.accessTtlSeconds ?? 900,
       // fast-jwt skips the checks of an absent claim: a token without exp, iat, iss or aud would otherwise pass them.
       requiredClaims: ['exp', 'iat', 'iss', 'aud'],
+      // Verified tokens are remembered (LRU, hashed token → claims, never past the token's exp or maxAge): a
+      // signature check is ~200 µs, a hit ~12 µs, and a hot reader (the inbox, ADR 0040) sends the same token every
+      // time. Revocation is still checked on every request (below); failures are never cached.
+      cache: 10_000,
     },
   });
   if (!app.hasDecorator('revocations')) app.decorate('revocations', null);

@@ -6,6 +6,7 @@ import {
   idempotentId,
   metadataFrom,
   optionalUser,
+  ReadCache,
   requireUser,
   routeFor,
   type HttpApp,
@@ -39,12 +40,26 @@ export async function registerQuestionRoutes(
   /** When set, `/internal/*` calls must carry it in `x-internal-token`. */
   const internalToken = ctx.config.INTERNAL_API_TOKEN;
 
+  const cache = await listCache(app, ctx);
   routeFor(app, questionsApi.list, async (request, reply) => {
     const { query } = request;
-    const list = query.username
-      ? await actions.publicList({ ...query, username: query.username })
-      : await actions.ownList(await requireUser(request), query);
-    return sendList(reply, list);
+    // Who is asking is checked before the cache is (a revoked token reads nothing, cached or not).
+    const claims = query.username ? null : await requireUser(request);
+    const read = () =>
+      query.username
+        ? actions.publicList({ ...query, username: query.username })
+        : actions.ownList(claims!, query);
+    if (!cache) return sendList(reply, await read());
+    // The public list is the same for everyone; an own list is the verified caller's, keyed by their id (ADR 0040).
+    const key = JSON.stringify([claims?.sub ?? null, query.username ?? null, query.role ?? null, query.limit, query.cursor ?? null]);
+    const cached = await cache.through(key, async () => {
+      const list = await read();
+      // The route's own serializer (its response schema): the same text an uncached reply would carry.
+      return { json: reply.serialize(list.items) as string, nextCursor: list.nextCursor };
+    });
+    if (cached.nextCursor) void reply.header(NEXT_CURSOR_HEADER, cached.nextCursor);
+    // Text with a JSON content type goes out as is (no second serialisation).
+    return (reply as FastifyReply).type('application/json; charset=utf-8').send(cached.json);
   });
 
   routeFor(app, questionsApi.ask, async (request, reply) => {
@@ -97,6 +112,24 @@ export async function registerQuestionRoutes(
     );
     return reply.status(created ? 201 : 200).send(question);
   });
+}
+
+/** A list as sent: the serialised array and the next page's cursor. */
+interface CachedList {
+  json: string;
+  nextCursor: string | null;
+}
+
+/**
+ * The read cache of `GET /api/questions` (ADR 0040): emptied by every change of questions' read model — this
+ * instance's appends at their commit, other instances' through NOTIFY. None with `READ_CACHE=off`.
+ */
+async function listCache(app: HttpApp, ctx: ServiceContext<QuestionsDB, QuestionsConfig>): Promise<ReadCache<CachedList> | null> {
+  if (ctx.config.READ_CACHE === 'off') return null;
+  const cache = new ReadCache<CachedList>();
+  const stop = await cache.subscribe(ctx.database);
+  app.addHook('onClose', () => stop());
+  return cache;
 }
 
 /** `/internal/*`: when `INTERNAL_API_TOKEN` is set, the caller must send it. */

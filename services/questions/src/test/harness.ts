@@ -6,6 +6,7 @@ import { connect } from 'nats';
 import pino from 'pino';
 import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
 import {
+  connectPostgres,
   fileMailer,
   runService,
   type Database,
@@ -72,11 +73,21 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(natsUrl: string): Promise<Harness> {
+export interface HarnessOptions {
+  /**
+   * Instance b gets a database handle (pool and listening connection) of its own, as another process would have:
+   * what a's commits tell it arrives by NOTIFY only (the read cache, ADR 0040). Default: both share one handle.
+   */
+  separateDatabases?: boolean;
+  /** Environment both instances add to the test's (e.g. `READ_CACHE: 'off'`). */
+  env?: Record<string, string>;
+}
+
+export async function startHarness(natsUrl: string, opts: HarnessOptions = {}): Promise<Harness> {
   const bed = await startTestBed<QuestionsDB>({ natsUrl, schema: 'questions', log });
   const mailer = new FlakyMailer(join(mkdtempSync(join(tmpdir(), 'ques-questions-')), 'mail'));
   const options = {
-    config: loadQuestionsConfig({ JWT_PUBLIC_KEY: bed.keys.publicKey, PUBLIC_ORIGIN: 'https://ques.test' }),
+    config: loadQuestionsConfig({ JWT_PUBLIC_KEY: bed.keys.publicKey, PUBLIC_ORIGIN: 'https://ques.test', ...opts.env }),
     database: bed.database,
     bus: bed.bus,
     log,
@@ -86,7 +97,10 @@ export async function startHarness(natsUrl: string): Promise<Harness> {
     pollIntervalMs: 50,
   };
   const a = await runService(questionsService, options);
-  const b = await runService(questionsService, options);
+  const ownDatabase = opts.separateDatabases
+    ? connectPostgres<QuestionsDB>({ connectionString: bed.testDb.url, schema: 'questions', max: 5 })
+    : null;
+  const b = await runService(questionsService, { ...options, database: ownDatabase ?? bed.database });
 
   return {
     testDb: bed.testDb,
@@ -118,6 +132,7 @@ export async function startHarness(natsUrl: string): Promise<Harness> {
     async close() {
       await a.stop();
       await b.stop();
+      await ownDatabase?.close();
       mailer.close();
       await bed.close();
     },
