@@ -34,8 +34,11 @@ export interface Database<DB = KitTables> {
   readonly db: Kysely<DB>;
   readonly schema: string;
   readonly kind: 'postgres' | 'embedded';
-  /** Subscribes to NOTIFY on `channel`. Resolves once listening. */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to NOTIFY on `channel`: `onNotify` gets the notification's payload, or undefined when the listener
+   * (re)connected and notifications may have been missed. Resolves once listening.
+   */
+  listen(channel: string, onNotify: (payload?: string) => void): Promise<() => Promise<void>>;
   /** Tries to become the single holder of `lockName` in this database; null if someone else holds it. */
   tryLead(lockName: string): Promise<Leadership | null>;
   /**
@@ -97,7 +100,7 @@ export function connectPostgres<DB = KitTables>(opts: PostgresOptions): Database
         try {
           client = await dedicatedClient();
           client.on('notification', (msg) => {
-            if (msg.channel === channel) onNotify();
+            if (msg.channel === channel) onNotify(msg.payload);
           });
           client.on('end', () => {
             // Reconnect with a delay; meanwhile the caller's polling fallback keeps work moving.
@@ -223,7 +226,7 @@ export function connectEmbedded<DB = KitTables>(embedded: EmbeddedPostgres, sche
     schema,
     kind: 'embedded',
     async listen(channel, onNotify) {
-      const unlisten = await embedded.lease(schema, () => embedded.pglite.listen(channel, () => onNotify()));
+      const unlisten = await embedded.lease(schema, () => embedded.pglite.listen(channel, (payload) => onNotify(payload)));
       return async () => {
         await embedded.lease(schema, () => unlisten());
       };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { afterCommit } from './commit-hooks.js';
 import type { Database } from './database.js';
@@ -6,10 +7,12 @@ import type { Database } from './database.js';
 export const readModelChannel = (schema: string) => `readmodel_${schema}`;
 
 /**
- * `pg_notify(readmodel_<schema>, '')`, to put in a statement the changing transaction runs anyway (no round trip of
- * its own). Postgres delivers it at commit, and once per transaction however many rows call it.
+ * `pg_notify(readmodel_<schema>, <origin>)`, to put in a statement the changing transaction runs anyway (no round trip
+ * of its own). Postgres delivers it at commit, and once per transaction however many rows call it. The payload names
+ * the database handle that changed it, whose own listeners heard of it at commit already (`changedWithin`).
  */
-export const notifyReadModel = (schema: string): RawBuilder<unknown> => sql`pg_notify(${readModelChannel(schema)}, '')`;
+export const notifyReadModel = (database: Database<any>): RawBuilder<unknown> =>
+  sql`pg_notify(${readModelChannel(database.schema)}, ${readModelChanges(database).origin})`;
 
 /**
  * Who hears that a service's read model changed (ADR 0040): listeners of this process right after the commit of a
@@ -19,6 +22,8 @@ export const notifyReadModel = (schema: string): RawBuilder<unknown> => sql`pg_n
  */
 export class ReadModelChanges {
   private readonly listeners = new Set<() => void>();
+  /** This handle's NOTIFY payload: its own notifications come back to it and are not heard twice. */
+  readonly origin = randomUUID();
 
   constructor(private readonly database: Database<any>) {}
 
@@ -35,7 +40,9 @@ export class ReadModelChanges {
    */
   async subscribe(listener: () => void): Promise<() => Promise<void>> {
     this.listeners.add(listener);
-    const unlisten = await this.database.listen(readModelChannel(this.database.schema), listener);
+    const unlisten = await this.database.listen(readModelChannel(this.database.schema), (payload) => {
+      if (payload !== this.origin) listener();
+    });
     return async () => {
       this.listeners.delete(listener);
       await unlisten();

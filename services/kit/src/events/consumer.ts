@@ -31,7 +31,7 @@ export async function applyOnce<T, DB extends KitTables>(
       .returning('event_id');
     // An effect writes the service's local copies (its read model): the marker's insert also tells other instances,
     // only when the event is new (ADR 0040).
-    const marked = await sql`WITH marked AS (${mark}) SELECT ${notifyReadModel(database.schema)} FROM marked`.execute(trx);
+    const marked = await sql`WITH marked AS (${mark}) SELECT ${notifyReadModel(database)} FROM marked`.execute(trx);
     if (marked.rows.length === 0) return false;
     await effect(trx, envelope);
     await readModelChanges(database).changedWithin(trx);

@@ -145,7 +145,7 @@ export class EventStore<DB extends KitTables = KitTables> {
       const insert = kitView(trx).insertInto('events').values(rows).returningAll();
       // The projections below change the read model: the events' insert also tells other instances (at commit, ADR 0040).
       inserted = changesReadModel
-        ? (await sql<EventRow>`WITH inserted AS (${insert}) SELECT inserted.* FROM inserted, (SELECT ${notifyReadModel(this.database.schema)}) AS notified`.execute(trx)).rows
+        ? (await sql<EventRow>`WITH inserted AS (${insert}) SELECT inserted.* FROM inserted, (SELECT ${notifyReadModel(this.database)}) AS notified`.execute(trx)).rows
         : await insert.execute();
     } catch (error) {
       if (isUniqueViolation(error, 'events_stream_version_unique')) throw new ConcurrencyError(streamId, expectedVersion);

@@ -99,7 +99,7 @@ async function rebuildInOneTransaction<DB extends KitTables>(store: EventStore<D
       log.info({ applied, position: after }, 'rebuilding projections');
     }
     // Read caches drop what they hold of the old tables (ADR 0040).
-    await sql`SELECT ${notifyReadModel(store.database.schema)}`.execute(trx);
+    await sql`SELECT ${notifyReadModel(store.database)}`.execute(trx);
     await readModelChanges(store.database).changedWithin(trx);
     return applied;
   });
@@ -368,7 +368,7 @@ class OnlineRebuild<DB extends KitTables> {
             }
           }
           // The swapped-in tables are a new read model: read caches drop what they hold (ADR 0040).
-          await sql`SELECT ${notifyReadModel(schema)}`.execute(trx);
+          await sql`SELECT ${notifyReadModel(this.store.database)}`.execute(trx);
           await readModelChanges(this.store.database).changedWithin(trx);
         });
         break;
