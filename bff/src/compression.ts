@@ -9,6 +9,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 /** Below this a compressed body saves less than the work and the headers cost. */
 export const COMPRESS_THRESHOLD_BYTES = 1024;
 
+/**
+ * Bodies up to this size (declared by the service's `content-length`) are relayed whole rather than streamed
+ * (ADR 0035), and compressed in one synchronous call, with their compressed length (ADR 0043).
+ */
+export const BUFFERED_BODY_MAX = 64 * 1024;
+
 /** JSON (`application/json`, `application/problem+json`, …), HTML and plain text. Never `text/event-stream`: a stream
  * of events must reach the browser as each one is written, not when a compressor's buffer fills. */
 const COMPRESSIBLE =
@@ -52,11 +58,18 @@ export function varyOnAcceptEncoding(reply: FastifyReply): void {
  * `reply.compress()` on every route, used only where the BFF decides to (global: false): nothing is compressed behind
  * a route's back, and request bodies are never decompressed (the raw webhook and form routes forward exact bytes).
  * Brotli at quality 4 (the plugin's default; 11 costs ~20× the CPU for a few per cent), else gzip.
+ *
+ * A body the relay holds whole (≤ `BUFFERED_BODY_MAX`, every API answer) is compressed in one `brotliCompressSync` /
+ * `gzipSync` call and sent with its `Content-Length` (ADR 0043). The plugin's default for that (`syncThreshold`) is
+ * 8 kB on a two-core host, so a 20-row page (~15 kB) went through a zlib stream per response: a stream, a
+ * `pipeline` with its AbortController, and `processChunk` was ~10 % of the BFF's CPU. Larger bodies, and every stream
+ * (downloads, exports), still compress as a stream.
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(compress, {
     global: false,
     threshold: COMPRESS_THRESHOLD_BYTES,
     encodings: ['br', 'gzip'],
+    syncThreshold: BUFFERED_BODY_MAX,
   });
 }

@@ -1,4 +1,5 @@
 import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
@@ -19,6 +20,9 @@ const ORIGIN = 'https://app.ques.test';
 // Bytes no serialiser would write: odd spacing, a key order of their own, an escaped and a raw non-ASCII character,
 // and a field the declared response schema does not have. The BFF must not touch them.
 const SMALL = Buffer.from('[ {"zeta":1,  "id":"q-1", "question":"Caf\\u00e9 or café?", "notInTheSchema":true} ]\n');
+// A page of a list as the services send it: above the plugin's default synchronous size on a two-core host (8 kB),
+// within what the relay holds whole.
+const PAGE = Buffer.from(JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ id: `q-${i}`, question: `Question ${i} ${'y'.repeat(300)}?` }))));
 const BIG = Buffer.from(JSON.stringify(Array.from({ length: 2_000 }, (_, i) => ({ id: `q-${i}`, question: 'x'.repeat(40) }))));
 
 /** A stand-in questions service on a real socket, answering by the `username` asked for. */
@@ -27,6 +31,7 @@ function startQuestions(): Promise<{ server: Server; url: string }> {
     const username = new URL(req.url ?? '/', 'http://x').searchParams.get('username');
     const json = { 'content-type': 'application/json; charset=utf-8' };
     if (username === 'small') return void res.writeHead(200, { ...json, 'content-length': SMALL.length, 'x-next-cursor': 'c1' }).end(SMALL);
+    if (username === 'page') return void res.writeHead(200, { ...json, 'content-length': PAGE.length, 'x-next-cursor': 'c2' }).end(PAGE);
     if (username === 'big') return void res.writeHead(200, { ...json, 'content-length': BIG.length }).end(BIG);
     if (username === 'missing') {
       const body = Buffer.from('{"message":"No such profile.","code":"NOT_FOUND"}');
@@ -81,6 +86,43 @@ describe('relaying a service answer', () => {
     const res = await bff.inject({ method: 'GET', url: '/api/questions?username=big&role=receiver' });
     expect(res.statusCode).toBe(200);
     expect(res.rawPayload.equals(BIG)).toBe(true);
+  });
+
+  it('compresses a buffered body in one call: Content-Length of the compressed bytes, br or gzip as accepted (ADR 0043)', async () => {
+    expect(PAGE.length).toBeGreaterThan(8 * 1024);
+    expect(PAGE.length).toBeLessThan(BUFFERED_BODY_MAX);
+    const get = (acceptEncoding: string) =>
+      bff.inject({ method: 'GET', url: '/api/questions?username=page&role=receiver', headers: { 'accept-encoding': acceptEncoding } });
+    const br = await get('gzip, deflate, br');
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-length']).toBe(String(br.rawPayload.length));
+    expect(br.headers['transfer-encoding']).toBeUndefined();
+    expect(br.rawPayload.length).toBeLessThan(PAGE.length / 4);
+    expect(brotliDecompressSync(br.rawPayload).equals(PAGE)).toBe(true);
+    expect(String(br.headers.vary)).toContain('accept-encoding');
+    expect(br.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(br.headers['x-next-cursor']).toBe('c2');
+
+    const gzip = await get('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.headers['content-length']).toBe(String(gzip.rawPayload.length));
+    expect(gunzipSync(gzip.rawPayload).equals(PAGE)).toBe(true);
+
+    // Not accepted at all: the exact bytes, uncompressed, with their length.
+    const identity = await get('identity');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.rawPayload.equals(PAGE)).toBe(true);
+    expect(identity.headers['content-length']).toBe(String(PAGE.length));
+  });
+
+  it('still compresses a body larger than the limit as a stream (no length known in advance)', async () => {
+    const res = await bff.inject({ method: 'GET', url: '/api/questions?username=big&role=receiver', headers: { 'accept-encoding': 'br' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-length']).toBeUndefined();
+    expect(res.headers['transfer-encoding']).toBe('chunked');
+    expect(brotliDecompressSync(res.rawPayload).equals(BIG)).toBe(true);
   });
 
   it("relays the service's error as it is: status, words and code", async () => {

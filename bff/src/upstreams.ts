@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream';
 import { Pool, type Dispatcher } from 'undici';
 import { AppError, badRequest } from '@ques/kit/errors';
 import { BODY_MESSAGES, boundaryOf, multipartTailGuard, TruncatedUploadError } from './body.js';
-import { varyOnAcceptEncoding, worthCompressing } from './compression.js';
+import { BUFFERED_BODY_MAX, varyOnAcceptEncoding, worthCompressing } from './compression.js';
 
 export type ServiceName = 'identity' | 'questions' | 'payments' | 'support';
 
@@ -13,8 +13,7 @@ const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'u
 /** Response headers passed back to the browser. */
 const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'location', 'x-next-cursor', 'retry-after', 'idempotent-replayed', 'content-disposition'];
 
-/** Bodies up to this size (declared by the service's `content-length`) are relayed whole rather than streamed. */
-export const BUFFERED_BODY_MAX = 64 * 1024;
+export { BUFFERED_BODY_MAX };
 
 /** Whether an upstream answer is read whole before it is relayed: a declared length within the limit, not a HEAD. */
 export function bufferable(body: { method: string; contentLength: string | undefined }): boolean {

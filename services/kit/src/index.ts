@@ -4,6 +4,7 @@ export * from './db/connection-errors.js';
 export * from './db/database.js';
 export * from './db/commit-hooks.js';
 export * from './db/read-model-changes.js';
+export * from './db/query-template.js';
 export * from './db/migrate.js';
 export * from './db/schema.js';
 export { EmbeddedPostgres } from './db/pglite-dialect.js';

@@ -13,7 +13,6 @@ import Fastify, {
 import {
   hasZodFastifySchemaValidationErrors,
   ResponseSerializationError,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -21,6 +20,7 @@ import type { Logger } from 'pino';
 import { z, ZodError } from 'zod';
 import { isConnectionLoss } from '../db/connection-errors.js';
 import { AppError, badRequest } from '../errors.js';
+import { serializerCompiler } from './serializer.js';
 import type { EventMetadata } from '../events/types.js';
 
 declare module 'fastify' {
@@ -74,7 +74,8 @@ class RequestLog extends LogController {
 /**
  * The app every service and the BFF build on: Fastify typed by the zod type provider, so a route's `schema` (zod
  * schemas from `contracts`) validates params, querystring and body — `request.params`, `.query` and `.body` get their
- * types from it — and serialises the response (a reply that does not match its schema is a 500, logged).
+ * types from it — and serialises the response (a reply that does not match its schema is a 500, logged; checked
+ * cheaply when the schema transforms nothing, `serializer.ts`).
  */
 export type HttpApp = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 

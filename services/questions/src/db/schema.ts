@@ -113,6 +113,33 @@ export const QUESTION_COLUMNS = Object.keys({
   hidden_at: true,
 } satisfies Record<keyof QuestionsTable, true>) as (keyof QuestionsTable)[];
 
+/**
+ * What the public list reads (ADR 0043): the columns its public view (`toPublicQuestion`) is made of, and the keyset
+ * (`created_at`, `id`) of its cursor. Nothing of the asker, the tip or the e-mails leaves the database for a public
+ * page.
+ */
+export const PUBLIC_QUESTION_COLUMNS = [
+  'id',
+  'lifecycle',
+  'is_curated',
+  'question',
+  'detail',
+  'answer',
+  'source',
+  'tags',
+  'display_on_profile',
+  'public_question',
+  'public_detail',
+  'deleted_by_receiver',
+  'to_username',
+  'recipient_name',
+  'replier_name',
+  'created_at',
+  'updated_at',
+  'answered_at',
+] as const satisfies readonly (keyof QuestionsTable)[];
+export type PublicQuestionRow = Pick<QuestionRow, (typeof PUBLIC_QUESTION_COLUMNS)[number]>;
+
 /** Identity's users as questions needs them (fed by identity's events). */
 export interface RecipientsTable {
   user_id: string;

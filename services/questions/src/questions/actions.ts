@@ -363,6 +363,6 @@ export class QuestionActions {
   }
 }
 
-function listed(page: Page, render: (row: QuestionRow) => Question | PublicQuestion): ListedQuestions {
+function listed<R>(page: Page<R>, render: (row: R) => Question | PublicQuestion): ListedQuestions {
   return { items: page.rows.map(render), nextCursor: page.nextCursor };
 }

@@ -1,5 +1,5 @@
 import { centsToDollars, type PublicQuestion, type Question, type QuestionStatus } from '@ques/contracts';
-import type { QuestionRow } from '../db/schema.js';
+import type { PublicQuestionRow, QuestionRow } from '../db/schema.js';
 import { requireViewer, type Actor, type QuestionParties, type Viewer } from './domain/access.js';
 import type { Lifecycle } from './domain/question.js';
 
@@ -19,7 +19,7 @@ const STATUS: Record<Lifecycle, QuestionStatus> = {
 const iso = (d: Date | string | null) => (d === null ? null : (d instanceof Date ? d : new Date(d)).toISOString());
 
 /** What anyone may see (public page, answered-question page): no e-mails, no asker, no money. */
-export function toPublicQuestion(row: QuestionRow): PublicQuestion {
+export function toPublicQuestion(row: PublicQuestionRow): PublicQuestion {
   return {
     _id: row.id,
     id: row.id,

@@ -1,8 +1,18 @@
 import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable } from 'kysely';
 import { QUESTION_MESSAGES } from '@ques/contracts';
-import { badRequest, insertRowsAsJson, type BulkWriter, type Projection, type RecordedEvent } from '@ques/kit';
 import {
+  badRequest,
+  insertRowsAsJson,
+  QueryTemplate,
+  type BulkWriter,
+  type Placeholders,
+  type Projection,
+  type RecordedEvent,
+} from '@ques/kit';
+import {
+  PUBLIC_QUESTION_COLUMNS,
   QUESTION_COLUMNS,
+  type PublicQuestionRow,
   type QuestionRow,
   type QuestionsDB,
   type QuestionsTable,
@@ -330,30 +340,66 @@ export function decodeCursor(cursor: string | undefined): Position | null {
   throw badRequest(QUESTION_MESSAGES.invalidCursor);
 }
 
-export interface Page {
-  rows: QuestionRow[];
+export interface Page<R = QuestionRow> {
+  rows: R[];
   nextCursor: string | null;
 }
 
-type Query = SelectQueryBuilder<QuestionsDB, 'questions', QuestionRow>;
+type Query<O = QuestionRow> = SelectQueryBuilder<QuestionsDB, 'questions', O>;
 
-/** One page of a list query: rows strictly after the cursor in (created_at, id) descending order, plus one to peek. */
-function paged(query: Query, limit: number, after: Position | null): Query {
-  let q = query;
-  if (after)
-    q = q.where((eb) =>
-      eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(new Date(after.createdAt), after.id)),
-    );
-  return q
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit + 1);
+/** The keyset a page starts after, as the query compares it. */
+interface After {
+  createdAt: Date;
+  id: string;
 }
 
-function toPage(rows: QuestionRow[], limit: number): Page {
+const afterOf = (position: Position | null): After | null =>
+  position ? { createdAt: new Date(position.createdAt), id: position.id } : null;
+
+/** One page of a list query: `take` rows (the page and one to peek) strictly after `after`, newest first. */
+function paged<O>(query: Query<O>, take: number, after: After | null): Query<O> {
+  let q = query;
+  if (after) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(take);
+}
+
+function toPage<R extends Pick<QuestionRow, 'created_at' | 'id'>>(rows: R[], limit: number): Page<R> {
   const more = rows.length > limit;
   const pageRows = more ? rows.slice(0, limit) : rows;
   return { rows: pageRows, nextCursor: more ? encodeCursor(pageRows[pageRows.length - 1]!) : null };
+}
+
+/**
+ * A list query compiled once per shape (first page; a page after a cursor) and run with the request's values
+ * (ADR 0043): building and compiling it with kysely on every request cost more CPU than the round trip.
+ */
+class ListTemplates<K extends Record<string, unknown>, O extends Pick<QuestionRow, 'created_at' | 'id'>> {
+  private readonly first: QueryTemplate<K & { take: number }, O>;
+  private readonly next: QueryTemplate<K & { take: number; afterAt: Date; afterId: string }, O>;
+
+  constructor(
+    private readonly db: Kysely<QuestionsDB>,
+    names: readonly (keyof K & string)[],
+    build: (key: Placeholders<K>, take: number, after: After | null) => Query<O>,
+  ) {
+    this.first = QueryTemplate.compile<K & { take: number }, O>([...names, 'take'], (p) => build(p, p.take, null));
+    this.next = QueryTemplate.compile<K & { take: number; afterAt: Date; afterId: string }, O>(
+      [...names, 'take', 'afterAt', 'afterId'],
+      (p) => build(p, p.take, { createdAt: p.afterAt, id: p.afterId }),
+    );
+  }
+
+  /** Up to `limit + 1` rows after the cursor's position. */
+  rows(key: K, limit: number, after: Position | null): Promise<O[]> {
+    const take = limit + 1;
+    return after
+      ? this.next.execute(this.db, { ...key, take, afterAt: new Date(after.createdAt), afterId: after.id })
+      : this.first.execute(this.db, { ...key, take });
+  }
+
+  async page(key: K, limit: number, cursor: string | undefined): Promise<Page<O>> {
+    return toPage(await this.rows(key, limit, decodeCursor(cursor)), limit);
+  }
 }
 
 /** Newest first, then by id: the order every list and cursor shares. */
@@ -363,7 +409,23 @@ const newestFirst = (a: QuestionRow, b: QuestionRow) => {
 };
 
 export class QuestionsReadModel {
-  constructor(private readonly db: Kysely<QuestionsDB>) {}
+  private readonly lists: {
+    public: ListTemplates<{ username: string }, PublicQuestionRow>;
+    inbox: ListTemplates<{ userId: string }, QuestionRow>;
+    curated: ListTemplates<{ userId: string }, QuestionRow>;
+    askedByUser: ListTemplates<{ userId: string }, QuestionRow>;
+    askedAsGuest: ListTemplates<{ email: string }, QuestionRow>;
+  };
+
+  constructor(private readonly db: Kysely<QuestionsDB>) {
+    this.lists = {
+      public: new ListTemplates(db, ['username'], (k, take, after) => this.publicListOf(k.username, take, after)),
+      inbox: new ListTemplates(db, ['userId'], (k, take, after) => this.inboxOf(k.userId, take, after)),
+      curated: new ListTemplates(db, ['userId'], (k, take, after) => this.curatedOf(k.userId, take, after)),
+      askedByUser: new ListTemplates(db, ['userId'], (k, take, after) => this.askedByUserOf(k.userId, take, after)),
+      askedAsGuest: new ListTemplates(db, ['email'], (k, take, after) => this.askedAsGuestOf(k.email, take, after)),
+    };
+  }
 
   private base(): Query {
     return this.db.selectFrom('questions').select(QUESTION_COLUMNS);
@@ -441,22 +503,32 @@ export class QuestionsReadModel {
     return executor.selectFrom('questions').select(QUESTION_COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
-  /** The public page's query (also what the EXPLAIN test checks). */
-  publicListQuery(username: string, limit: number, after: Position | null): Query {
+  /** The public page's query (also what the EXPLAIN test checks): only the public view's columns. */
+  publicListQuery(username: string, limit: number, after: Position | null): Query<PublicQuestionRow> {
+    return this.publicListOf(username, limit + 1, afterOf(after));
+  }
+
+  private publicListOf(username: string, take: number, after: After | null): Query<PublicQuestionRow> {
     return paged(
-      this.base()
+      this.db
+        .selectFrom('questions')
+        .select(PUBLIC_QUESTION_COLUMNS)
         .where('to_username', '=', username)
         .where('lifecycle', '=', 'answered')
         .where('display_on_profile', '=', true)
         .where('deleted_by_receiver', '=', false)
         // The asker's consent (issue 14): a private question is never on the public page.
         .where('asker_private', '=', false),
-      limit,
+      take,
       after,
     );
   }
 
   inboxQuery(userId: string, limit: number, after: Position | null): Query {
+    return this.inboxOf(userId, limit + 1, afterOf(after));
+  }
+
+  private inboxOf(userId: string, take: number, after: After | null): Query {
     return paged(
       this.base()
         .where('to_user_id', '=', userId)
@@ -464,58 +536,59 @@ export class QuestionsReadModel {
         .where('deleted_by_receiver', '=', false)
         // Withdrawn ones stay, marked so (issue 14): the owner sees the asker took it back.
         .where('lifecycle', 'in', ['pending', 'answered', 'withdrawn']),
-      limit,
+      take,
       after,
     );
   }
 
-  curatedQuery(userId: string, limit: number, after: Position | null): Query {
+  private curatedOf(userId: string, take: number, after: After | null): Query {
     return paged(
       this.base()
         .where('to_user_id', '=', userId)
         .where('is_curated', '=', true)
         .where('deleted_by_receiver', '=', false),
-      limit,
+      take,
       after,
     );
   }
 
-  askedByUserQuery(userId: string, limit: number, after: Position | null): Query {
+  private askedByUserOf(userId: string, take: number, after: After | null): Query {
     return paged(
       this.base().where('asker_user_id', '=', userId).where('lifecycle', 'in', ['pending', 'answered']),
-      limit,
+      take,
       after,
     );
   }
 
-  askedAsGuestQuery(email: string, limit: number, after: Position | null): Query {
+  private askedAsGuestOf(email: string, take: number, after: After | null): Query {
+    // The address is lower-cased by the caller of the template (a placeholder is a value, not a string yet).
     return paged(
       this.base()
-        .where('asked_email', '=', email.toLowerCase())
+        .where('asked_email', '=', email)
         .where('asker_user_id', 'is', null)
         .where('lifecycle', 'in', ['pending', 'answered']),
-      limit,
+      take,
       after,
     );
   }
 
-  async publicList(username: string, limit: number, cursor?: string): Promise<Page> {
-    return toPage(await this.publicListQuery(username, limit, decodeCursor(cursor)).execute(), limit);
+  publicList(username: string, limit: number, cursor?: string): Promise<Page<PublicQuestionRow>> {
+    return this.lists.public.page({ username }, limit, cursor);
   }
 
-  async inbox(userId: string, limit: number, cursor?: string): Promise<Page> {
-    return toPage(await this.inboxQuery(userId, limit, decodeCursor(cursor)).execute(), limit);
+  inbox(userId: string, limit: number, cursor?: string): Promise<Page> {
+    return this.lists.inbox.page({ userId }, limit, cursor);
   }
 
-  async curated(userId: string, limit: number, cursor?: string): Promise<Page> {
-    return toPage(await this.curatedQuery(userId, limit, decodeCursor(cursor)).execute(), limit);
+  curated(userId: string, limit: number, cursor?: string): Promise<Page> {
+    return this.lists.curated.page({ userId }, limit, cursor);
   }
 
   /** Spec §5: asked by the account, or as a guest with the account's e-mail — passed only once it is verified. */
   async asked(userId: string, verifiedEmail: string | null, limit: number, cursor?: string): Promise<Page> {
     const after = decodeCursor(cursor);
-    const lists = [this.askedByUserQuery(userId, limit, after).execute()];
-    if (verifiedEmail) lists.push(this.askedAsGuestQuery(verifiedEmail, limit, after).execute());
+    const lists = [this.lists.askedByUser.rows({ userId }, limit, after)];
+    if (verifiedEmail) lists.push(this.lists.askedAsGuest.rows({ email: verifiedEmail.toLowerCase() }, limit, after));
     return toPage(merge(await Promise.all(lists)), limit);
   }
 
@@ -523,11 +596,11 @@ export class QuestionsReadModel {
   async mine(userId: string, verifiedEmail: string | null, limit: number, cursor?: string): Promise<Page> {
     const after = decodeCursor(cursor);
     const lists = [
-      this.inboxQuery(userId, limit, after).execute(),
-      this.curatedQuery(userId, limit, after).execute(),
-      this.askedByUserQuery(userId, limit, after).execute(),
+      this.lists.inbox.rows({ userId }, limit, after),
+      this.lists.curated.rows({ userId }, limit, after),
+      this.lists.askedByUser.rows({ userId }, limit, after),
     ];
-    if (verifiedEmail) lists.push(this.askedAsGuestQuery(verifiedEmail, limit, after).execute());
+    if (verifiedEmail) lists.push(this.lists.askedAsGuest.rows({ email: verifiedEmail.toLowerCase() }, limit, after));
     return toPage(merge(await Promise.all(lists)), limit);
   }
 }
