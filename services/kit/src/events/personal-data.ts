@@ -204,14 +204,29 @@ export class PersonalDataVault implements EventCipher {
       .execute();
   }
 
-  private async keyFor<DB extends PersonalDataTables>(executor: Executor<DB>, subject: string): Promise<Buffer | null> {
+  /**
+   * The subject's key, made on first use — in one statement (ADR 0042): the insert's returned key, or else the row
+   * that was there (a forgotten subject's row has no key, and `do nothing` keeps it keyless). The only case the one
+   * statement cannot answer: another transaction inserted the subject's row and committed while this insert waited
+   * for it, after this statement's snapshot was taken; a second read then sees it.
+   */
+  async keyFor<DB extends PersonalDataTables>(executor: Executor<DB>, subject: string): Promise<Buffer | null> {
     const trx = personalDataView(executor);
-    await trx
-      .insertInto('personal_data_keys')
-      .values({ subject, key: randomBytes(32), forgotten_at: null })
-      .onConflict((oc) => oc.column('subject').doNothing())
-      .execute();
-    const row = await trx.selectFrom('personal_data_keys').select('key').where('subject', '=', subject).executeTakeFirst();
+    const row =
+      (await trx
+        .with('made', (db) =>
+          db
+            .insertInto('personal_data_keys')
+            .values({ subject, key: randomBytes(32), forgotten_at: null })
+            .onConflict((oc) => oc.column('subject').doNothing())
+            .returning('key'),
+        )
+        .selectFrom('made')
+        .select('key')
+        .unionAll((db) => db.selectFrom('personal_data_keys').select('key').where('subject', '=', subject))
+        .limit(1)
+        .executeTakeFirst()) ??
+      (await trx.selectFrom('personal_data_keys').select('key').where('subject', '=', subject).executeTakeFirst());
     return row?.key ? Buffer.from(row.key) : null;
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
+import { statementsOf } from '../testing/statements.js';
 import type { Kysely } from 'kysely';
 import { counterFixture, silentLog, type CounterDB, type KitFixture } from '../test/fixture.js';
 import { cancelJob, scheduleJob, Scheduler } from './scheduler.js';
@@ -154,5 +155,68 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     } finally {
       await scheduler.stop();
     }
+  });
+  it('schedules a job in one statement, its wake-up included when it is due soon (ADR 0042)', async () => {
+    const soon = await statementsOf(() =>
+      scheduleJob(fx.database.db, { kind: 'none', key: 'one-statement-soon', dueAt: new Date(Date.now() + 86400_000 * -1), payload: {} }),
+    );
+    const later = await statementsOf(() =>
+      scheduleJob(fx.database.db, { kind: 'none', key: 'one-statement-later', dueAt: new Date(Date.now() + 86400_000), payload: {} }),
+    );
+    expect(soon.statements).toHaveLength(1);
+    expect(soon.statements[0]).toMatch(/pg_notify/);
+    expect(later.statements).toHaveLength(1);
+    expect(later.statements[0]).not.toMatch(/pg_notify/);
+    // Rescheduling keeps one row per key, and the statement's notify is delivered at commit to a listener.
+    let woken = 0;
+    const unlisten = await fx.database.listen('jobs_support', (payload) => {
+      if (payload !== undefined) woken += 1;
+    });
+    try {
+      await fx.database.db.transaction().execute(async (trx) => {
+        await scheduleJob(trx, { kind: 'none', key: 'one-statement-soon', dueAt: new Date(Date.now() - 1000), payload: { again: true } });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(woken).toBe(0); // not before the commit
+      });
+      await eventually(async () => woken === 1);
+    } finally {
+      await unlisten();
+    }
+    expect(await jobStatuses('one-statement-soon')).toEqual(['pending']);
+    for (const key of ['one-statement-soon', 'one-statement-later']) await cancelJob(fx.database.db, key);
+  });
+
+  it('runs what is due with one look and one claim per job: the claim says whether more are due (ADR 0042)', async () => {
+    // A clock before every other job of this file, so only these are due.
+    const now = new Date('2025-06-01T00:00:00Z');
+    const ran: string[] = [];
+    const scheduler = new Scheduler({
+      database: fx.database,
+      log: silentLog,
+      clock: () => now,
+      handlers: { count: async (_trx, job) => void ran.push(job.key) },
+    });
+    await fx.database.db.transaction().execute(async (trx) => {
+      for (const i of [1, 2, 3]) await scheduleJob(trx, { kind: 'count', key: `more-${i}`, dueAt: new Date(now.getTime() - 4000 + i), payload: {} });
+      await scheduleJob(trx, { kind: 'count', key: 'more-later', dueAt: new Date(now.getTime() + 86400_000), payload: {} });
+    });
+    const busy = await statementsOf(() => scheduler.runDue());
+    expect(busy.result).toBe(3);
+    expect(ran).toEqual(['more-1', 'more-2', 'more-3']);
+    // The look, then per job: BEGIN, the claim, its completion, COMMIT — no empty claim after the last one.
+    expect(busy.statements).toHaveLength(1 + 3 * 4);
+    // Nothing due: the look alone, no transaction.
+    const idle = await statementsOf(() => scheduler.runDue());
+    expect([idle.result, idle.statements.length]).toEqual([0, 1]);
+    expect(await jobStatuses('more-')).toEqual(['done', 'done', 'done', 'pending']);
+
+    // A due job another instance holds: this one claims nothing and stops, it does not spin on it.
+    await scheduleJob(fx.database.db, { kind: 'count', key: 'more-held', dueAt: new Date(now.getTime() - 1000), payload: {} });
+    await fx.database.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('scheduled_jobs' as never).selectAll().where('key' as never, '=', 'more-held' as never).forUpdate().execute();
+      const held = await statementsOf(() => scheduler.runDue());
+      expect([held.result, held.statements.length]).toEqual([0, 1 + 3]); // the look, BEGIN, the empty claim, COMMIT
+    });
+    for (const key of ['more-later', 'more-held']) await cancelJob(fx.database.db, key);
   });
 });

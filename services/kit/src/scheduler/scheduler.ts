@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
 import { kitView, type Executor, type KitTables } from '../db/schema.js';
@@ -42,28 +42,41 @@ export const jobsChannel = (schema: string) => `jobs_${schema}`;
  */
 const WAKE_HORIZON_MS = 60_000;
 
-/** Schedules (or reschedules) the job identified by `key`, inside the caller's transaction. */
+/**
+ * Schedules (or reschedules) the job identified by `key`, inside the caller's transaction. One statement: a job due
+ * soon carries the schedulers' wake-up in the same statement as its row (ADR 0042), delivered at commit, so the
+ * scheduler claims the job as soon as it can see it (ADR 0026).
+ */
 export async function scheduleJob<DB extends KitTables>(
   trx: Executor<DB>,
   job: { kind: string; key: string; dueAt: Date; payload: unknown },
 ): Promise<void> {
-  await kitView(trx)
-    .insertInto('scheduled_jobs')
-    .values({ kind: job.kind, key: job.key, due_at: job.dueAt, payload: JSON.stringify(job.payload), status: 'pending' })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        kind: job.kind,
-        due_at: job.dueAt,
-        payload: JSON.stringify(job.payload),
-        status: 'pending',
-        attempts: 0,
-        last_error: null,
-        done_at: null,
-      }),
-    )
+  const payload = JSON.stringify(job.payload);
+  const insert = (db: QueryCreator<KitTables>) =>
+    db
+      .insertInto('scheduled_jobs')
+      .values({ kind: job.kind, key: job.key, due_at: job.dueAt, payload, status: 'pending' })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          kind: job.kind,
+          due_at: job.dueAt,
+          payload,
+          status: 'pending',
+          attempts: 0,
+          last_error: null,
+          done_at: null,
+        }),
+      );
+  const db = kitView(trx);
+  if (job.dueAt.getTime() - Date.now() >= WAKE_HORIZON_MS) {
+    await insert(db).execute();
+    return;
+  }
+  await db
+    .with('job', (w) => insert(w).returning('id'))
+    .selectFrom('job')
+    .select(sql<string>`pg_notify('jobs_' || current_schema(), '')`.as('woken'))
     .execute();
-  // Delivered at commit, so the scheduler claims the job as soon as it can see it (ADR 0026).
-  if (job.dueAt.getTime() - Date.now() < WAKE_HORIZON_MS) await sql`SELECT pg_notify('jobs_' || current_schema(), '')`.execute(trx);
 }
 
 /** Cancels a pending job, inside the caller's transaction. Returns whether one was pending. */
@@ -102,6 +115,8 @@ export class Scheduler<DB extends KitTables = KitTables> {
   private stopped = true;
   /** `stop()` was called: no further job is claimed, even mid-`runDue()`. */
   private stopping = false;
+  /** When the next pending job is due, as the last `runDue()` saw it (sets the timer). */
+  private nextDue: Date | null = null;
 
   constructor(private readonly opts: SchedulerOptions<DB>) {
     this.clock = opts.clock ?? systemClock;
@@ -142,7 +157,7 @@ export class Scheduler<DB extends KitTables = KitTables> {
     this.timer = null;
     const pollMs = this.opts.pollIntervalMs ?? 1000;
     this.running = this.runDue()
-      .then(() => this.nextDelay(pollMs))
+      .then(() => this.delayUntil(this.nextDue, pollMs))
       .catch((err) => {
         this.opts.log.warn({ err }, 'scheduler tick failed');
         return pollMs;
@@ -156,16 +171,21 @@ export class Scheduler<DB extends KitTables = KitTables> {
       });
   }
 
-  /** Until the next pending job is due, at most the poll interval (a job already due is another instance's). */
-  private async nextDelay(pollMs: number): Promise<number> {
+  /** Until `next` (the next pending job's due time), at most the poll interval (a job already due is another instance's). */
+  private delayUntil(next: Date | null, pollMs: number): number {
+    if (!next) return pollMs;
+    const wait = next.getTime() - this.clock().getTime();
+    return wait <= 0 ? pollMs : Math.min(pollMs, wait + 1);
+  }
+
+  /** The next pending job's due time: a look outside any transaction, so an idle tick opens none. */
+  private async look(): Promise<Date | null> {
     const row = await kitView(this.opts.database.db)
       .selectFrom('scheduled_jobs')
       .select((eb) => eb.fn.min('due_at').as('next'))
       .where('status', '=', 'pending')
       .executeTakeFirst();
-    if (!row?.next) return pollMs;
-    const wait = new Date(row.next).getTime() - this.clock().getTime();
-    return wait <= 0 ? pollMs : Math.min(pollMs, wait + 1);
+    return row?.next ? new Date(row.next) : null;
   }
 
   /**
@@ -192,34 +212,45 @@ export class Scheduler<DB extends KitTables = KitTables> {
     if (!finished) this.opts.log.warn({ waitedMs: timeoutMs }, 'scheduler stopped while a job was still running; its transaction decides');
   }
 
-  /** Runs every job due at the clock's now (until `stop()` is called); returns how many completed. */
+  /**
+   * Runs every job due at the clock's now (until `stop()` is called); returns how many completed. One look first; then
+   * each claim also says when the next other pending job is due, so the loop goes on, or ends, without another query
+   * (ADR 0042). It ends when a claim finds nothing it can lock: what is due then is another instance's.
+   */
   async runDue(): Promise<number> {
     let done = 0;
-    while (!this.stopping) {
+    let next = await this.look();
+    while (!this.stopping && next !== null && next.getTime() <= this.clock().getTime()) {
       const outcome = await this.runOne();
-      if (outcome === 'none') return done;
-      if (outcome === 'done') done += 1;
+      next = outcome.next;
+      if (outcome.status === 'none') break;
+      if (outcome.status === 'done') done += 1;
     }
+    this.nextDue = next;
     return done;
   }
 
-  private async runOne(): Promise<'none' | 'done' | 'failed'> {
+  private async runOne(): Promise<{ status: 'none' | 'done' | 'failed'; next: Date | null }> {
     const { db } = this.opts.database;
     const now = this.clock();
     let claimed: JobRow | undefined;
+    let next: Date | null = null;
     try {
       await db.transaction().execute(async (trx) => {
-        claimed = (await kitView(trx)
-          .selectFrom('scheduled_jobs')
-          .select(['id', 'kind', 'key', 'due_at', 'payload', 'attempts'])
-          .where('status', '=', 'pending')
-          .where('due_at', '<=', now)
-          .orderBy('due_at')
-          .limit(1)
-          .forUpdate()
-          .skipLocked()
-          .executeTakeFirst());
-        if (!claimed) return;
+        // The oldest due job nobody holds, and the due time of the next other pending one, in one statement.
+        const { rows } = await sql<JobRow & { id: number | null; next_due: Date | null }>`
+          WITH claimed AS (
+            SELECT id, kind, key, due_at, payload, attempts FROM scheduled_jobs
+             WHERE status = 'pending' AND due_at <= ${now}
+             ORDER BY due_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+          SELECT c.*, n.next_due FROM
+            (SELECT min(due_at) AS next_due FROM scheduled_jobs
+              WHERE status = 'pending' AND id NOT IN (SELECT id FROM claimed)) n
+            LEFT JOIN claimed c ON true`.execute(trx);
+        const row = rows[0];
+        next = row?.next_due ? new Date(row.next_due) : null;
+        if (!row || row.id === null) return;
+        claimed = row;
         const handler = this.opts.handlers[claimed.kind];
         if (!handler) throw new Error(`No handler for scheduled job kind ${claimed.kind}`);
         await handler(trx, {
@@ -239,9 +270,9 @@ export class Scheduler<DB extends KitTables = KitTables> {
     } catch (err) {
       if (!claimed) throw err;
       await this.recordFailure(claimed, err, now);
-      return 'failed';
+      return { status: 'failed', next };
     }
-    return claimed ? 'done' : 'none';
+    return { status: claimed ? 'done' : 'none', next };
   }
 
   private async recordFailure(job: JobRow, err: unknown, now: Date): Promise<void> {

@@ -7,3 +7,4 @@ export * from './decider.js';
 export * from './routes.js';
 export * from './test-bed.js';
 export * from './logs.js';
+export * from './statements.js';

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   ASKING_MESSAGES,
   isDeviceToken,
@@ -11,7 +11,7 @@ import {
   type UpdateAskingSettingsBody,
 } from '@ques/contracts';
 import { AppError, badRequest, forbidden, notFound, unprocessable, type AccessClaims, type Clock } from '@ques/kit';
-import type { AskerBlockRow, AskingSettingsRow, QuestionsDB } from '../db/schema.js';
+import { QUESTION_COLUMNS, type AskerBlockRow, type AskingSettingsRow, type QuestionRow, type QuestionsDB, type RecipientRow } from '../db/schema.js';
 import type { RecipientsReadModel } from '../recipients/recipients.js';
 import { isPaused, screen, type Screening } from './domain/screening.js';
 import { BUILT_IN_WORDS, compileEntry, compileFilter, type CompiledEntry } from './domain/word-filter.js';
@@ -43,6 +43,28 @@ export interface Ask {
   /** The device token as the client sent it (malformed ones are ignored). */
   device: string | null | undefined;
 }
+
+/**
+ * What one ask needs to know about its owner, read in one statement (ADR 0042): the owner's account, a signed-in
+ * asker's account, the owner's settings, and the screening counts (block match, the device's guest asks today, the
+ * open questions when a cap is set). Undefined: no such owner, or a deleted one.
+ */
+export interface OwnerRead {
+  owner: RecipientRow;
+  /** The signed-in asker's account here (null for a guest, or an account not known here yet). */
+  asker: RecipientRow | null;
+  settings: AskingSettingsRow | undefined;
+  blocked: boolean;
+  guestAsksFromDevice: number | null;
+  openQuestions: number;
+  /** The asker's hashes for this owner (kept with the question's origin). */
+  emailHash: string | null;
+  deviceHash: string | null;
+}
+
+const EMAIL_HASH_SQL = (owner: string, email: string) =>
+  // ownerHash(owner, 'email', email) in SQL: the same SHA-256 of the same text.
+  `encode(sha256(convert_to('ques-asking' || chr(10) || ${owner} || chr(10) || 'email' || chr(10) || lower(${email}), 'UTF8')), 'hex')`;
 
 const defaults = (): AskingSettings => ({
   pausedUntil: null,
@@ -188,61 +210,144 @@ export class Asking {
     };
   }
 
-  /** Pause, cap, blocks, word filters and the guest limit, for the owner `ask.toUserId` only. */
-  async screen(ask: Ask): Promise<Screening> {
-    const { db } = this.deps;
-    if (!isUuid(ask.toUserId)) return { ok: true }; // the ask rules answer for a missing recipient
+  /**
+   * The owner of `ask` and every fact screening needs, in one statement (ADR 0042). A signed-in asker's verified
+   * address is hashed in SQL for the block match, so it is not read first.
+   */
+  async ownerRead(ask: Ask): Promise<OwnerRead | undefined> {
+    if (!isUuid(ask.toUserId)) return undefined;
     const ownerId = ask.toUserId.toLowerCase();
-    const owner = await this.deps.recipients.byId(ownerId);
-    if (!owner) return { ok: true };
     const now = this.deps.clock();
-    const [row, ids] = await Promise.all([this.row(ownerId), this.identifiers(ownerId, ask)]);
-    const { emailHash, deviceHash } = ids;
-    const match = await db
-      .selectFrom('asker_blocks')
-      .select('id')
-      .where('owner_id', '=', ownerId)
-      .where((eb) =>
-        eb.or([
-          ...(ask.askerUserId ? [eb('account_id', '=', ask.askerUserId)] : []),
-          ...(emailHash ? [eb('email_hash', '=', emailHash)] : []),
-          ...(deviceHash ? [eb('device_hash', '=', deviceHash)] : []),
-          eb.val(false),
-        ]),
-      )
-      .executeTakeFirst();
-    let guestAsksFromDevice: number | null = null;
-    if (!ask.askerUserId && deviceHash) {
-      const { n } = await db
-        .selectFrom('question_origins as o')
-        .innerJoin('questions as q', 'q.id', 'o.question_id')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('o.owner_id', '=', ownerId)
-        .where('o.device_hash', '=', deviceHash)
-        .where('o.guest', '=', true)
-        .where('o.created_at', '>', new Date(now.getTime() - DAY_MS))
-        .executeTakeFirstOrThrow();
-      guestAsksFromDevice = Number(n);
-    }
+    const askerId = ask.askerUserId;
+    const typedEmail = askerId ? null : ask.guestEmail?.trim().toLowerCase() || null;
+    const emailHashTyped = typedEmail ? ownerHash(ownerId, 'email', typedEmail) : null;
+    const deviceHash = isDeviceToken(ask.device) ? ownerHash(ownerId, 'device', ask.device) : null;
+    const countGuestAsks = !askerId && deviceHash !== null;
+    const { rows } = await sql<
+      RecipientRow & {
+        a_user_id: string | null;
+        a_username: string | null;
+        a_name: string | null;
+        a_email: string | null;
+        a_email_verified: boolean | null;
+        s_owner_id: string | null;
+        s_paused_until: Date | null;
+        s_pause_note: string | null;
+        s_pending_cap: number | null;
+        s_blocked_words: string[] | null;
+        s_built_in_filter: boolean | null;
+        s_nudges: boolean | null;
+        s_updated_at: Date | null;
+        blocked: boolean;
+        guest_asks: number | null;
+        open_questions: number | null;
+      }
+    >`
+      SELECT r.*,
+        a.user_id AS a_user_id, a.username AS a_username, a.name AS a_name, a.email AS a_email,
+        a.email_verified AS a_email_verified,
+        s.owner_id AS s_owner_id, s.paused_until AS s_paused_until, s.pause_note AS s_pause_note,
+        s.pending_cap AS s_pending_cap, s.blocked_words AS s_blocked_words, s.built_in_filter AS s_built_in_filter,
+        s.nudges AS s_nudges, s.updated_at AS s_updated_at,
+        EXISTS (SELECT 1 FROM asker_blocks b WHERE b.owner_id = r.user_id AND (
+          b.account_id = ${askerId} OR b.email_hash = ${emailHashTyped} OR b.device_hash = ${deviceHash}
+          OR (a.email_verified AND a.email <> '' AND b.email_hash = ${sql.raw(EMAIL_HASH_SQL('r.user_id', 'a.email'))})
+        )) AS blocked,
+        CASE WHEN ${countGuestAsks} THEN (
+          SELECT count(*) FROM question_origins o JOIN questions q ON q.id = o.question_id
+           WHERE o.owner_id = r.user_id AND o.device_hash = ${deviceHash} AND o.guest
+             AND o.created_at > ${new Date(now.getTime() - DAY_MS)}) END AS guest_asks,
+        CASE WHEN s.pending_cap IS NOT NULL THEN (
+          SELECT count(*) FROM questions q
+           WHERE q.to_user_id = r.user_id AND q.lifecycle = 'pending' AND NOT q.deleted_by_receiver) END AS open_questions
+      FROM recipients r
+      LEFT JOIN asking_settings s ON s.owner_id = r.user_id
+      LEFT JOIN recipients a ON a.user_id = ${askerId} AND NOT a.deleted
+      WHERE r.user_id = ${ownerId} AND NOT r.deleted`.execute(this.deps.db);
+    const row = rows[0];
+    if (!row) return undefined;
+    const { a_user_id, a_username, a_name, a_email, a_email_verified, blocked, guest_asks, open_questions } = row;
+    const { s_owner_id, s_paused_until, s_pause_note, s_pending_cap, s_blocked_words, s_built_in_filter, s_nudges, s_updated_at } = row;
+    const owner: RecipientRow = {
+      user_id: row.user_id,
+      username: row.username,
+      name: row.name,
+      email: row.email,
+      email_verified: row.email_verified,
+      archive_profile: row.archive_profile,
+      deleted: row.deleted,
+      version: row.version,
+      updated_at: row.updated_at,
+    };
+    const asker: RecipientRow | null =
+      a_user_id === null
+        ? null
+        : {
+            ...owner,
+            user_id: a_user_id,
+            username: a_username ?? '',
+            name: a_name ?? '',
+            email: a_email ?? '',
+            email_verified: !!a_email_verified,
+          };
+    const verifiedAskerEmail = asker?.email_verified && asker.email ? asker.email.toLowerCase() : null;
+    return {
+      owner,
+      asker,
+      settings:
+        s_owner_id === null
+          ? undefined
+          : {
+              owner_id: s_owner_id,
+              paused_until: s_paused_until,
+              pause_note: s_pause_note ?? '',
+              pending_cap: s_pending_cap,
+              blocked_words: s_blocked_words ?? [],
+              built_in_filter: !!s_built_in_filter,
+              nudges: s_nudges ?? true,
+              updated_at: s_updated_at!,
+            },
+      blocked,
+      guestAsksFromDevice: guest_asks === null ? null : Number(guest_asks),
+      openQuestions: Number(open_questions ?? 0),
+      emailHash: askerId ? (verifiedAskerEmail ? ownerHash(ownerId, 'email', verifiedAskerEmail) : null) : emailHashTyped,
+      deviceHash,
+    };
+  }
+
+  /** Pause, cap, blocks, word filters and the guest limit, on the facts `ownerRead` gave (no statement). */
+  screenRead(ask: Ask, read: OwnerRead): Screening {
+    const { owner, settings: row } = read;
     return screen({
-      now,
+      now: this.deps.clock(),
       ownerName: owner.name || owner.username,
       pausedUntil: row?.paused_until ?? null,
       pauseNote: row?.pause_note ?? '',
       pendingCap: row?.pending_cap ?? null,
-      openQuestions: row?.pending_cap != null ? await this.openQuestions(ownerId) : 0,
-      blocked: !!match,
+      openQuestions: read.openQuestions,
+      blocked: read.blocked,
       filter: this.filterOf(row),
       question: ask.question,
       detail: ask.detail,
-      guestAsksFromDevice,
+      guestAsksFromDevice: read.guestAsksFromDevice,
     });
+  }
+
+  /** Pause, cap, blocks, word filters and the guest limit, for the owner `ask.toUserId` only. */
+  async screen(ask: Ask): Promise<Screening> {
+    const read = await this.ownerRead(ask);
+    // The ask rules answer for a missing recipient.
+    return read ? this.screenRead(ask, read) : { ok: true };
+  }
+
+  /** Refuses in the asker's words (422, or 429 for the guest limit). */
+  refuseUnless(result: Screening): void {
+    if (!result.ok) throw new AppError(result.status === 429 ? 'TOO_MANY_REQUESTS' : 'UNPROCESSABLE', result.message);
   }
 
   /** Screens, and refuses in the asker's words (422, or 429 for the guest limit). */
   async screenOrRefuse(ask: Ask): Promise<void> {
-    const result = await this.screen(ask);
-    if (!result.ok) throw new AppError(result.status === 429 ? 'TOO_MANY_REQUESTS' : 'UNPROCESSABLE', result.message);
+    this.refuseUnless(await this.screen(ask));
   }
 
   /** Remembers, hashed, where a question that passed screening came from (for "Block this asker" and the guest limit). */
@@ -250,7 +355,30 @@ export class Asking {
     if (!isUuid(ask.toUserId) || !isUuid(questionId)) return;
     const ownerId = ask.toUserId.toLowerCase();
     const { emailHash, deviceHash } = await this.identifiers(ownerId, ask);
-    await this.deps.db
+    await this.originInsert(this.deps.db, questionId, ownerId, ask, emailHash, deviceHash).execute();
+  }
+
+  /**
+   * In the ask's own transaction, in one statement (ADR 0042): records the question's origin (hashes from `read`) and
+   * reads back the question's row, which the response is made of.
+   */
+  async recordOriginAndRead(
+    trx: Kysely<QuestionsDB>,
+    questionId: string,
+    ask: Ask,
+    read: OwnerRead,
+  ): Promise<QuestionRow | undefined> {
+    const origin = this.originInsert(trx, questionId, read.owner.user_id, ask, read.emailHash, read.deviceHash);
+    return trx
+      .with('origin', () => origin)
+      .selectFrom('questions')
+      .select(QUESTION_COLUMNS)
+      .where('id', '=', questionId)
+      .executeTakeFirst();
+  }
+
+  private originInsert(db: Kysely<QuestionsDB>, questionId: string, ownerId: string, ask: Ask, emailHash: string | null, deviceHash: string | null) {
+    return db
       .insertInto('question_origins')
       .values({
         question_id: questionId,
@@ -260,8 +388,7 @@ export class Asking {
         device_hash: deviceHash,
         created_at: this.deps.clock(),
       })
-      .onConflict((oc) => oc.column('question_id').doNothing())
-      .execute();
+      .onConflict((oc) => oc.column('question_id').doNothing());
   }
 
   /** `POST /api/questions/:id/block`: the recipient blocks whoever asked it. */

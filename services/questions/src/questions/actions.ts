@@ -95,20 +95,23 @@ export class QuestionActions {
     device?: string | null,
   ): Promise<Question> {
     const draft = valid(checkAskDraft(body, { signedIn: !!claims }));
-    const recipient = await this.parties.recipient(draft.toUserId);
-    const tip = valid(checkTipDollars(body.tip));
-    if (tip > 0) throw unprocessable(ASK_MESSAGES.tipNeedsCheckout);
-    // Pause, cap, blocks, word filters, guest limit: refused before anything is stored.
     const screened = {
-      toUserId: recipient.userId,
+      toUserId: draft.toUserId,
       question: draft.question,
       detail: draft.detail,
       askerUserId: claims?.sub ?? null,
       guestEmail: draft.guest?.email ?? null,
       device,
     };
-    await this.deps.asking.screenOrRefuse(screened);
-    const asker = claims ? await this.parties.signedInAsker(claims) : this.parties.guest(draft.guest!);
+    // One read of the owner (ADR 0042): the recipient, a signed-in asker's account and every screening fact.
+    const read = await this.deps.asking.ownerRead(screened);
+    const recipient = Parties.recipientOf(read?.owner);
+    const tip = valid(checkTipDollars(body.tip));
+    if (tip > 0) throw unprocessable(ASK_MESSAGES.tipNeedsCheckout);
+    // Pause, cap, blocks, word filters, guest limit: refused before anything is stored.
+    this.deps.asking.refuseUnless(this.deps.asking.screenRead(screened, read!));
+    const asker = claims ? Parties.signedInAskerOf(claims, read!.asker) : this.parties.guest(draft.guest!);
+    let made: QuestionRow | undefined;
     const row = await this.createOnce(
       {
         type: 'AskQuestion',
@@ -128,8 +131,12 @@ export class QuestionActions {
         existing.question === draft.question &&
         existing.detail === draft.detail &&
         existing.asker_user_id === asker.userId,
+      // The origin commits with the question, and the response's row is read in the same statement (ADR 0042).
+      async (trx) => {
+        made = await this.deps.asking.recordOriginAndRead(trx, questionId, screened, read!);
+      },
+      () => made,
     );
-    await this.deps.asking.recordOrigin(row.id, screened);
     return toQuestion(row, row.to_user_id === claims?.sub ? 'recipient' : 'asker');
   }
 
@@ -342,6 +349,8 @@ export class QuestionActions {
     metadata: EventMetadata,
     sameRequest: (existing: QuestionRow) => boolean,
     alongside?: (trx: Kysely<QuestionsDB>) => Promise<void>,
+    /** The row `alongside` read inside the transaction, if it did (else it is read after the commit). */
+    readWithin?: () => QuestionRow | undefined,
   ): Promise<QuestionRow> {
     const { questionId } = command.data;
     try {
@@ -353,7 +362,7 @@ export class QuestionActions {
       if (!sameRequest(existing)) throw unprocessable(IDEMPOTENCY_MESSAGES.mismatch);
       return existing;
     }
-    return this.rowOrFail(questionId);
+    return readWithin?.() ?? this.rowOrFail(questionId);
   }
 
   private async rowOrFail(id: string): Promise<QuestionRow> {

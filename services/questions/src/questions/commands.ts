@@ -17,6 +17,7 @@ import { questionDecider, type QuestionCommand } from './domain/decide.js';
 import { isPublic } from './domain/access.js';
 import { questionStreamId, type QuestionEvent, type QuestionState } from './domain/question.js';
 import { createStatusLink, lockGuestLink, statusPageUrl } from '../status/links.js';
+import { takeSeenPerson } from '../recipients/recipients.js';
 import { answerPostedMail, newQuestionMail, statusLinkMail } from './notifications.js';
 
 export const ANSWER_WINDOW_JOB = 'answer-window';
@@ -171,6 +172,9 @@ export function questionJobs(
 
 /** An account's current address, only when its owner proved it (identity's `emailVerified`); null otherwise. */
 export async function verifiedEmailOf(trx: Kysely<QuestionsDB>, userId: string): Promise<string | null> {
+  // A new question's people were read by the deleted-users projection in this same transaction (ADR 0042).
+  const seen = takeSeenPerson(trx, userId);
+  if (seen !== undefined) return seen && !seen.deleted && seen.email_verified && seen.email ? seen.email : null;
   const row = await trx
     .selectFrom('recipients')
     .select('email')

@@ -27,7 +27,11 @@ export class Parties {
 
   /** A signed-in asker: name and e-mail from the local copy of their account (the token's username until it arrives). */
   async signedInAsker(claims: AccessClaims): Promise<Asker> {
-    const me = await this.recipients.byId(claims.sub);
+    return Parties.signedInAskerOf(claims, await this.recipients.byId(claims.sub));
+  }
+
+  /** The same from their account's row already read (or none yet). */
+  static signedInAskerOf(claims: AccessClaims, me: RecipientRow | null | undefined): Asker {
     return {
       userId: claims.sub,
       username: claims.username,
@@ -50,7 +54,11 @@ export class Parties {
 
   /** Spec §5 rules 4–5 on the server, plus: no questions to archive profiles. */
   async recipient(toUserId: string): Promise<Recipient> {
-    const row = await this.recipients.byId(toUserId);
+    return Parties.recipientOf(await this.recipients.byId(toUserId));
+  }
+
+  /** The same rules on a recipient's row already read (an ask reads it with its screening facts, ADR 0042). */
+  static recipientOf(row: RecipientRow | undefined): Recipient {
     if (!row) throw badRequest(ASK_MESSAGES.recipientMissing);
     if (!row.email) throw badRequest(ASK_MESSAGES.recipientEmailMissing);
     if (row.archive_profile) throw unprocessable(ASK_MESSAGES.archiveProfile);

@@ -11,6 +11,7 @@ export type { RecipientRow };
  * leave the row as it is (the consumer's processed-event marker already stops exact duplicates).
  */
 async function applySnapshot(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<z.output<typeof ZUserSnapshot>>): Promise<void> {
+  forgetSeen(trx);
   const d = envelope.data;
   await upsertLocalCopy(trx, 'recipients', 'user_id', {
     user_id: d.userId,
@@ -28,6 +29,7 @@ async function applySnapshot(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<z
 
 /** A deleted account keeps a tombstone (so a late ProfileUpdated cannot revive it) with its personal data erased. */
 async function applyDeleted(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ userId: string }>, vault: PersonalDataVault): Promise<void> {
+  forgetSeen(trx);
   const tombstone = {
     username: '',
     name: '',
@@ -86,10 +88,38 @@ export const deletedUsersProjection: Projection<QuestionsDB> = {
   async apply(trx: Kysely<QuestionsDB>, recorded: RecordedEvent) {
     const ids = peopleIn(recorded);
     if (ids.length === 0) return;
-    const deleted = await trx.selectFrom('recipients').select('user_id').where('user_id', 'in', ids).where('deleted', '=', true).execute();
-    for (const row of deleted) await eraseDeletedUser(trx, row.user_id);
+    // The people's rows as a whole: the new question's side effects (the owner's verified address) read them from
+    // here instead of reading the recipients again in the same transaction (ADR 0042).
+    const rows = await trx.selectFrom('recipients').select(['user_id', 'deleted', 'email', 'email_verified']).where('user_id', 'in', ids).execute();
+    const seen = new Map<string, PersonSeen | null>(ids.map((id) => [id, null]));
+    for (const row of rows) seen.set(row.user_id, row);
+    seenIn.set(trx, seen);
+    for (const row of rows) if (row.deleted) await eraseDeletedUser(trx, row.user_id);
   },
 };
+
+type PersonSeen = Pick<RecipientRow, 'user_id' | 'deleted' | 'email' | 'email_verified'>;
+
+/**
+ * The rows the deleted-users projection read for the event just appended in a transaction, until its side effects
+ * take them (`takeSeenPerson`). Null: no such account here. Keyed by the transaction's handle, which the event store
+ * passes unchanged from the append to the projections to the side effects; nothing between them writes recipients.
+ */
+const seenIn = new WeakMap<Kysely<QuestionsDB>, Map<string, PersonSeen | null>>();
+
+/** What the projection saw of `userId` in this transaction's last append (and forgets it); undefined: not read. */
+export function takeSeenPerson(trx: Kysely<QuestionsDB>, userId: string): PersonSeen | null | undefined {
+  const seen = seenIn.get(trx);
+  if (!seen?.has(userId)) return undefined;
+  const person = seen.get(userId)!;
+  seen.delete(userId);
+  return person;
+}
+
+/** Forgets what was seen in `trx` (its recipients rows change). */
+function forgetSeen(trx: Kysely<QuestionsDB>): void {
+  seenIn.delete(trx);
+}
 
 /** `questions--recipients`: identity's user events → the local `recipients` table. */
 export function recipientsConsumer(vault: PersonalDataVault): ConsumerDefinition<QuestionsDB> {
