@@ -8,9 +8,13 @@ export default defineConfig({
   test: {
     include: ['src/e2e/**/*.e2e.spec.ts'],
     testTimeout: 60_000,
-    hookTimeout: 90_000,
+    // The first file's beforeAll starts the run's shared product and browser (src/e2e/harness.ts `useShared`).
+    hookTimeout: 120_000,
     pool: 'forks',
-    // Journeys in a file share one product and one browser and run in order; files run one at a time.
+    // Files run one at a time in ONE worker without isolation (ADR 0044): its module state outlives a file, so the
+    // embedded product and Chromium started by the first file serve every file after it. Each file signs up its own
+    // people and opens its own browser contexts; journeys in a file run in order.
+    isolate: false,
     fileParallelism: false,
     maxWorkers: 1,
     sequence: { concurrent: false },

@@ -18,8 +18,13 @@ function prng(seed: number) {
 type Rand = () => number;
 const pick = <T,>(rand: Rand, items: readonly T[]): T => items[Math.floor(rand() * items.length)]!;
 
-/** At least this many requests per run (issue 12: "at least 10,000 seeded malformed requests across every route"). */
-const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 10_000);
+/**
+ * Requests per run. `npm test` sends 3,000 (about 28 per route, each body shape about 100 times); the issue 12 run
+ * ("at least 10,000 seeded malformed requests across every route") is `npm run fuzz -w @ques/launcher`
+ * (FUZZ_REQUESTS=10000), part of the root `npm run chaos` (ADR 0044). Both use the same seed unless FUZZ_SEED says
+ * otherwise.
+ */
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3_000);
 /** Requests in flight at once. */
 const CONCURRENCY = 8;
 

@@ -4,7 +4,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedProduct } from '../embedded.js';
 import { call, verificationMails } from '../test/identity-journey.js';
-import { browserGate, launchChromium, newContext, seedSession, startProduct, watchErrors } from './harness.js';
+import { browserGate, newContext, seedSession, releaseShared, useShared, watchErrors } from './harness.js';
 
 /*
  * Issue 12 defect 4 in the browser: an unverified account sees the "verify your email" notice in Account Settings,
@@ -22,12 +22,11 @@ describe.skipIf(!run)('account settings: e-mail verification and the current pas
   let base: string;
 
   beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct(), launchChromium()]);
+    ({ product, browser } = await useShared());
     base = product.url;
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await releaseShared(browser);
   });
 
   it('shows the notice, resends the link, verifies through the mailed link, and asks for the current password', async () => {

@@ -9,13 +9,13 @@ import { call } from '../test/identity-journey.js';
 import {
   browserGate,
   horizontalOverflow,
-  launchChromium,
   markArchiveProfile,
   newContext,
   screenshot,
   seedSession,
   signUp,
-  startProduct,
+  releaseShared,
+  useShared,
   watchErrors,
   type Person,
   type ViewportName,
@@ -74,7 +74,7 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
   let asker: Person;
 
   beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct(), launchChromium()]);
+    ({ product, browser } = await useShared());
     base = product.url;
     [owner, asker] = await Promise.all([
       signUp(base, 'Katherine Johnson', `katherine.${tag}@example.com`),
@@ -82,8 +82,7 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     ]);
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await releaseShared(browser);
   });
 
   async function open(viewport: ViewportName, as?: Person) {

@@ -3,7 +3,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedProduct } from '../embedded.js';
-import { browserGate, launchChromium, newContext, screenshot, startProduct, watchErrors } from './harness.js';
+import { browserGate, newContext, screenshot, releaseShared, useShared, watchErrors } from './harness.js';
 
 /*
  * Issue 11, "Done when": the /api docs page renders in a real browser, served by the BFF with its own files under
@@ -16,12 +16,10 @@ describe.skipIf(!run)('the /api docs page in Chromium, on the embedded default',
   let product: EmbeddedProduct;
   let browser: Browser;
   beforeAll(async () => {
-    product = await startProduct();
-    browser = await launchChromium();
+    ({ product, browser } = await useShared());
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await releaseShared(browser);
   });
 
   it('renders Swagger UI with every documented call, nothing blocked by the CSP, nothing fetched from elsewhere', async () => {

@@ -11,10 +11,10 @@ import {
   browserGate,
   fetchAsCrawler,
   horizontalOverflow,
-  launchChromium,
   newContext,
   seedSession,
-  startProduct,
+  releaseShared,
+  useShared,
   watchErrors,
 } from './harness.js';
 
@@ -65,8 +65,7 @@ describe.skipIf(!run)('asker trust in Chromium: status page by mailed link, with
 
   beforeAll(async () => {
     // One after the other: the embedded product's start keeps the event loop busy, and Chromium's launch has a timeout.
-    product = await startProduct();
-    browser = await launchChromium();
+    ({ product, browser } = await useShared());
     base = product.url;
     const name = 'Ada Trust';
     const res = await call(base, 'POST', '/api/users', { name, email: `ada.${tag}@example.com`, password: 'a long enough password' });
@@ -101,8 +100,7 @@ describe.skipIf(!run)('asker trust in Chromium: status page by mailed link, with
     };
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await releaseShared(browser);
   });
 
   async function guestAsks(question: string, email: string, opts: { private?: boolean } = {}) {

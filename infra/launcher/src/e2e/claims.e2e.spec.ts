@@ -8,12 +8,12 @@ import type { EmbeddedProduct } from '../embedded.js';
 import { call, TEST_PASSWORD } from '../test/identity-journey.js';
 import {
   browserGate,
-  launchChromium,
   logInInBrowser,
   newContext,
   screenshot,
   signInAsOperator,
-  startProduct,
+  releaseShared,
+  useShared,
   watchErrors,
 } from './harness.js';
 
@@ -62,12 +62,10 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    product = await startProduct();
-    browser = await launchChromium();
+    ({ product, browser } = await useShared());
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await releaseShared(browser);
   });
 
   it('a visitor claims an archive, the operator approves it, the claimant owns the page and its answers stay', async () => {

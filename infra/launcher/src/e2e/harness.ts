@@ -114,6 +114,41 @@ export async function startProduct(clock?: () => Date): Promise<EmbeddedProduct>
   });
 }
 
+/*
+ * One product and one browser for the whole e2e run (ADR 0044). vitest.e2e.config.ts runs every file in one worker
+ * without isolation, so this module — and what it started — lives from the first file to the last: the product's
+ * start (PGlite's cluster and four services' migrations) and Chromium's launch are paid once instead of per file.
+ * A file is still on its own: its people are its own sign-ups (addresses tagged per file, names no other file
+ * uses), each journey opens its own browser contexts, and `releaseShared` closes whatever contexts a file left
+ * open. Files that need a product of their own (a clock they move, a test consumer, OPERATOR_EMAILS) start one
+ * with `startProduct` / `startEmbedded` and stop it themselves; they still share the browser. The worker's end
+ * (vitest stops it once the last file ran) ends both: the product keeps nothing on disk, and Playwright closes the
+ * browser on the signal.
+ */
+let sharedProduct: Promise<EmbeddedProduct> | undefined;
+let sharedBrowser: Promise<Browser> | undefined;
+
+/** The run's Chromium, launched by the first file that asks. */
+export function useSharedBrowser(): Promise<Browser> {
+  sharedBrowser ??= launchChromium();
+  return sharedBrowser;
+}
+
+/**
+ * The run's embedded default (as `startProduct()` starts it) and its browser, started by the first file that asks.
+ * One after the other: the product's start keeps the event loop busy, and Chromium's launch has a timeout.
+ */
+export async function useShared(): Promise<{ product: EmbeddedProduct; browser: Browser }> {
+  sharedProduct ??= startProduct();
+  const product = await sharedProduct;
+  return { product, browser: await useSharedBrowser() };
+}
+
+/** A file's `afterAll`: closes the browser contexts it left open (the product and the browser stay for the next). */
+export async function releaseShared(browser: Browser | undefined): Promise<void> {
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
+}
+
 /** A fresh browser profile (no storage) at a viewport, reduced motion on so screenshots never catch a transition. */
 export async function newContext(
   browser: Browser,

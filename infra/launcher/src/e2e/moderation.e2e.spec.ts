@@ -7,12 +7,12 @@ import type { EmbeddedProduct } from '../embedded.js';
 import { call } from '../test/identity-journey.js';
 import {
   browserGate,
-  launchChromium,
   newContext,
   screenshot,
   seedSession,
   signUp,
-  startProduct,
+  releaseShared,
+  useShared,
   watchErrors,
   type Person,
 } from './harness.js';
@@ -41,13 +41,12 @@ describe.skipIf(!run)('owner control in Chromium: block from the inbox, neutral 
   let owner: Person;
 
   beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct(), launchChromium()]);
+    ({ product, browser } = await useShared());
     base = product.url;
     owner = await signUp(base, 'Grace Hopper', `grace.${tag}@example.com`);
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await releaseShared(browser);
   });
 
   /** A guest asks on the owner's page; answers with what the dialog or the page then says. */

@@ -12,7 +12,7 @@ import { readMailbox, type ConsumerDefinition } from '@ques/kit';
 import type { QuestionsDB } from '@ques/questions';
 import { startEmbedded, type EmbeddedProduct } from '../embedded.js';
 import { call, signup, verifyEmail } from '../test/identity-journey.js';
-import { browserGate, launchChromium, newContext, seedSession, watchErrors, WEB_DIST, type BrowserSession } from './harness.js';
+import { browserGate, releaseShared, useSharedBrowser, newContext, seedSession, watchErrors, WEB_DIST, type BrowserSession } from './harness.js';
 import { makeOperator } from './operator.js';
 
 /*
@@ -83,7 +83,7 @@ describe.skipIf(!run)('operator desk in Chromium: dead letters, support requests
   beforeAll(async () => {
     const port = await freePort();
     // One after the other: the machine is shared, and Chromium's start has a 30 s limit.
-    browser = await launchChromium();
+    browser = await useSharedBrowser();
     [product] = await Promise.all([
       startEmbedded({
         port,
@@ -103,7 +103,7 @@ describe.skipIf(!run)('operator desk in Chromium: dead letters, support requests
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
+    await releaseShared(browser);
     await product?.stop();
   });
 

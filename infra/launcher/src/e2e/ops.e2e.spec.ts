@@ -10,12 +10,12 @@ import type { EmbeddedProduct } from '../embedded.js';
 import { signup } from '../test/identity-journey.js';
 import {
   browserGate,
-  launchChromium,
   logInInBrowser,
   newContext,
   screenshot,
   signInAsOperator,
-  startProduct,
+  releaseShared,
+  useShared,
   watchErrors,
 } from './harness.js';
 
@@ -42,12 +42,10 @@ describe.runIf(browserGate())('operator console (browser)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    product = await startProduct();
-    browser = await launchChromium();
+    ({ product, browser } = await useShared());
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await releaseShared(browser);
   });
 
 
@@ -71,23 +69,23 @@ describe.runIf(browserGate())('operator console (browser)', () => {
     expect((await page.reload())?.status()).toBe(200);
     await page.getByRole('navigation', { name: 'Operator console' }).getByRole('link', { name: 'Archive profiles' }).click();
     await page.getByRole('heading', { name: 'Archive profiles', level: 1 }).waitFor();
-    await page.getByLabel(/^Name/).fill('Marie Curie');
-    await page.getByLabel(/^Bio/).fill('Physicist and chemist, twice a Nobel laureate.');
-    await page.getByLabel(/^Sources/).fill('Nobel lectures, 1903 and 1911');
+    await page.getByLabel(/^Name/).fill('Pierre Curie');
+    await page.getByLabel(/^Bio/).fill('Physicist, Nobel laureate in 1903 with Marie Curie.');
+    await page.getByLabel(/^Sources/).fill('Nobel lecture, 1905');
     await page.getByRole('button', { name: 'Create archive profile' }).click();
-    await page.getByText('Created @marie-curie.').waitFor();
-    expect(await page.getByRole('list', { name: 'Archive profiles' }).getByText('Sources: Nobel lectures, 1903 and 1911').isVisible()).toBe(true);
+    await page.getByText('Created @pierre-curie.').waitFor();
+    expect(await page.getByRole('list', { name: 'Archive profiles' }).getByText('Sources: Nobel lecture, 1905').isVisible()).toBe(true);
     await screenshot(page, 'ops-archives', 'desktop');
     await page.getByRole('link', { name: 'Audit log' }).click();
-    await page.getByRole('cell', { name: 'Created the archive profile @marie-curie' }).waitFor();
+    await page.getByRole('cell', { name: 'Created the archive profile @pierre-curie' }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
 
     const visitor = await newContext(browser, 'phone', product.url);
     const vpage = await visitor.newPage();
-    await vpage.goto('/ask/marie-curie');
+    await vpage.goto('/ask/pierre-curie');
     await vpage.getByText('Non-affiliated profile').waitFor();
-    expect(await vpage.getByText('Physicist and chemist, twice a Nobel laureate.').isVisible()).toBe(true);
+    expect(await vpage.getByText('Physicist, Nobel laureate in 1903 with Marie Curie.').isVisible()).toBe(true);
     expect(await vpage.getByRole('button', { name: /^Ask .* a Question$/ }).count()).toBe(0);
     await visitor.close();
   }, 120_000);
@@ -100,18 +98,18 @@ describe.runIf(browserGate())('operator console (browser)', () => {
 
     // The profile, with an avatar picked in the create form (the owner's rules: an image under 2 MB).
     const portrait = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#1f618d' } }).png().toBuffer();
-    await page.getByLabel(/^Name/).fill('Grace Hopper');
+    await page.getByLabel(/^Name/).fill('Grace Brewster Hopper');
     await page.getByLabel(/^Bio/).fill('Computer scientist and rear admiral.');
     await page.getByLabel(/^Sources/).fill('Interviews and lectures, 1967–1986');
     await page.getByLabel(/^Avatar/).setInputFiles({ name: 'grace.png', mimeType: 'image/png', buffer: portrait });
     await page.getByRole('button', { name: 'Create archive profile' }).click();
-    await page.getByText('Created @grace-hopper.').waitFor();
-    const card = page.getByRole('list', { name: 'Archive profiles' }).getByRole('listitem').filter({ hasText: '@grace-hopper' });
+    await page.getByText('Created @grace-brewster-hopper.').waitFor();
+    const card = page.getByRole('list', { name: 'Archive profiles' }).getByRole('listitem').filter({ hasText: '@grace-brewster-hopper' });
     expect(await card.locator('img.avatar').getAttribute('src')).toMatch(/^\/images\/avatars\/[\w-]+\/[a-z0-9]+\.webp/);
 
     // Its curated Q&A: the source is required, then two answers with theirs.
-    await card.getByRole('link', { name: 'Curated Q&A of @grace-hopper' }).click();
-    await page.getByRole('heading', { name: 'Curated Q&A of @grace-hopper', level: 1 }).waitFor();
+    await card.getByRole('link', { name: 'Curated Q&A of @grace-brewster-hopper' }).click();
+    await page.getByRole('heading', { name: 'Curated Q&A of @grace-brewster-hopper', level: 1 }).waitFor();
     await page.getByText('No curated Q&A yet.').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     const form = page.getByRole('form', { name: 'Add a curated Q&A' });
@@ -140,8 +138,8 @@ describe.runIf(browserGate())('operator console (browser)', () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'ops-archive-curated', 'desktop');
     await page.getByRole('link', { name: 'Audit log' }).click();
-    await page.getByRole('cell', { name: 'Changed the avatar of the archive profile @grace-hopper' }).waitFor();
-    expect(await page.getByRole('cell', { name: 'Added a curated answer to the archive profile @grace-hopper' }).count()).toBe(2);
+    await page.getByRole('cell', { name: 'Changed the avatar of the archive profile @grace-brewster-hopper' }).waitFor();
+    expect(await page.getByRole('cell', { name: 'Added a curated answer to the archive profile @grace-brewster-hopper' }).count()).toBe(2);
     expect(errors).toEqual([]);
     await context.close();
 
@@ -149,7 +147,7 @@ describe.runIf(browserGate())('operator console (browser)', () => {
     const visitor = await newContext(browser, 'phone', product.url);
     const vpage = await visitor.newPage();
     const verrors = watchErrors(vpage);
-    await vpage.goto('/ask/grace-hopper');
+    await vpage.goto('/ask/grace-brewster-hopper');
     await vpage.getByText('Non-affiliated profile').first().waitFor();
     const avatar = vpage.locator('img.avatar').first();
     expect(await avatar.getAttribute('src')).toMatch(/^\/images\/avatars\/[\w-]+\/[a-z0-9]+\.webp/);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedProduct } from '../embedded.js';
 import { call, signup } from '../test/identity-journey.js';
 import { seedTippedAnswer } from '../test/tipped-answer.js';
-import { browserGate, launchChromium, newContext, seedSession, startProduct, watchErrors } from './harness.js';
+import { browserGate, newContext, seedSession, releaseShared, useShared, watchErrors } from './harness.js';
 
 /*
  * Issue 15 in Chromium: the ask button snippets copied from Account Settings, pasted into a page served from another
@@ -61,8 +61,7 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
 
   beforeAll(async () => {
     // One after the other: on a busy machine Chromium's start-up handshake needs the CPU to itself.
-    browser = await launchChromium();
-    product = await startProduct();
+    ({ product, browser } = await useShared());
     base = product.url;
     // Another origin: a tiny static site on a second local port (localhost, not the product's 127.0.0.1).
     elsewhere = createServer((_req, res) => {
@@ -86,8 +85,7 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
       elsewhere.closeAllConnections();
       await new Promise((resolve) => elsewhere.close(resolve));
     }
-    await browser?.close();
-    await product?.stop();
+    await releaseShared(browser);
   });
 
   const settingsPage = async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedProduct } from '../embedded.js';
 import { signup } from '../test/identity-journey.js';
 import { SEEDED, seedTimedOwner, type SeededOwner } from '../test/reach-seed.js';
-import { browserGate, controllableClock, launchChromium, newContext, startProduct, watchErrors } from './harness.js';
+import { browserGate, controllableClock, releaseShared, useSharedBrowser, newContext, startProduct, watchErrors } from './harness.js';
 
 /*
  * Issue 15 in Chromium (docs/adr/0029): the profile of an owner with ≥ 5 answered questions shows the trust stats
@@ -48,12 +48,12 @@ describe.skipIf(!run)('reach in Chromium: trust stats, share images, feed', () =
     // One after the other: the embedded product's start keeps this process busy (PGlite), and a browser launched
     // meanwhile can miss its launch timeout on a loaded machine.
     product = await startProduct(clock.now);
-    browser = await launchChromium();
+    browser = await useSharedBrowser();
     base = product.url;
     seeded = await seedTimedOwner(base, clock, 'Grace Hopper', `grace.${tag}@example.com`, { d6: RTL_EMOJI });
   }, 120_000);
   afterAll(async () => {
-    await browser?.close();
+    await releaseShared(browser);
     await product?.stop();
   });
 

@@ -5,7 +5,7 @@ import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedProduct } from '../embedded.js';
 import { call, signup } from '../test/identity-journey.js';
-import { browserGate, fetchAsCrawler, launchChromium, newContext, startProduct } from './harness.js';
+import { browserGate, fetchAsCrawler, newContext, releaseShared, useShared } from './harness.js';
 
 /*
  * Issue 13, server-rendered public pages (docs/adr/0024): the profile and answer pages work with JavaScript off,
@@ -33,7 +33,7 @@ describe.skipIf(!run)('server-rendered public pages in Chromium, served by the B
   const questionIds: string[] = [];
 
   beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct(), launchChromium()]);
+    ({ product, browser } = await useShared());
     base = product.url;
     owner = await signup(base, NAME, `katherine.${tag}@example.com`);
     expect((await call(base, 'PUT', '/api/users/profile', { bio: BIO }, owner.token)).status).toBe(200);
@@ -50,8 +50,7 @@ describe.skipIf(!run)('server-rendered public pages in Chromium, served by the B
     }
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await releaseShared(browser);
   });
 
   /** Console errors and warnings, and uncaught errors (a hydration mismatch is reported as one of these). */

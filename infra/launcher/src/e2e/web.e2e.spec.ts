@@ -12,10 +12,10 @@ import {
   headValue,
   horizontalOverflow,
   jsonLdOf,
-  launchChromium,
   newContext,
   screenshot,
-  startProduct,
+  releaseShared,
+  useShared,
   watchErrors,
   type ViewportName,
 } from './harness.js';
@@ -69,12 +69,11 @@ describe.skipIf(!run)('web app in Chromium, served by the BFF on the embedded de
   let answerPath = '';
 
   beforeAll(async () => {
-    [product, browser] = await Promise.all([startProduct(), launchChromium()]);
+    ({ product, browser } = await useShared());
     base = product.url;
   });
   afterAll(async () => {
-    await browser?.close();
-    await product?.stop();
+    await releaseShared(browser);
   });
 
   async function open(viewport: ViewportName) {
