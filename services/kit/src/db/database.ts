@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
@@ -200,7 +202,35 @@ PGlite.create(JSON.parse(process.argv[2])).then((pg) => pg.close()).catch((error
 }
 
 /**
- * Opens (or creates) the embedded PGlite database under `dataDir` (in memory when undefined). With the contrib
+ * The image of a new, empty cluster (initdb's output as an uncompressed tar, `dumpDataDir`), for in-memory databases:
+ * opening one from it takes about 1.2 s here instead of 3.7–5.3 s of initdb in WebAssembly (ADR 0045). Made once per
+ * PGlite version and start parameters, by a short-lived child process like `createCluster`, and kept in the OS temp
+ * folder; the file is written under a temporary name and renamed, so concurrent test workers never read half of one.
+ * It holds no data: every service still creates its schema by its own migrations.
+ */
+async function emptyClusterImage(): Promise<Blob> {
+  const require = createRequire(import.meta.url);
+  const pglite = require.resolve('@electric-sql/pglite');
+  // The package's exports do not include its package.json: read it beside the entry point (dist/index.cjs).
+  const { version } = JSON.parse(readFileSync(join(dirname(pglite), '..', 'package.json'), 'utf8')) as { version: string };
+  const key = createHash('sha256').update(JSON.stringify([version, EMBEDDED_START_PARAMS])).digest('hex').slice(0, 16);
+  const path = join(tmpdir(), `ques-pglite-empty-${key}.tar`);
+  if (!existsSync(path)) {
+    const script = `const { PGlite } = require(process.argv[1]);
+const { writeFileSync, renameSync } = require('node:fs');
+PGlite.create(JSON.parse(process.argv[2]))
+  .then(async (pg) => { const tar = Buffer.from(await (await pg.dumpDataDir('none')).arrayBuffer()); await pg.close();
+    const part = process.argv[3] + '.' + process.pid; writeFileSync(part, tar); renameSync(part, process.argv[3]); })
+  .catch((error) => { console.error(error); process.exit(1); });`;
+    const options = { database: 'template1', startParams: EMBEDDED_START_PARAMS };
+    await promisify(execFile)(process.execPath, ['-e', script, pglite, JSON.stringify(options), path], { timeout: 120_000 });
+  }
+  return new Blob([readFileSync(path)]);
+}
+
+/**
+ * Opens (or creates) the embedded PGlite database under `dataDir` (in memory when undefined, from an empty cluster's
+ * image). With the contrib
  * extensions a service's migration may `CREATE EXTENSION` (as on real Postgres, where they ship with the server):
  * `pg_trgm` and `btree_gist` (questions' typo-tolerant "already answered?", by owner). The data lives in the `template1` database, where PGlite
  * before 0.4 kept it (0.4 defaults to `postgres`), so existing `.data/` folders open with everything in them.
@@ -210,6 +240,7 @@ export async function openEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPo
   // One options object: `PGlite.create(undefined, options)` (in memory) would drop `options`.
   const pglite = await PGlite.create({
     dataDir,
+    loadDataDir: dataDir ? undefined : await emptyClusterImage(),
     database: 'template1',
     startParams: [...EMBEDDED_START_PARAMS],
     parsers: { [INT8_OID]: (value: string) => Number(value) },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { sql } from 'kysely';
@@ -35,6 +35,22 @@ describe('embedded Postgres (one PGlite, a schema per service)', () => {
     ]);
     expect(await totalOf(a.db, 'x')).toBe(2);
     expect(await totalOf(b.db, 'x')).toBe(5);
+  });
+
+  it('opens an in-memory database from an empty cluster image made once, not by initdb each time (ADR 0045)', async () => {
+    const images = () => readdirSync(tmpdir()).filter((name) => /^ques-pglite-empty-[0-9a-f]{16}\.tar$/.test(name));
+    expect(images().length).toBeGreaterThan(0);
+    const before = new Map(images().map((name) => [name, statSync(join(tmpdir(), name)).mtimeMs]));
+    const second = await openEmbeddedPostgres();
+    try {
+      const { rows } = await second.pglite.query<{ n: number }>(
+        "select count(*)::int as n from pg_namespace where nspname not like 'pg_%' and nspname not in ('public', 'information_schema')",
+      );
+      expect(rows[0]!.n).toBe(0); // an empty cluster: no schema of any service
+    } finally {
+      await second.pglite.close();
+    }
+    expect(new Map(images().map((name) => [name, statSync(join(tmpdir(), name)).mtimeMs]))).toEqual(before);
   });
 
   it('has pg_trgm for a migration to create, as real Postgres does (issue 14, typo-tolerant search)', async () => {
