@@ -224,13 +224,15 @@ export class PhaseLoad {
 
   private async answer(record: AskRecord, deadline: number): Promise<void> {
     const id = record.questionId!;
-    // A tipped question is visible (answerable) only once the card's authorization has travelled to questions: 404 until then.
+    // A tipped question is visible (answerable) only once the card's authorization has travelled to questions: 404 until
+    // then. In a race, once the asker's withdrawal has succeeded the 404 is final: stop (it used to be retried until the
+    // 45 s deadline, which was most of a short run's phase time); the outcome stays 'unknown', as after the deadline.
     const res = await this.client.reliably('PUT', `/api/questions/${id}/answer`, {
       json: { answer: `Answer to ${record.marker}` },
       token: record.owner.token,
       idempotencyKey: randomUUID(),
       deadline,
-      retryOn: (r) => r.status >= 500 || r.status === 429 || r.status === 404,
+      retryOn: (r) => r.status >= 500 || r.status === 429 || (r.status === 404 && record.withdrawn !== 'yes'),
     });
     record.answered = knowledge(res);
     if (record.answered !== 'yes' || !isTipped(record.kind)) return;
