@@ -1,7 +1,7 @@
 import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.js';
 
-// The chaos short run is part of `npm test` since issue 12's fixes landed (about 4 minutes on a shared 2-core
+// The chaos short run is part of `npm test` since issue 12's fixes landed (about 70 s on a 2-core
 // machine). CHAOS_IN_TEST=0 leaves it out (a quick local run); `npm run chaos -- --short` runs it on its own.
 const chaosInTest = process.env.CHAOS_IN_TEST !== '0';
 if (!chaosInTest)

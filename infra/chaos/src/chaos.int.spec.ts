@@ -13,7 +13,7 @@ const run = infraGate(
 /**
  * `npm run chaos -- --short` inside `npm test`: every fault once against the plain-process topology, a few hundred
  * asks, tipped checkouts and answers. Each phase must lose, duplicate and crash nothing (see report.ts's gates).
- * Part of `npm test` (about 4 minutes here); CHAOS_IN_TEST=0 leaves it out (vitest.config.ts).
+ * Part of `npm test` (about 70 s here); CHAOS_IN_TEST=0 leaves it out (vitest.config.ts).
  */
 describe.runIf(run)('chaos suite, short run', () => {
   it(

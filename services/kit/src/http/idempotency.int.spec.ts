@@ -13,7 +13,7 @@ import { migrate } from '../db/migrate.js';
 import { kitIdempotencyMigration } from '../db/migrations/index.js';
 import { idempotencyView, type IdempotencyTables, type KitTables } from '../db/schema.js';
 import type { EmbeddedPostgres } from '../db/pglite-dialect.js';
-import { badRequest } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { createTestDatabase, infraGate, postgresServerUrl, type TestDatabase } from '../testing/infra.js';
 import { createTestTokenSigner, type TestTokenSigner } from '../testing/identities.js';
 import { silentLog } from '../test/fixture.js';
@@ -128,6 +128,14 @@ async function widgetApp(database: Database<WidgetsDB>, clock: () => Date, keys:
     }
     const row = await db.selectFrom('widgets').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     return reply.status(201).header('location', `/widgets/${id}`).send(row);
+  });
+  // Acts on a widget that may not exist yet (as answering a question its owner cannot see yet): 404 until it does.
+  app.post('/widgets/:id/polish', { config: { idempotent: true } }, async (request, reply) => {
+    runs.count += 1;
+    const { id } = request.params as { id: string };
+    const row = await db.selectFrom('widgets').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('Widget not found.');
+    return reply.status(200).send({ ...row, polished: true });
   });
   app.post('/plain', async () => {
     runs.count += 1;
@@ -321,6 +329,23 @@ for (const kind of ['postgres', 'embedded'] as const) {
         expect(again.headers['idempotent-replayed']).toBe('true');
         expect(again.json()).toEqual({ message: 'Please name the widget.', code: 'BAD_REQUEST' });
         expect(runs.count).toBe(before);
+      });
+
+      it('does not store a 404: once the widget exists, a retry with the same key runs and succeeds', async () => {
+        const key = randomUUID();
+        const id = randomUUID();
+        const early = await post({}, key, adaToken, `/widgets/${id}/polish`);
+        expect(early.statusCode).toBe(404);
+        await database.db.insertInto('widgets').values({ id, owner: ada.id, name: 'arrives late' }).execute();
+        const before = runs.count;
+        const retried = await post({}, key, adaToken, `/widgets/${id}/polish`);
+        expect(retried.statusCode).toBe(200);
+        expect(retried.headers['idempotent-replayed']).toBeUndefined();
+        expect(retried.json()).toMatchObject({ id, polished: true });
+        expect(runs.count).toBe(before + 1);
+        const replayed = await post({}, key, adaToken, `/widgets/${id}/polish`);
+        expect(replayed.headers['idempotent-replayed']).toBe('true');
+        expect(runs.count).toBe(before + 1);
       });
 
       it('a 500 after the effect committed (a dropped connection): the retry answers with what committed, no duplicate', async () => {

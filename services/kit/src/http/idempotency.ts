@@ -14,7 +14,8 @@ import { optionalUser } from './auth.js';
  * - The first request with a key claims it (a short transaction of its own), runs, and its response is stored:
  *   the same key with the same request (method, URL, caller, canonical body) replays it with
  *   `Idempotent-Replayed: true`; with another request it is a 422; while the first still runs, a 409.
- * - A 5xx (and 408/409/425/429, which say "try again") is not stored: the claim is released and a retry runs again.
+ * - A 5xx (and 408/409/425/429, which say "try again", and 404, which may not last) is not stored: the claim is
+ *   released and a retry runs again.
  * - The route keys its effect with `idempotentId(request)`, a uuid derived from caller + key: if the first attempt
  *   committed and then failed (a dropped connection, a crash before the response was stored), the retry's append at
  *   version 0 conflicts with what committed, and the route answers with the existing resource instead of a second one.
@@ -71,8 +72,12 @@ const REPLAYED_HEADERS = [
   'last-modified',
   'x-next-cursor',
 ];
-/** Statuses that tell the client to try again later: storing them would make the retry fail for a day. */
-const NOT_STORED = new Set([408, 409, 425, 429]);
+/**
+ * Statuses that tell the client to try again later: storing them would make the retry fail for a day. A 404 is one of
+ * them: what it did not find may appear a moment later (a tipped question reaches its owner's inbox once the card's
+ * hold arrives from payments), and a request that found nothing changed nothing, so running it again is safe.
+ */
+const NOT_STORED = new Set([404, 408, 409, 425, 429]);
 const MAX_BODY_DEPTH = 64;
 const PURGE_EVERY_MS = 10 * 60_000;
 /** Background retries of a claim's release or store after a failed first try (≈ 6 s in all, well within a lease). */
