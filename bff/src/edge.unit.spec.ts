@@ -1,3 +1,5 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, generateJwtKeys, registerJwt, signAccessToken } from '@ques/kit';
@@ -126,6 +128,55 @@ describe('BFF edge: bodies', () => {
     const whole = await bff.inject({ method: 'POST', url: '/api/users/avatar', headers: { authorization: token, 'content-type': 'multipart/form-data; boundary=b1' }, payload: big });
     expect(whole.statusCode).toBe(200);
     expect(upstream.seen.at(-1)!.raw).toBe(big);
+  });
+});
+
+describe('BFF edge: a client that goes away', () => {
+  it('mid-upload ends the upstream call (the service is not left waiting for the rest), and a JSON call runs to its end', async () => {
+    // A service that reads what comes and never answers an upload: only the BFF cutting the call ends it.
+    const upstreamCalls: { url: string; ended: Promise<'complete' | 'cut'> }[] = [];
+    const server = createServer((req: IncomingMessage, res) => {
+      const ended = new Promise<'complete' | 'cut'>((resolve) => {
+        req.on('end', () => resolve('complete'));
+        req.on('close', () => resolve(req.complete ? 'complete' : 'cut'));
+        req.resume();
+      });
+      upstreamCalls.push({ url: req.url ?? '', ended });
+      if (req.url?.startsWith('/api/questions')) void ended.then(() => setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'), 50));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const bff = await buildBff({ log, upstreams: { identity: url, questions: url }, jwt, publicOrigin: ORIGIN });
+    const { port } = new URL(await bff.listen({ port: 0, host: '127.0.0.1' }));
+    const send = (head: string, body: string) =>
+      new Promise<void>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write(head + body);
+          // Gone before the rest of the body (or the answer) comes.
+          setTimeout(() => socket.destroy(), 100);
+        });
+        socket.on('close', () => resolve());
+        socket.on('error', () => undefined);
+      });
+    try {
+      const token = await signedToken();
+      const part = '--b1\r\nContent-Disposition: form-data; name="avatar"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nPNG';
+      await send(
+        `POST /api/users/avatar HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\ncontent-type: multipart/form-data; boundary=b1\r\ncontent-length: 100000\r\n\r\n`,
+        part,
+      );
+      await expect.poll(() => upstreamCalls.length).toBe(1);
+      expect(await upstreamCalls[0]!.ended).toBe('cut');
+      // A JSON body is read whole before it is forwarded: the service gets all of it even though the client left.
+      const json = '{"question":"Still there?"}';
+      await send(`POST /api/questions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${json.length}\r\n\r\n`, json);
+      await expect.poll(() => upstreamCalls.length).toBe(2);
+      expect(await upstreamCalls[1]!.ended).toBe('complete');
+    } finally {
+      await bff.close();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 

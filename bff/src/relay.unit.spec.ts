@@ -1,4 +1,4 @@
-import { createServer, ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import { createServer, get, ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -25,6 +25,14 @@ const SMALL = Buffer.from('[ {"zeta":1,  "id":"q-1", "question":"Caf\\u00e9 or c
 const PAGE = Buffer.from(JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ id: `q-${i}`, question: `Question ${i} ${'y'.repeat(300)}?` }))));
 const BIG = Buffer.from(JSON.stringify(Array.from({ length: 2_000 }, (_, i) => ({ id: `q-${i}`, question: 'x'.repeat(40) }))));
 
+/** A promise and its resolve (Node 20 has no `Promise.withResolvers`). */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+let endlessClosed = signal();
+
 /** A stand-in questions service on a real socket, answering by the `username` asked for. */
 function startQuestions(): Promise<{ server: Server; url: string }> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -36,6 +44,16 @@ function startQuestions(): Promise<{ server: Server; url: string }> {
     if (username === 'missing') {
       const body = Buffer.from('{"message":"No such profile.","code":"NOT_FOUND"}');
       return void res.writeHead(404, { ...json, 'content-length': body.length }).end(body);
+    }
+    if (username === 'endless') {
+      // An answer with no length (a stream of events, an export) that the service keeps writing until it is cut.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const timer = setInterval(() => res.write('x'.repeat(1_000)), 5);
+      res.on('close', () => {
+        clearInterval(timer);
+        endlessClosed.resolve();
+      });
+      return;
     }
     if (username === 'cut') {
       // Declares 1,000 bytes, sends a few, and drops the connection.
@@ -123,6 +141,29 @@ describe('relaying a service answer', () => {
     expect(res.headers['content-length']).toBeUndefined();
     expect(res.headers['transfer-encoding']).toBe('chunked');
     expect(brotliDecompressSync(res.rawPayload).equals(BIG)).toBe(true);
+  });
+
+  it("streams an answer without a length as it comes, and a client gone mid-answer ends the service's call", async () => {
+    endlessClosed = signal();
+    const url = await bff.listen({ port: 0, host: '127.0.0.1' });
+    const received = await new Promise<number>((resolve, reject) => {
+      get(`${url}/api/questions?username=endless&role=receiver`, (res) => {
+        expect(res.statusCode).toBe(200);
+        expect(res.headers['content-length']).toBeUndefined();
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          // Some of it came through before the end: the client gives up.
+          if (bytes >= 5_000) {
+            res.destroy();
+            resolve(bytes);
+          }
+        });
+      }).on('error', reject);
+    });
+    expect(received).toBeGreaterThanOrEqual(5_000);
+    // Without the relay ending its call, the service would write to the BFF for ever.
+    await endlessClosed.promise;
   });
 
   it("relays the service's error as it is: status, words and code", async () => {

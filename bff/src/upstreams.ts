@@ -1,7 +1,7 @@
 import type {} from '@fastify/compress';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { pipeline } from 'node:stream';
-import { Pool, type Dispatcher } from 'undici';
+import { pipeline, Readable } from 'node:stream';
+import { Pool, util as undiciUtil, type Dispatcher } from 'undici';
 import { AppError, badRequest } from '@ques/kit/errors';
 import { BODY_MESSAGES, boundaryOf, multipartTailGuard, TruncatedUploadError } from './body.js';
 import { BUFFERED_BODY_MAX, varyOnAcceptEncoding, worthCompressing } from './compression.js';
@@ -113,6 +113,104 @@ export class UpstreamGroup {
 type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin'>;
 type ResponseData = Dispatcher.ResponseData;
 
+/** A service's answer as the relay reads it: a body declared small is read whole (a promise of its bytes), any other streams. */
+export interface Relayed {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Promise<Buffer> | Readable;
+}
+
+/** The streamed body of a relayed answer: undici's reads pause while it is full, and destroying it ends the call. */
+class RelayedStream extends Readable {
+  ended = false;
+  constructor(
+    private readonly resumeUpstream: () => void,
+    private readonly abortUpstream: (err: Error) => void,
+  ) {
+    super();
+  }
+  override _read(): void {
+    this.resumeUpstream();
+  }
+  override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
+    // A client gone, or a reply given up on, before the service finished: the call (and its connection) ends here.
+    if (!this.ended) this.abortUpstream(err ?? new Error('The relayed answer was not read to its end.'));
+    callback(err);
+  }
+}
+
+/**
+ * One call on `pool`, read by the relay's own dispatch handler instead of `pool.request` (ADR 0047). `request` builds
+ * an async resource, a body stream and a consumer for every answer; the relay reads almost every answer whole
+ * (`bufferable`), so it keeps the chunks until the end and joins them once. The promise settles with the status and
+ * headers, as `request`'s does; a body cut short rejects the body's promise, not the call's, so the caller tells the
+ * two apart as before. Any other answer (no length, or over the limit, or HEAD) streams, with backpressure.
+ * Same options, pool, timeouts and errors as `pool.request`; not for a request whose body is a stream (the `signal`
+ * option is not read here).
+ */
+export function relay(pool: Pool, options: RequestOptions): Promise<Relayed> {
+  return new Promise<Relayed>((resolve, reject) => {
+    let abort: (err: Error) => void = () => undefined;
+    let chunks: Buffer[] | null = null;
+    let stream: RelayedStream | null = null;
+    let settleBody: { resolve: (body: Buffer) => void; reject: (err: Error) => void } | null = null;
+    let started = false;
+    pool.dispatch(options, {
+      onConnect(abortCall: (err: Error) => void) {
+        abort = abortCall;
+      },
+      onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+        // 1xx: informational, the answer is still to come.
+        if (statusCode < 200) return true;
+        started = true;
+        const headers = undiciUtil.parseHeaders(rawHeaders) as Relayed['headers'];
+        const length = headers['content-length'];
+        if (bufferable({ method: options.method, contentLength: Array.isArray(length) ? length[0] : length })) {
+          chunks = [];
+          const body = new Promise<Buffer>((resolveBody, rejectBody) => {
+            settleBody = { resolve: resolveBody, reject: rejectBody };
+          });
+          // Whoever reads the answer awaits this; one dropped (a 503 resent elsewhere) must not be an unhandled rejection.
+          body.catch(() => undefined);
+          resolve({ statusCode, headers, body });
+          return true;
+        }
+        stream = new RelayedStream(resume, (err) => abort(err));
+        resolve({ statusCode, headers, body: stream });
+        return true;
+      },
+      onData(chunk: Buffer): boolean {
+        if (chunks) {
+          chunks.push(chunk);
+          return true;
+        }
+        return stream!.push(chunk);
+      },
+      onComplete(): void {
+        if (chunks) settleBody!.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+        else if (stream) {
+          stream.ended = true;
+          stream.push(null);
+        }
+      },
+      onError(err: Error): void {
+        if (!started) reject(err);
+        else if (settleBody) settleBody.reject(err);
+        else if (stream) {
+          stream.ended = true;
+          stream.destroy(err);
+        }
+      },
+    });
+  });
+}
+
+/** Drops a relayed answer that will not be sent (a 503 resent to another instance): read to its end, or cut. */
+async function discardRelayed(response: Relayed): Promise<void> {
+  if (response.body instanceof Promise) await response.body;
+  else response.body.destroy();
+}
+
 export interface UpstreamsOptions {
   /** How long a failed instance stays out of the rotation (default 2 s). */
   downForMs?: number;
@@ -166,12 +264,25 @@ export class Upstreams {
    * error or a 503 from an instance shutting down; other methods only when the connection was never made.
    */
   async request(service: ServiceName, options: RequestOptions): Promise<ResponseData> {
+    return this.balanced(service, options, (pool) => pool.request(options), (response) => response.body.dump());
+  }
+
+  /**
+   * The balancing and the one retry of `request`, for any way of sending (`pool.request`, or the relay's own handler):
+   * `send` makes the call on an instance's pool, `discard` drops the body of a 503 that is resent elsewhere.
+   */
+  private async balanced<R extends { statusCode: number }>(
+    service: ServiceName,
+    options: RequestOptions,
+    send: (pool: Pool) => Promise<R>,
+    discard: (response: R) => Promise<unknown>,
+  ): Promise<R> {
     const group = this.group(service);
     const idempotent = options.method === 'GET' || options.method === 'HEAD';
     const first = group.pick()!;
-    let response: ResponseData;
+    let response: R;
     try {
-      response = await first.pool.request(options);
+      response = await send(first.pool);
     } catch (err) {
       if (!isConnectionError(err)) throw err;
       group.markDown(first);
@@ -180,16 +291,16 @@ export class Upstreams {
       const second = resendable ? group.pick(first) : null;
       if (!second || second === first) throw err;
       this.opts.onRetry?.(service, codeOf(err));
-      return this.settle(group, second, await second.pool.request(options));
+      return this.settle(group, second, await send(second.pool));
     }
     // A 503 from a service shutting down (Fastify's return503OnClosing) or not ready: another instance may serve a read.
     if (response.statusCode === 503 && idempotent && group.instances.length > 1) {
       const second = group.pick(first);
       if (second && second !== first) {
-        await response.body.dump().catch(() => undefined);
+        await discard(response).catch(() => undefined);
         group.markDown(first);
         this.opts.onRetry?.(service, '503');
-        return this.settle(group, second, await second.pool.request(options).catch((err: unknown) => {
+        return this.settle(group, second, await send(second.pool).catch((err: unknown) => {
           if (isConnectionError(err)) group.markDown(second);
           throw err;
         }));
@@ -198,7 +309,7 @@ export class Upstreams {
     return response;
   }
 
-  private settle(group: UpstreamGroup, instance: UpstreamInstance, response: ResponseData): ResponseData {
+  private settle<R extends { statusCode: number }>(group: UpstreamGroup, instance: UpstreamInstance, response: R): R {
     if (response.statusCode !== 503) group.markUp(instance);
     return response;
   }
@@ -229,27 +340,34 @@ export class Upstreams {
         if (typeof length === 'string') headers['content-length'] = length;
       }
     }
-    // A client that goes away mid-request (an upload it gave up on) must not leave the upstream call hanging. Only a
-    // request with a body can be cut short: a GET or HEAD is complete once its headers are read.
+    // A client that goes away mid-upload must not leave the upstream call hanging. Only a streamed body can be cut
+    // short: a GET or HEAD is complete once its headers are read, and a JSON or raw body was read whole before it is
+    // forwarded (`request.raw.complete`), so no AbortController is made for them (ADR 0047).
+    const streamedUpload = body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body);
     let signal: AbortSignal | undefined;
-    if (body !== undefined) {
+    if (streamedUpload) {
       const abort = new AbortController();
       request.raw.once('close', () => {
         if (!request.raw.complete) abort.abort();
       });
       signal = abort.signal;
     }
-    let response;
+    const options: RequestOptions = {
+      path: request.url,
+      method: request.method,
+      headers,
+      signal,
+      body: body as any,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    };
+    let response: Relayed;
     try {
-      response = await this.request(service, {
-        path: request.url,
-        method: request.method,
-        headers,
-        signal,
-        body: body as any,
-        headersTimeout: 30_000,
-        bodyTimeout: 30_000,
-      });
+      // A streamed upload goes through undici's `request` (its body stream, the abort signal above). Everything else
+      // through `relay`: the same call on the same pool, read by a handler of the BFF's own (ADR 0047).
+      response = streamedUpload
+        ? await this.request(service, options)
+        : await this.balanced(service, options, (pool) => relay(pool, options), discardRelayed);
     } catch (err) {
       if (err instanceof AppError) throw err;
       if (err instanceof TruncatedUploadError || (err as { cause?: unknown }).cause instanceof TruncatedUploadError)
@@ -274,17 +392,16 @@ export class Upstreams {
     // nor re-serialises it. Larger or undeclared bodies (downloads, exports, event streams) still stream through.
     // Not for a streamed upload: a service may answer it early (413, 415) and close the connection while the body is
     // still coming, which cuts the read of its answer short; streamed, the status and what arrived still go out.
-    const streamedUpload = body !== undefined && typeof body !== 'string' && !Buffer.isBuffer(body);
-    let relayedBody: Buffer | Dispatcher.ResponseData['body'] = response.body;
-    if (!streamedUpload && bufferable(relayed)) {
+    let relayedBody: Buffer | Readable;
+    if (response.body instanceof Promise) {
       try {
-        relayedBody = Buffer.from(await response.body.arrayBuffer());
+        relayedBody = await response.body;
       } catch (err) {
         if (err instanceof AppError) throw err;
         request.log.warn({ err, service }, 'upstream answer cut short');
         throw new AppError('UNAVAILABLE', 'Ques is having trouble right now. Please try again in a moment.');
       }
-    }
+    } else relayedBody = response.body;
     void reply.status(response.statusCode);
     for (const name of FORWARDED_RESPONSE_HEADERS) {
       const value = response.headers[name];

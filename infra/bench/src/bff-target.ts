@@ -1,6 +1,7 @@
 /**
- * The BFF in its own process, as deployed (`src/targets.ts` starts it): in front of identity and the questions
- * service, which run in the targets process, so each hop is a real exchange between processes.
+ * The BFF in its own process, as deployed (`src/targets.ts` starts it): in front of identity (in the targets process)
+ * and a questions service in a process of its own (`src/questions-target.ts`, or the cached instance in the targets
+ * process for the cached row), so each hop is a real exchange between processes (ADR 0038, 0047).
  */
 import { fileURLToPath } from 'node:url';
 import { buildBff } from '@ques/bff';

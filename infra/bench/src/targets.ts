@@ -1,8 +1,8 @@
 /**
  * The servers the benchmarks compare, started in this child process (the load generator runs in the parent, so the
- * two never share an event loop): the bare node:http hello world, identity and the questions service here; the bare
- * Fastify + raw pg route and the BFF each in a process of its own (ADR 0038). Prints one JSON line with their URLs,
- * then serves until killed.
+ * two never share an event loop): the bare node:http hello world, identity and the cached questions service here; the
+ * uncached questions service (the list rows' target), the bare Fastify + raw pg route and the BFFs each in a process
+ * of its own (ADR 0038, 0047). Prints one JSON line with their URLs, then serves until killed.
  */
 import { createServer } from 'node:http';
 import pg from 'pg';
@@ -42,18 +42,9 @@ const owner = await identity.app.inject({ method: 'POST', url: '/api/users', pay
 if (owner.statusCode !== 201) throw new Error(`could not create the bench owner: ${owner.body}`);
 
 // 3. The questions service on a seeded read model: 2,000 public answers for the owner among 20,000 questions.
-// Without its read cache (ADR 0040): the rows comparing the stack with a bare route must do the same work as it.
-const questionsDb = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
-const questions = await runService(questionsService, {
-  config: loadQuestionsConfig({ JWT_PUBLIC_KEY: jwt.publicKey, READ_CACHE: 'off' }),
-  database: questionsDb,
-  bus,
-  log,
-  mailer: null,
-  port: 0,
-});
-const questionsUrl = questions.url;
-// The same service with its read cache, as deployed (the INFO row "BFF public list with the read cache").
+// This instance (with its read cache, as deployed: ADR 0040) runs the schema's migrations and sees identity's events
+// on the shared bus; the rows comparing the stack with a bare route load another instance in a process of its own
+// (below), without the cache.
 const cachedQuestionsDb = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
 const cachedQuestions = await runService(questionsService, {
   config: loadQuestionsConfig({ JWT_PUBLIC_KEY: jwt.publicKey }),
@@ -74,6 +65,13 @@ await seed.query(`
   FROM generate_series(1, 20000) AS n`);
 await seed.query('ANALYZE questions.questions');
 
+// The questions service without its read cache (the rows comparing the stack with a bare route must do the same
+// work as it), in a process of its own as deployed (src/questions-target.ts, ADR 0047): the "Questions public list"
+// row loads it directly, the BFF row through the BFF's process, and neither shares an event loop with identity or
+// the cached instance.
+const questionsProcess = await startServerProcess('./questions-target.js', { databaseUrl: testDb.url, jwtPublicKey: jwt.publicKey });
+const { questionsUrl } = questionsProcess.urls;
+
 // 4. The baseline for the read route: bare Fastify + raw pg, the same SQL as the service's public list, in a process
 // of its own (src/bare-route-target.ts) like the service it is compared with.
 const bareRoute = await startServerProcess('./bare-route-target.js', { databaseUrl: testDb.url, page: PAGE });
@@ -93,12 +91,11 @@ const shutdown = async () => {
   await cachedBff.stop();
   await bff.stop();
   await bareRoute.stop();
-  await questions.stop();
+  await questionsProcess.stop();
   await cachedQuestions.stop();
   await cachedQuestionsDb.close();
   await identity.stop();
   await seed.end();
-  await questionsDb.close();
   await testDb.drop();
   process.exit(0);
 };
