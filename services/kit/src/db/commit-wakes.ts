@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { afterCommit } from './commit-hooks.js';
@@ -18,9 +19,12 @@ const wakers = new Map<string, Set<() => void>>();
 export function onCommitWake(channel: string, listener: () => void): () => void {
   let set = wakers.get(channel);
   if (!set) wakers.set(channel, (set = new Set()));
-  set.add(listener);
+  // Runs in the listener's own async context, not the committing caller's: what a woken scheduler sends is its own
+  // work, not the caller's (`statementsOf` counts only the caller's).
+  const bound = AsyncResource.bind(listener);
+  set.add(bound);
   return () => {
-    set.delete(listener);
+    set.delete(bound);
     if (set.size === 0 && wakers.get(channel) === set) wakers.delete(channel);
   };
 }

@@ -318,4 +318,20 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
       await scheduler.stop();
     }
   });
+
+  it("leaves the scheduler's work out of the committing caller's statements: the wake runs in the scheduler's own context", async () => {
+    await fx.database.db.updateTable('scheduled_jobs').set({ status: 'cancelled' }).where('status', '=', 'pending').execute();
+    const scheduler = new Scheduler({ database: fx.database, log: silentLog, pollIntervalMs: 60_000, handlers: { own: async () => {} } });
+    await scheduler.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const scheduled = await statementsOf(() =>
+        fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'own', key: 'own-1', dueAt: new Date(), payload: {} })),
+      );
+      await eventually(async () => (await jobStatuses('own-'))[0] === 'done');
+      expect(scheduled.statements).toHaveLength(3); // BEGIN, the job with its NOTIFY, COMMIT: not the claim that followed
+    } finally {
+      await scheduler.stop();
+    }
+  });
 });
