@@ -237,6 +237,7 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
       database: fx.database,
       log: silentLog,
       clock: () => now,
+      concurrency: 4,
       handlers: {
         side: async (_trx, job) => {
           started.push(job.key);
@@ -297,6 +298,7 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
       database: fx.database,
       log: silentLog,
       pollIntervalMs: 60_000,
+      concurrency: 4,
       handlers: {
         beside: async (_trx, job) => {
           started.push(job.key);

@@ -29,8 +29,10 @@ export interface SchedulerOptions<DB extends KitTables = KitTables> {
   /** How long `stop()` waits for the job in hand before it returns anyway. Default 5 s. */
   stopTimeoutMs?: number;
   /**
-   * Jobs run at once, each in its own transaction (default 4): a job waiting on its provider does not hold up the
-   * ones due behind it (ADR 0046). Another claimer starts only when a claim says more jobs are due.
+   * Jobs run at once, each in its own transaction (default 1): with more, a job waiting on its provider does not hold
+   * up the ones due behind it (ADR 0046). Another claimer starts only when a claim says more jobs are due. Only for
+   * handlers that need nothing of one another: questions' nudge digest, say, gathers the owner's other due nudges,
+   * which side-by-side claimers would each hold.
    */
   concurrency?: number;
 }
@@ -47,7 +49,7 @@ export const jobsChannel = (schema: string) => `jobs_${schema}`;
  * same in process). Later ones are found by the timer set from the next due time.
  */
 const WAKE_HORIZON_MS = 60_000;
-const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_CONCURRENCY = 1;
 
 /**
  * Schedules (or reschedules) the job identified by `key`, inside the caller's transaction. One statement: a job due
