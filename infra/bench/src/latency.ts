@@ -6,7 +6,10 @@
  * machine's), not from polling:
  * - card authorised → question held: payments' TipAuthorized → questions' QuestionAsked for the same question;
  * - answer → tip captured: questions' AnswerPosted → payments' TipCaptured.
- * BENCH_LATENCY_QUESTIONS (default 40) tipped questions, a few at a time.
+ * BENCH_LATENCY_QUESTIONS (default 200) tipped questions, one started every BENCH_LATENCY_SPACING_MS (default 200 ms,
+ * open loop, at most MAX_IN_FLIGHT at once): spaced, so the figures are each question's path and not a queue of
+ * questions sent together (ADR 0046). With 200 samples p99 is the second-largest figure, not the largest.
+ * BENCH_ASK_SECONDS=0 leaves out the ask → inbox row.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -16,8 +19,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { BffClient, createCast, guestAsk, Topology, type Account } from '@ques/chaos';
 
-const QUESTIONS = Number(process.env.BENCH_LATENCY_QUESTIONS ?? 40);
-const CONCURRENCY = 4;
+const QUESTIONS = Number(process.env.BENCH_LATENCY_QUESTIONS ?? 200);
+const SPACING_MS = Number(process.env.BENCH_LATENCY_SPACING_MS ?? 200);
+const MAX_IN_FLIGHT = 6;
 /** Ask → inbox: asks per second (open loop), inbox reads per second in the background, seconds measured. */
 const ASK_RATE = Number(process.env.BENCH_ASK_RATE ?? 100);
 const READ_RATE = Number(process.env.BENCH_READ_RATE ?? 1_000);
@@ -32,6 +36,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export interface LatencyFigures {
   samples: number;
   p50: number;
+  p95: number;
   p99: number;
   max: number;
 }
@@ -45,15 +50,22 @@ export interface AskToInbox extends LatencyFigures {
 }
 
 export interface LatencyResult {
-  askToInbox: AskToInbox;
+  /** Null when left out (BENCH_ASK_SECONDS=0). */
+  askToInbox: AskToInbox | null;
   authorisedToHeld: LatencyFigures;
   answerToCaptured: LatencyFigures;
+}
+
+/** p50 / p95 / p99 / max of one hop, for the breakdown lines. */
+function describe(ms: number[]): string {
+  const f = figures(ms);
+  return `p50 ${f.p50.toFixed(1)} / p95 ${f.p95.toFixed(1)} / p99 ${f.p99.toFixed(1)} / max ${f.max.toFixed(1)} ms`;
 }
 
 function figures(ms: number[]): LatencyFigures {
   const sorted = [...ms].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return { samples: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
+  return { samples: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
 }
 
 interface ReadLoadResult {
@@ -208,13 +220,21 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
     const client = new BffClient(topology.bffUrl);
     const cast = await createCast(client, `bench${Date.now().toString(36)}`, { owners: 1, askers: 0 });
     const owner = cast.owners[0]!;
-    progress(`tipped questions: ${QUESTIONS}`);
+    progress(`tipped questions: ${QUESTIONS}, one every ${SPACING_MS} ms (at most ${MAX_IN_FLIGHT} at once)`);
     const ids: string[] = [];
-    for (let next = 0; next < QUESTIONS; ) {
-      const wave = Array.from({ length: Math.min(CONCURRENCY, QUESTIONS - next) }, (_, i) => tippedQuestion(client, owner, next + i));
-      next += wave.length;
-      ids.push(...(await Promise.all(wave)));
+    const inFlight = new Set<Promise<void>>();
+    const begun = performance.now();
+    for (let n = 0; n < QUESTIONS; n++) {
+      const wait = begun + n * SPACING_MS - performance.now();
+      if (wait > 0) await sleep(wait);
+      while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+      const one: Promise<void> = tippedQuestion(client, owner, n).then((id) => {
+        ids.push(id);
+        inFlight.delete(one);
+      });
+      inFlight.add(one);
     }
+    await Promise.all(inFlight);
     const db = new pg.Client({ connectionString: topology.database!.url });
     await db.connect();
     try {
@@ -254,15 +274,38 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
           [ids],
         )
       ).rows as { relayed: string; consumed: string; handled: string }[];
-      const hop = (key: 'relayed' | 'consumed' | 'handled') => {
-        const f = figures(hops.map((r) => Number(r[key])));
-        return `p50 ${f.p50.toFixed(1)} / p99 ${f.p99.toFixed(1)} ms`;
-      };
+      const hop = (key: 'relayed' | 'consumed' | 'handled') => describe(hops.map((r) => Number(r[key])));
       progress(
         `authorised → held by hop (${hops.length}): → relayed (JetStream ack, marked) ${hop('relayed')}; ` +
           `→ questions' consumer transaction begins ${hop('consumed')}; → QuestionAsked appended ${hop('handled')}`,
       );
+      // Where answer → captured goes (one clock): questions' append of AnswerPosted → payments' consumer transaction
+      // starting on it → TipCaptureRequested appended (with the settle job) → the settle job claimed (its done_at is
+      // the claim's clock) → TipCaptured appended. Captures made by finalize-payment rather than the job are counted.
+      const captureHops = (
+        await db.query(
+          `SELECT extract(epoch FROM (p.processed_at - a.recorded_at)) * 1000 AS consumed,
+                  extract(epoch FROM (r.recorded_at - p.processed_at)) * 1000 AS requested,
+                  extract(epoch FROM (j.done_at - r.recorded_at)) * 1000 AS claimed,
+                  extract(epoch FROM (c.recorded_at - j.done_at)) * 1000 AS captured,
+                  c.metadata->>'correlationId' = j.key AS by_job
+           FROM questions.events a
+           JOIN payments.processed_events p ON p.event_id = a.event_id AND p.consumer = 'payments--questions'
+           JOIN payments.events r ON r.type = 'TipCaptureRequested' AND r.data->>'questionId' = a.data->>'questionId'
+           JOIN payments.events c ON c.type = 'TipCaptured' AND c.data->>'questionId' = a.data->>'questionId'
+           JOIN payments.scheduled_jobs j ON j.key = 'settle-tip:' || (a.data->>'questionId')
+           WHERE a.type = 'AnswerPosted' AND a.data->>'questionId' = ANY($1)`,
+          [ids],
+        )
+      ).rows as { consumed: string; requested: string; claimed: string; captured: string; by_job: boolean }[];
+      const captureHop = (key: 'consumed' | 'requested' | 'claimed' | 'captured') => describe(captureHops.map((r) => Number(r[key])));
+      progress(
+        `answer → captured by hop (${captureHops.length}, ${captureHops.filter((r) => r.by_job).length} captured by the settle job): ` +
+          `→ payments' consumer transaction begins ${captureHop('consumed')}; → TipCaptureRequested appended ${captureHop('requested')}; ` +
+          `→ settle job claimed ${captureHop('claimed')}; → TipCaptured appended ${captureHop('captured')}`,
+      );
       failed = false;
+      if (ASK_SECONDS <= 0) return { askToInbox: null, authorisedToHeld: figures(authorisedToHeld), answerToCaptured: figures(answerToCaptured) };
       // Last, as it may saturate a loaded machine: ask → inbox under its read load.
       progress(`ask → inbox: ${ASK_RATE} asks/s with ${READ_RATE} inbox reads/s for ${ASK_SECONDS} s, read cache ${serviceEnv.READ_CACHE ?? 'on'}`);
       const inboxFigures = await askToInbox(client, owner);

@@ -48,6 +48,14 @@ export function record(id: string, value: string, ok: boolean, detail?: Record<s
   recorded.set(id, { value, ok, load: loadavg()[0]!, detail });
 }
 
+const leftOut = new Set<string>();
+
+/** A row its section left out on purpose (e.g. BENCH_ASK_SECONDS=0): "not run", not "failed". */
+export function recordNotRun(id: string): void {
+  if (!ROWS.some((r) => r.id === id)) throw new Error(`bench row ${id} is not declared in ROWS (src/table.ts)`);
+  leftOut.add(id);
+}
+
 export const loadNow = () => loadavg()[0]!;
 
 export interface TableLine extends RowSpec {
@@ -61,7 +69,7 @@ export function tableLines(ran: (section: RowSpec['section']) => boolean): Table
   return ROWS.map((row) => {
     const r = recorded.get(row.id);
     if (r) return { ...row, status: row.info ? 'INFO' : r.ok ? 'PASS' : 'MISS', value: r.value, load: r.load, detail: r.detail };
-    return { ...row, status: ran(row.section) ? 'failed' : 'not run', value: '—', load: null };
+    return { ...row, status: ran(row.section) && !leftOut.has(row.id) ? 'failed' : 'not run', value: '—', load: null };
   });
 }
 

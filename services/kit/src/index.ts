@@ -3,6 +3,7 @@ export * from './config/config.js';
 export * from './db/connection-errors.js';
 export * from './db/database.js';
 export * from './db/commit-hooks.js';
+export * from './db/commit-wakes.js';
 export * from './db/read-model-changes.js';
 export * from './db/query-template.js';
 export * from './db/migrate.js';

@@ -5,6 +5,7 @@ import { subjectFor, type Context, type EventEnvelope } from '@ques/contracts';
 import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/database.js';
 import { notifyReadModel, readModelChanges } from '../db/read-model-changes.js';
+import { commitOrigin, wakeAtCommit } from '../db/commit-wakes.js';
 import { kitView, type EventsTable, type KitTables } from '../db/schema.js';
 import { ConcurrencyError } from '../errors.js';
 import type { EventCipher } from './personal-data.js';
@@ -175,10 +176,13 @@ export class EventStore<DB extends KitTables = KitTables> {
       return [{ event_id: event.eventId, subject: subjectFor(this.context, envelope.type), envelope: JSON.stringify(envelope) }];
     });
     if (outboxRows.length === 0) return;
-    // The rows and the relay's wake-up in one statement (one round trip, ADR 0037). The NOTIFY is delivered at commit;
-    // the relay drains whatever is unpublished, so a lost notification only costs one poll.
+    // The rows and the relay's wake-up in one statement (one round trip, ADR 0037). The NOTIFY is delivered at commit
+    // to relays of other processes; this process's relay is woken by the commit itself (ADR 0046). The relay drains
+    // whatever is unpublished, so a lost notification only costs one poll.
+    const channel = outboxChannel(this.database.schema);
     const insert = kitView(trx).insertInto('outbox').values(outboxRows).returning('position');
-    await sql`WITH queued AS (${insert}) SELECT pg_notify(${outboxChannel(this.database.schema)}, '') FROM (SELECT 1 FROM queued LIMIT 1) AS one`.execute(trx);
+    await sql`WITH queued AS (${insert}) SELECT pg_notify(${channel}, ${commitOrigin}) FROM (SELECT 1 FROM queued LIMIT 1) AS one`.execute(trx);
+    await wakeAtCommit(trx, channel);
   }
 
   async readStream(streamId: string, executor: Kysely<DB> = this.db): Promise<RecordedEvent[]> {

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { subjectFor, type Context, type EventEnvelope } from '@ques/contracts';
 import type { Database } from '../db/database.js';
 import { kitView, type Executor, type KitTables } from '../db/schema.js';
+import { commitOrigin, wakeAtCommit } from '../db/commit-wakes.js';
 import { outboxChannel } from './event-store.js';
 
 export interface OperationalEvent {
@@ -47,6 +48,7 @@ export async function enqueueOperationalEvent<DB extends KitTables>(
       envelope: JSON.stringify(envelope),
     })
     .execute();
-  await sql`SELECT pg_notify(${outboxChannel(database.schema)}, '')`.execute(trx);
+  await sql`SELECT pg_notify(${outboxChannel(database.schema)}, ${commitOrigin})`.execute(trx);
+  await wakeAtCommit(trx, outboxChannel(database.schema));
   return envelope;
 }

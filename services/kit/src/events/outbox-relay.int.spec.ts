@@ -6,6 +6,8 @@ import { NatsEventBus } from '../bus/nats-bus.js';
 import { deleteNamespaceStreams, natsTestUrl, uniqueNamespace } from '../testing/nats.js';
 import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
 import { counterFixture, metadata, silentLog, type KitFixture } from '../test/fixture.js';
+import { commitOrigin, fromOtherProcess } from '../db/commit-wakes.js';
+import { outboxChannel } from './event-store.js';
 import { OutboxRelay } from './outbox-relay.js';
 
 const natsUrl = await natsTestUrl();
@@ -172,5 +174,60 @@ describe.runIf(run)('outbox relay on real Postgres and NATS JetStream', () => {
     expect(mostInFlight).toBeLessThanOrEqual(bus.publishWindow);
     expect(bus.publishWindow).toBe(4);
     expect(await unpublished()).toBe(0);
+  });
+
+  it("publishes a committed event without waiting for its poll interval or its NOTIFY: this process's commit wakes it (ADR 0046)", async () => {
+    // The schema through a handle whose LISTEN hears nothing, and a poll a minute away: only the commit can wake it.
+    const deaf = { ...fx.database, listen: async () => async () => {} };
+    const relay = new OutboxRelay({ database: deaf, bus, log: silentLog, pollIntervalMs: 60_000 });
+    await relay.start();
+    try {
+      await eventually(async () => relay.isLeader && (await unpublished()) === 0);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // its first drain is over; it sleeps for a minute now
+      const [event] = await fx.store.append({ streamId: `counter-${randomUUID()}`, expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 1 } }], metadata });
+      await eventually(async () => received.includes(event!.eventId), 10_000);
+      expect(await unpublished()).toBe(0);
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it("is still woken by another process's NOTIFY, and not a second time by its own process's", async () => {
+    const relay = new OutboxRelay({ database: fx.database, bus, log: silentLog, pollIntervalMs: 60_000 });
+    const seen: (string | undefined)[] = [];
+    const unlisten = await fx.database.listen(outboxChannel(fx.database.schema), (payload) => seen.push(payload));
+    await relay.start();
+    try {
+      await eventually(async () => relay.isLeader && (await unpublished()) === 0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Another process's append: its outbox row and a NOTIFY with its own origin, committed together.
+      const eventId = randomUUID();
+      await fx.database.db.transaction().execute(async (trx) => {
+        await sql`INSERT INTO outbox (event_id, subject, envelope) VALUES (${eventId}, 'ques.support.Incremented', ${JSON.stringify({
+          id: eventId,
+          type: 'Incremented',
+          context: 'support',
+          version: 1,
+          streamId: `counter-${randomUUID()}`,
+          streamVersion: 1,
+          occurredAt: new Date().toISOString(),
+          correlationId: randomUUID(),
+          causationId: null,
+          data: { by: 1 },
+        })}::jsonb)`.execute(trx);
+        await sql`SELECT pg_notify(${outboxChannel(fx.database.schema)}, 'another-process')`.execute(trx);
+      });
+      await eventually(async () => received.includes(eventId), 10_000);
+      // This process's appends NOTIFY with its origin, which its relay leaves out (the commit woke it already).
+      const before = seen.length;
+      await fx.store.append({ streamId: `counter-${randomUUID()}`, expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 1 } }], metadata });
+      await eventually(async () => seen.length > before);
+      expect(seen.slice(before)).toEqual([commitOrigin]);
+      expect(fromOtherProcess(() => seen.push('woken'))(commitOrigin)).toBeUndefined();
+      expect(seen.includes('woken')).toBe(false);
+    } finally {
+      await relay.stop();
+      await unlisten();
+    }
   });
 });

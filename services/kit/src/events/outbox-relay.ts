@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { EventBus, OutgoingMessage, SerialisedEnvelope } from '../bus/bus.js';
 import type { Database, Leadership } from '../db/database.js';
 import { kitView, type KitTables } from '../db/schema.js';
+import { fromOtherProcess, onCommitWake } from '../db/commit-wakes.js';
 import { outboxChannel } from './event-store.js';
 
 export interface OutboxRelayOptions<DB extends KitTables = KitTables> {
@@ -58,6 +59,7 @@ export class OutboxRelay<DB extends KitTables = KitTables> {
   private pending = false;
   private loop: Promise<void> | null = null;
   private unlisten: (() => Promise<void>) | null = null;
+  private offCommitWake: (() => void) | null = null;
   private offReconnect: (() => void) | null = null;
   /** Set when the bus reconnects; a failure seen meanwhile is retried at once instead of backing off. */
   private busReturned = false;
@@ -84,7 +86,13 @@ export class OutboxRelay<DB extends KitTables = KitTables> {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    this.unlisten = await this.opts.database.listen(outboxChannel(this.opts.database.schema), () => this.wake());
+    const channel = outboxChannel(this.opts.database.schema);
+    // This process's appends wake it as their COMMIT returns; other processes' by their NOTIFY (ADR 0046).
+    this.offCommitWake = onCommitWake(channel, () => this.wake());
+    this.unlisten = await this.opts.database.listen(
+      channel,
+      fromOtherProcess(() => this.wake()),
+    );
     this.offReconnect = this.opts.bus.onReconnect(() => {
       this.busReturned = true;
       this.wake();
@@ -106,6 +114,8 @@ export class OutboxRelay<DB extends KitTables = KitTables> {
     this.running = false;
     this.wake();
     await this.loop;
+    this.offCommitWake?.();
+    this.offCommitWake = null;
     this.offReconnect?.();
     await this.unlisten?.();
     await this.leadership?.release();

@@ -84,6 +84,7 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
       database: fx.database,
       log: silentLog,
       pollIntervalMs: 50,
+      concurrency: 1, // one job in hand (with more, each claimer stops the same way: see the concurrency test)
       handlers: {
         // As a webhook job calling a slow provider: a backlog of these once held a shutdown for 20 s and more.
         slow: async (_trx, job) => {
@@ -194,6 +195,7 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
       database: fx.database,
       log: silentLog,
       clock: () => now,
+      concurrency: 1, // one claimer: the statements are deterministic
       handlers: { count: async (_trx, job) => void ran.push(job.key) },
     });
     await fx.database.db.transaction().execute(async (trx) => {
@@ -218,5 +220,120 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
       expect([held.result, held.statements.length]).toEqual([0, 1 + 3]); // the look, BEGIN, the empty claim, COMMIT
     });
     for (const key of ['more-later', 'more-held']) await cancelJob(fx.database.db, key);
+
+    // Woken by a commit that scheduled a job due now: no look, straight to the claim (ADR 0046).
+    await scheduleJob(fx.database.db, { kind: 'count', key: 'more-woken', dueAt: new Date(now.getTime() - 500), payload: {} });
+    const woken = await statementsOf(() => scheduler.runDue({ claimFirst: true }));
+    expect(woken.result).toBe(1);
+    expect(woken.statements).toHaveLength(4); // BEGIN, the claim, its completion, COMMIT
+  });
+
+  it('runs due jobs side by side: a job waiting on its provider does not hold up the one due behind it (ADR 0046)', async () => {
+    const now = new Date('2025-05-01T00:00:00Z');
+    const started: string[] = [];
+    let releaseSlow!: () => void;
+    const slowMayEnd = new Promise<void>((resolve) => (releaseSlow = resolve));
+    const scheduler = new Scheduler({
+      database: fx.database,
+      log: silentLog,
+      clock: () => now,
+      concurrency: 4,
+      handlers: {
+        side: async (_trx, job) => {
+          started.push(job.key);
+          // The first job ends only once the second has started: one claimer at a time never gets there.
+          if (job.key === 'side-1') await slowMayEnd;
+          else releaseSlow();
+        },
+      },
+    });
+    await fx.database.db.transaction().execute(async (trx) => {
+      for (const i of [1, 2]) await scheduleJob(trx, { kind: 'side', key: `side-${i}`, dueAt: new Date(now.getTime() - 4000 + i), payload: {} });
+    });
+    const run = scheduler.runDue();
+    try {
+      await eventually(async () => started.length === 2, 5_000);
+      expect(await run).toBe(2);
+      expect(started).toEqual(['side-1', 'side-2']);
+      expect(await jobStatuses('side-')).toEqual(['done', 'done']);
+    } finally {
+      releaseSlow();
+      await run;
+    }
+  });
+
+  it("wakes this process's scheduler at the commit itself, without the NOTIFY (a listener that never hears, a 60 s poll)", async () => {
+    const ran: string[] = [];
+    // The same schema through a handle whose LISTEN hears nothing: only the commit can wake the scheduler in time.
+    const deaf = { ...fx.database, listen: async () => async () => {} };
+    // Jobs left pending by the tests above would keep it busy (and so awake): none is.
+    await fx.database.db.updateTable('scheduled_jobs').set({ status: 'cancelled' }).where('status', '=', 'pending').execute();
+    const scheduler = new Scheduler({ database: deaf, log: silentLog, pollIntervalMs: 60_000, handlers: { deafJob: async (_trx, job) => void ran.push(job.key) } });
+    await scheduler.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the first poll has run; the next is a minute away
+      await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'deafJob', key: 'deaf-1', dueAt: new Date(), payload: {} }));
+      await eventually(async () => (await jobStatuses('deaf-'))[0] === 'done', 10_000);
+      expect(ran).toEqual(['deaf-1']);
+      // A rolled-back schedule wakes nobody and leaves nothing.
+      await fx.database.db
+        .transaction()
+        .execute(async (trx) => {
+          await scheduleJob(trx, { kind: 'deafJob', key: 'deaf-2', dueAt: new Date(), payload: {} });
+          throw new Error('roll back');
+        })
+        .catch(() => {});
+      expect(await jobStatuses('deaf-2')).toEqual([]);
+    } finally {
+      await scheduler.stop();
+    }
+  });
+
+  it('claims a job committed while another job runs beside it, not after it (ADR 0046)', async () => {
+    await fx.database.db.updateTable('scheduled_jobs').set({ status: 'cancelled' }).where('status', '=', 'pending').execute();
+    const started: string[] = [];
+    let releaseFirst!: () => void;
+    const firstMayEnd = new Promise<void>((resolve) => (releaseFirst = resolve));
+    const scheduler = new Scheduler({
+      database: fx.database,
+      log: silentLog,
+      pollIntervalMs: 60_000,
+      concurrency: 4,
+      handlers: {
+        beside: async (_trx, job) => {
+          started.push(job.key);
+          // The first job (a webhook waiting on its provider, say) ends only once the second has started.
+          if (job.key === 'beside-1') await firstMayEnd;
+          else releaseFirst();
+        },
+      },
+    });
+    await scheduler.start();
+    try {
+      await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'beside', key: 'beside-1', dueAt: new Date(), payload: {} }));
+      await eventually(async () => started.length === 1);
+      await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'beside', key: 'beside-2', dueAt: new Date(), payload: {} }));
+      await eventually(async () => (await jobStatuses('beside-')).every((status) => status === 'done'), 5_000);
+      expect(started).toEqual(['beside-1', 'beside-2']);
+    } finally {
+      releaseFirst();
+      await scheduler.stop();
+    }
+  });
+
+  it("leaves the scheduler's work out of the committing caller's statements: the wake runs in the scheduler's own context", async () => {
+    await fx.database.db.updateTable('scheduled_jobs').set({ status: 'cancelled' }).where('status', '=', 'pending').execute();
+    const scheduler = new Scheduler({ database: fx.database, log: silentLog, pollIntervalMs: 60_000, handlers: { own: async () => {} } });
+    await scheduler.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const scheduled = await statementsOf(() =>
+        fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'own', key: 'own-1', dueAt: new Date(), payload: {} })),
+      );
+      await eventually(async () => (await jobStatuses('own-'))[0] === 'done');
+      expect(scheduled.statements).toHaveLength(3); // BEGIN, the job with its NOTIFY, COMMIT: not the claim that followed
+    } finally {
+      await scheduler.stop();
+    }
   });
 });

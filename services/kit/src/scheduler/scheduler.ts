@@ -1,6 +1,7 @@
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
+import { commitOrigin, fromOtherProcess, onCommitWake, wakeAtCommit } from '../db/commit-wakes.js';
 import { kitView, type Executor, type KitTables } from '../db/schema.js';
 import { systemClock, type Clock } from '../events/types.js';
 
@@ -27,6 +28,13 @@ export interface SchedulerOptions<DB extends KitTables = KitTables> {
   maxAttempts?: number;
   /** How long `stop()` waits for the job in hand before it returns anyway. Default 5 s. */
   stopTimeoutMs?: number;
+  /**
+   * Jobs run at once, each in its own transaction (default 1): with more, a job waiting on its provider does not hold
+   * up the ones due behind it (ADR 0046). Another claimer starts only when a claim says more jobs are due. Only for
+   * handlers that need nothing of one another: questions' nudge digest, say, gathers the owner's other due nudges,
+   * which side-by-side claimers would each hold.
+   */
+  concurrency?: number;
 }
 
 // How long a shutdown waits for the job in hand. One still running after that is left to its transaction: it commits,
@@ -41,11 +49,13 @@ export const jobsChannel = (schema: string) => `jobs_${schema}`;
  * same in process). Later ones are found by the timer set from the next due time.
  */
 const WAKE_HORIZON_MS = 60_000;
+const DEFAULT_CONCURRENCY = 1;
 
 /**
  * Schedules (or reschedules) the job identified by `key`, inside the caller's transaction. One statement: a job due
  * soon carries the schedulers' wake-up in the same statement as its row (ADR 0042), delivered at commit, so the
- * scheduler claims the job as soon as it can see it (ADR 0026).
+ * scheduler claims the job as soon as it can see it (ADR 0026). This process's schedulers are woken by the commit
+ * itself, not by the NOTIFY coming back through Postgres (ADR 0046).
  */
 export async function scheduleJob<DB extends KitTables>(
   trx: Executor<DB>,
@@ -72,11 +82,13 @@ export async function scheduleJob<DB extends KitTables>(
     await insert(db).execute();
     return;
   }
-  await db
+  const rows = await db
     .with('job', (w) => insert(w).returning('id'))
     .selectFrom('job')
-    .select(sql<string>`pg_notify('jobs_' || current_schema(), '')`.as('woken'))
+    .select([sql<string>`pg_notify('jobs_' || current_schema(), ${commitOrigin})`.as('woken'), sql<string>`current_schema()`.as('schema')])
     .execute();
+  const schema = rows[0]?.schema;
+  if (schema) await wakeAtCommit(trx as Kysely<any>, jobsChannel(schema));
 }
 
 /** Cancels a pending job, inside the caller's transaction. Returns whether one was pending. */
@@ -110,7 +122,12 @@ export class Scheduler<DB extends KitTables = KitTables> {
   private running: Promise<unknown> | null = null;
   /** Woken while a run was in progress: run again right after it. */
   private again = false;
+  /** The wake-up said a job is due now (a commit scheduled one): the next run claims without looking first. */
+  private claimNext = false;
+  /** During a run: starts one more claimer in it if there is room (false when there is none). */
+  private claimInRun: (() => boolean) | null = null;
   private unlisten: (() => Promise<void>) | null = null;
+  private offCommitWake: (() => void) | null = null;
   /** Not polling (before `start()`, after `stop()`). */
   private stopped = true;
   /** `stop()` was called: no further job is claimed, even mid-`runDue()`. */
@@ -134,16 +151,29 @@ export class Scheduler<DB extends KitTables = KitTables> {
   async start(): Promise<void> {
     this.stopped = false;
     this.stopping = false;
+    const channel = jobsChannel(this.opts.database.schema);
+    // A commit of this process wakes it as it returns; another process's commit by its NOTIFY (ADR 0046). Both say a
+    // job is due now. A (re)connected listener (no payload) only says one may be.
+    this.offCommitWake = onCommitWake(channel, () => this.wake(true));
     try {
-      this.unlisten = await this.opts.database.listen(jobsChannel(this.opts.database.schema), () => this.wake());
+      this.unlisten = await this.opts.database.listen(
+        channel,
+        fromOtherProcess(() => this.wake()),
+      );
     } catch (err) {
       this.opts.log.warn({ err }, 'scheduler could not listen for new jobs; it polls');
     }
     this.tick();
   }
 
-  /** Runs due jobs now (or right after the run in progress). */
-  wake(): void {
+  /**
+   * Runs due jobs now (or right after the run in progress). `jobDue`: the caller knows a job is due now (a commit that
+   * scheduled one), so the run claims at once instead of looking first.
+   */
+  wake(jobDue = false): void {
+    // A job due now while jobs are running: another claimer takes it beside them, not after them (ADR 0046).
+    if (jobDue && this.running && this.claimInRun?.()) return;
+    if (jobDue) this.claimNext = true;
     this.tick();
   }
 
@@ -156,7 +186,9 @@ export class Scheduler<DB extends KitTables = KitTables> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const pollMs = this.opts.pollIntervalMs ?? 1000;
-    this.running = this.runDue()
+    const claimFirst = this.claimNext;
+    this.claimNext = false;
+    this.running = this.runDue({ claimFirst })
       .then(() => this.delayUntil(this.nextDue, pollMs))
       .catch((err) => {
         this.opts.log.warn({ err }, 'scheduler tick failed');
@@ -197,6 +229,8 @@ export class Scheduler<DB extends KitTables = KitTables> {
     this.stopping = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.offCommitWake?.();
+    this.offCommitWake = null;
     const unlisten = this.unlisten;
     this.unlisten = null;
     await unlisten?.().catch(() => {});
@@ -216,21 +250,55 @@ export class Scheduler<DB extends KitTables = KitTables> {
    * Runs every job due at the clock's now (until `stop()` is called); returns how many completed. One look first; then
    * each claim also says when the next other pending job is due, so the loop goes on, or ends, without another query
    * (ADR 0042). It ends when a claim finds nothing it can lock: what is due then is another instance's.
+   *
+   * Up to `concurrency` claimers run at once (ADR 0046): the first starts at once, and each claim that says another
+   * job is due starts one more, so a single due job costs one claim and a backlog is worked off side by side.
+   * `claimFirst` (a commit said a job is due now) skips the look.
    */
-  async runDue(): Promise<number> {
+  async runDue(opts: { claimFirst?: boolean } = {}): Promise<number> {
+    const limit = Math.max(1, this.opts.concurrency ?? DEFAULT_CONCURRENCY);
+    const isDue = (at: Date | null): at is Date => at !== null && at.getTime() <= this.clock().getTime();
     let done = 0;
-    let next = await this.look();
-    while (!this.stopping && next !== null && next.getTime() <= this.clock().getTime()) {
-      const outcome = await this.runOne();
-      next = outcome.next;
-      if (outcome.status === 'none') break;
-      if (outcome.status === 'done') done += 1;
+    let next = opts.claimFirst ? this.clock() : await this.look();
+    const claimers = new Set<Promise<void>>();
+    const claimer = async (): Promise<void> => {
+      while (!this.stopping) {
+        // A claim that says another job is due starts another claimer before its own job runs.
+        const outcome = await this.runOne((more) => {
+          if (isDue(more) && claimers.size < limit && !this.stopping) spawn();
+        });
+        next = outcome.next;
+        if (outcome.status === 'none') return;
+        if (outcome.status === 'done') done += 1;
+        if (!isDue(outcome.next)) return;
+      }
+    };
+    const spawn = () => {
+      const running: Promise<void> = claimer().finally(() => claimers.delete(running));
+      claimers.add(running);
+    };
+    this.claimInRun = () => {
+      if (this.stopping || claimers.size >= limit) return false;
+      spawn();
+      return true;
+    };
+    if (!this.stopping && isDue(next)) spawn();
+    // Every claimer ends before the run does, even when one fails (a lost connection): no claim outlives its run.
+    let failure: { error: unknown } | null = null;
+    try {
+      while (claimers.size > 0) {
+        for (const result of await Promise.allSettled([...claimers])) if (result.status === 'rejected') failure ??= { error: result.reason };
+      }
+    } finally {
+      this.claimInRun = null;
     }
+    if (failure) throw failure.error;
     this.nextDue = next;
     return done;
   }
 
-  private async runOne(): Promise<{ status: 'none' | 'done' | 'failed'; next: Date | null }> {
+  /** Claims and runs one due job; `onClaimed` hears when the next other pending job is due, before the job runs. */
+  private async runOne(onClaimed: (next: Date | null) => void = () => {}): Promise<{ status: 'none' | 'done' | 'failed'; next: Date | null }> {
     const { db } = this.opts.database;
     const now = this.clock();
     let claimed: JobRow | undefined;
@@ -251,6 +319,7 @@ export class Scheduler<DB extends KitTables = KitTables> {
         next = row?.next_due ? new Date(row.next_due) : null;
         if (!row || row.id === null) return;
         claimed = row;
+        onClaimed(next);
         const handler = this.opts.handlers[claimed.kind];
         if (!handler) throw new Error(`No handler for scheduled job kind ${claimed.kind}`);
         await handler(trx, {

@@ -16,6 +16,10 @@ type Data<K extends keyof typeof QuestionsEvents> = z.infer<(typeof QuestionsEve
  *
  * A decision that lost a race (an answer arriving after cancel-payment released the tip, say) is not an error to
  * retry: the tip already went the other way, and questions learns it from `TipCaptured` / `TipRefunded`.
+ *
+ * Questions of different tips are handled side by side (`concurrency`, as `questions--tips`, ADR 0036 and 0046): each
+ * effect touches only its own question's tip (stream, `lockTip` row, settle job), and one question's events come from
+ * one questions stream, which the bus keeps in order. An answer then waits for no other question's decision.
  */
 export function questionsConsumer(deps: { commands: TipCommands; log: Logger }): ConsumerDefinition<PaymentsDB> {
   const decide = async (
@@ -55,6 +59,7 @@ export function questionsConsumer(deps: { commands: TipCommands; log: Logger }):
   return {
     durable: 'payments--questions',
     context: 'questions',
+    concurrency: 4,
     handlers: {
       AnswerPosted: {
         schema: QuestionsEvents.AnswerPosted.schema,
