@@ -176,6 +176,38 @@ describe.runIf(run)('outbox relay on real Postgres and NATS JetStream', () => {
     expect(await unpublished()).toBe(0);
   });
 
+  it('analyses the outbox once when a backlog arrives (its statistics say "a few unpublished rows"), not per batch or per drain (ADR 0048)', async () => {
+    const analyses = async () =>
+      Number(
+        (
+          await sql<{ n: number }>`SELECT coalesce(sum(analyze_count), 0)::int AS n FROM pg_stat_user_tables
+                                   WHERE schemaname = ${fx.database.schema} AND relname = 'outbox'`.execute(fx.database.db)
+        ).rows[0]!.n,
+      );
+    const backlog = async (rows: number) => {
+      const [sample] = await fx.store.append({ streamId: `counter-${randomUUID()}`, expectedVersion: 0, events: [{ type: 'Incremented', data: { by: 1 } }], metadata });
+      await sql`INSERT INTO outbox (event_id, subject, envelope)
+                SELECT id, o.subject, jsonb_set(o.envelope, '{id}', to_jsonb(id::text))
+                FROM outbox o, (SELECT gen_random_uuid() AS id FROM generate_series(1, ${rows - 1}::int) AS g) ids
+                WHERE o.event_id = ${sample!.eventId}`.execute(fx.database.db);
+    };
+    const relay = new OutboxRelay({ database: fx.database, bus, log: silentLog });
+    const before = await analyses();
+    await backlog(10);
+    expect(await relay.drain()).toBe(10);
+    await backlog(2500);
+    expect(await relay.drain()).toBe(2500);
+    await backlog(2500);
+    expect(await relay.drain()).toBe(2500);
+    // The statistics views are updated when a backend reports, not at once: wait for the one ANALYZE to show.
+    await eventually(async () => {
+      await sql`SELECT pg_stat_clear_snapshot()`.execute(fx.database.db);
+      return (await analyses()) > before;
+    });
+    expect(await analyses()).toBe(before + 1);
+    expect(await unpublished()).toBe(0);
+  });
+
   it("publishes a committed event without waiting for its poll interval or its NOTIFY: this process's commit wakes it (ADR 0046)", async () => {
     // The schema through a handle whose LISTEN hears nothing, and a poll a minute away: only the commit can wake it.
     const deaf = { ...fx.database, listen: async () => async () => {} };
