@@ -3,9 +3,25 @@ import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
 import { statementsOf } from '../testing/statements.js';
 import type { Kysely } from 'kysely';
 import { counterFixture, silentLog, type CounterDB, type KitFixture } from '../test/fixture.js';
-import { cancelJob, scheduleJob, Scheduler } from './scheduler.js';
+import { cancelJob, scheduleJob, Scheduler, type JobHandler } from './scheduler.js';
 
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
+
+/**
+ * A job handler under which the job keyed `firstKey` ends only once another job has started: one claimer at a time
+ * never gets there (the side-by-side tests, ADR 0046). `started` lists the keys in the order they started.
+ */
+function firstWaitsForSecond(firstKey: string) {
+  const started: string[] = [];
+  let releaseFirst!: () => void;
+  const firstMayEnd = new Promise<void>((resolve) => (releaseFirst = resolve));
+  const handler: JobHandler<CounterDB> = async (_trx, job) => {
+    started.push(job.key);
+    if (job.key === firstKey) await firstMayEnd;
+    else releaseFirst();
+  };
+  return { started, handler, releaseFirst: () => releaseFirst() };
+}
 
 describe.runIf(run)('durable scheduler on real Postgres', () => {
   let fx: KitFixture;
@@ -230,23 +246,8 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
 
   it('runs due jobs side by side: a job waiting on its provider does not hold up the one due behind it (ADR 0046)', async () => {
     const now = new Date('2025-05-01T00:00:00Z');
-    const started: string[] = [];
-    let releaseSlow!: () => void;
-    const slowMayEnd = new Promise<void>((resolve) => (releaseSlow = resolve));
-    const scheduler = new Scheduler({
-      database: fx.database,
-      log: silentLog,
-      clock: () => now,
-      concurrency: 4,
-      handlers: {
-        side: async (_trx, job) => {
-          started.push(job.key);
-          // The first job ends only once the second has started: one claimer at a time never gets there.
-          if (job.key === 'side-1') await slowMayEnd;
-          else releaseSlow();
-        },
-      },
-    });
+    const { started, handler, releaseFirst: releaseSlow } = firstWaitsForSecond('side-1');
+    const scheduler = new Scheduler({ database: fx.database, log: silentLog, clock: () => now, concurrency: 4, handlers: { side: handler } });
     await fx.database.db.transaction().execute(async (trx) => {
       for (const i of [1, 2]) await scheduleJob(trx, { kind: 'side', key: `side-${i}`, dueAt: new Date(now.getTime() - 4000 + i), payload: {} });
     });
@@ -291,23 +292,9 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
 
   it('claims a job committed while another job runs beside it, not after it (ADR 0046)', async () => {
     await fx.database.db.updateTable('scheduled_jobs').set({ status: 'cancelled' }).where('status', '=', 'pending').execute();
-    const started: string[] = [];
-    let releaseFirst!: () => void;
-    const firstMayEnd = new Promise<void>((resolve) => (releaseFirst = resolve));
-    const scheduler = new Scheduler({
-      database: fx.database,
-      log: silentLog,
-      pollIntervalMs: 60_000,
-      concurrency: 4,
-      handlers: {
-        beside: async (_trx, job) => {
-          started.push(job.key);
-          // The first job (a webhook waiting on its provider, say) ends only once the second has started.
-          if (job.key === 'beside-1') await firstMayEnd;
-          else releaseFirst();
-        },
-      },
-    });
+    // The first job (a webhook waiting on its provider, say) ends only once the second has started.
+    const { started, handler, releaseFirst } = firstWaitsForSecond('beside-1');
+    const scheduler = new Scheduler({ database: fx.database, log: silentLog, pollIntervalMs: 60_000, concurrency: 4, handlers: { beside: handler } });
     await scheduler.start();
     try {
       await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'beside', key: 'beside-1', dueAt: new Date(), payload: {} }));

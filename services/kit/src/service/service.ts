@@ -105,8 +105,6 @@ export interface ServiceDefinition<
   routes: (app: HttpApp, parts: P, ctx: ServiceContext<DB, C, O>) => void | Promise<void>;
   consumers?: (parts: P, ctx: ServiceContext<DB, C, O>) => ConsumerDefinition<DB>[];
   jobs?: (parts: P, ctx: ServiceContext<DB, C, O>) => Record<string, JobHandler<DB>>;
-  /** Jobs the scheduler runs side by side (default 1; ADR 0046): only for jobs that need nothing of one another. */
-  jobConcurrency?: number;
   /** The service's own series (payments: captures and releases), added to the kit's on its metrics registry. */
   metrics?: (parts: P, ctx: ServiceContext<DB, C, O>, metrics: Metrics) => void;
 }
@@ -261,7 +259,6 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
       handlers: {},
       clock,
       pollIntervalMs: options.pollIntervalMs,
-      concurrency: def.jobConcurrency,
     });
     started.scheduler = scheduler;
     const ctx: ServiceContext<DB, C, O> = {
