@@ -8,10 +8,13 @@
  * with fresh ids.
  */
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { questionsService, type QuestionsDB } from '@ques/questions';
 import { connectPostgres, createLogger, EventStore, migrate, NatsEventBus, OutboxRelay, rebuildProjections } from '@ques/kit';
 import { createTestDatabase, deleteNamespaceStreams, natsTestUrl, uniqueNamespace } from '@ques/kit/testing';
+import { measureCpu, type CpuReading } from './cpu-account.js';
+import { prepareWriteFloor } from './write-floor.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200_000); // npm run bench:pipeline: 1,000,000
 const OUTBOX = Number(process.env.BENCH_OUTBOX ?? 50_000);
@@ -21,12 +24,49 @@ export interface PipelineResult {
   events: number;
   rawReadPerSec: number;
   rebuildPerSec: number;
+  /** CPU per event, µs (ADR 0050): the rebuild's, and the least any rebuild pays here (null without /proc). */
+  cpu: RebuildCpu;
   outbox: number;
   relayPerSec: number | null;
 }
 
+export interface RebuildCpu {
+  /** The rebuild: this process (main thread and decrypt worker) and the database's backends. */
+  rebuild: { nodeUs: number; postgresUs: number | null };
+  /**
+   * The floor: the events read in the same keyset batches as text (Postgres reading them; Node doing nothing but
+   * `JSON.parse` of each event's data and metadata and the vault's open of its sealed personal data), plus Postgres
+   * writing the finished rows by COPY into the rebuild's shadow shape with its indexes, with no Node work at all.
+   * Folding the events and encoding the rows are not in it: any rebuild of these read models costs at least this.
+   */
+  floor: { readNodeUs: number; readPostgresUs: number | null; writePostgresUs: number | null; totalUs: number | null };
+  /** Cores, and the events/s the floor allows if every core did nothing else. */
+  cores: number;
+  ceilingPerSec: number | null;
+}
+
+/** Every column as its text (no type parsing): the floor's read. */
+const AS_TEXT = { getTypeParser: () => (value: string) => value };
+
+const perEvent = (ms: number, events: number) => Math.round((ms * 10_000) / events) / 10;
+
+function rebuildCpu(events: number, rebuild: CpuReading, read: CpuReading, write: CpuReading): RebuildCpu {
+  const readPostgresUs = read.postgresMs === null ? null : perEvent(read.postgresMs, events);
+  const writePostgresUs = write.postgresMs === null ? null : perEvent(write.postgresMs, events);
+  const readNodeUs = perEvent(read.nodeMs, events);
+  const totalUs = readPostgresUs === null || writePostgresUs === null ? null : Math.round((readNodeUs + readPostgresUs + writePostgresUs) * 10) / 10;
+  const cores = availableParallelism();
+  return {
+    rebuild: { nodeUs: perEvent(rebuild.nodeMs, events), postgresUs: rebuild.postgresMs === null ? null : perEvent(rebuild.postgresMs, events) },
+    floor: { readNodeUs, readPostgresUs, writePostgresUs, totalUs },
+    cores,
+    ceilingPerSec: totalUs ? Math.round((cores * 1e6) / totalUs) : null,
+  };
+}
+
 export async function runPipeline(): Promise<PipelineResult> {
   const testDb = await createTestDatabase();
+  const databaseName = new URL(testDb.url).pathname.slice(1);
   const database = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
   const raw = new pg.Client({ connectionString: testDb.url });
   await raw.connect();
@@ -86,8 +126,30 @@ export async function runPipeline(): Promise<PipelineResult> {
     const rawReadPerSec = total / ((performance.now() - started) / 1000);
 
     started = performance.now();
-    const applied = await rebuildProjections(store, log);
+    const { result: applied, cpu: rebuildCpuUsed } = await measureCpu(databaseName, () => rebuildProjections(store, log));
     const rebuildPerSec = applied / ((performance.now() - started) / 1000);
+
+    // The floor's read half: the same keyset batches as text; Node parses each event's JSON and unseals its personal
+    // data with the vault (one AES-GCM open per sealed group), nothing else.
+    const { cpu: floorReadCpu } = await measureCpu(databaseName, async () => {
+      for (let after = 0; ; ) {
+        const { rows } = await raw.query<string[]>({
+          text: 'SELECT global_position, type, data, metadata FROM questions.events WHERE global_position > $1 ORDER BY global_position LIMIT 5000',
+          values: [after],
+          rowMode: 'array',
+          types: AS_TEXT,
+        });
+        if (rows.length === 0) break;
+        const events = rows.map((row) => ({ type: row[1]!, data: JSON.parse(row[2]!) as unknown, metadata: JSON.parse(row[3]!) as unknown }));
+        await questionsService.cipher!.open(store.db, events, { inPlace: true });
+        after = Number(rows[rows.length - 1]![0]);
+      }
+    });
+    // The floor's write half: the rows just rebuilt, written again by Postgres alone (ADR 0050).
+    const floor = await prepareWriteFloor(raw, 'questions', [...new Set(questionsService.projections.flatMap((p) => p.tables))]);
+    const { cpu: writeCpu } = await measureCpu(databaseName, () => floor.write());
+    await floor.drop();
+    const cpu = rebuildCpu(applied, rebuildCpuUsed, floorReadCpu, writeCpu);
 
     // Relay: OUTBOX unpublished rows, one relay, real JetStream.
     let relayPerSec: number | null = null;
@@ -121,7 +183,7 @@ export async function runPipeline(): Promise<PipelineResult> {
       await bus.close();
       await deleteNamespaceStreams(natsUrl, namespace);
     }
-    return { events: total, rawReadPerSec, rebuildPerSec, outbox: OUTBOX, relayPerSec };
+    return { events: total, rawReadPerSec, rebuildPerSec, cpu, outbox: OUTBOX, relayPerSec };
   } finally {
     await raw.end();
     await database.close();
