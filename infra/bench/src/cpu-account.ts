@@ -89,3 +89,25 @@ export async function measureCpu<T>(database: string, work: () => Promise<T>): P
 function existsProc(): boolean {
   return processCpuMs(process.pid) !== null;
 }
+
+/**
+ * The CPU named processes and one database's backends spend during a piece of work, in ms each (`postgres` for the
+ * backends; null for a process that is gone or without /proc). Used by the latency bench to cost an ask and an inbox
+ * read across the topology's processes (ADR 0050).
+ */
+export async function measureProcesses<T>(
+  processes: Record<string, number | undefined>,
+  database: string | null,
+  work: () => Promise<T>,
+): Promise<{ result: T; cpuMs: Record<string, number | null> }> {
+  const before = new Map(Object.entries(processes).map(([name, pid]) => [name, pid === undefined ? null : processCpuMs(pid)]));
+  const { result, cpu } = database ? await measureCpu(database, work) : { result: await work(), cpu: { postgresMs: null } };
+  const cpuMs: Record<string, number | null> = {};
+  for (const [name, pid] of Object.entries(processes)) {
+    const start = before.get(name);
+    const end = pid === undefined ? null : processCpuMs(pid);
+    cpuMs[name] = start === null || start === undefined || end === null ? null : end - start;
+  }
+  cpuMs.postgres = cpu.postgresMs;
+  return { result, cpuMs };
+}

@@ -14,10 +14,12 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { BffClient, createCast, guestAsk, Topology, type Account } from '@ques/chaos';
+import { measureProcesses } from './cpu-account.js';
 
 const QUESTIONS = Number(process.env.BENCH_LATENCY_QUESTIONS ?? 200);
 const SPACING_MS = Number(process.env.BENCH_LATENCY_SPACING_MS ?? 200);
@@ -41,7 +43,23 @@ export interface LatencyFigures {
   max: number;
 }
 
+/**
+ * What one ask and one inbox read cost the topology in CPU, ms per process (its services, the BFF, nats-server and the
+ * database's Postgres backends), each measured alone before the ask → inbox row (ADR 0050); and the cores the bar's
+ * load (ASK_RATE asks/s with READ_RATE reads/s) needs at those costs. The load generators are not counted.
+ */
+export interface AskCosts {
+  perAskMs: Record<string, number | null>;
+  perReadMs: Record<string, number | null>;
+  askTotalMs: number;
+  readTotalMs: number;
+  coresAtBar: number;
+  cores: number;
+}
+
 export interface AskToInbox extends LatencyFigures {
+  /** Null without /proc. */
+  costs: AskCosts | null;
   /** Asks per second sent (open loop) and inbox reads per second the background load achieved. */
   askRate: number;
   readRate: number;
@@ -101,7 +119,7 @@ function readLoad(url: string, token: string, rate: number, seconds: number): Pr
  * inbox READ_RATE times a second; each ask is timed from sending the POST to the first inbox read (issued as soon as
  * the POST is answered, repeated until it shows) that lists the new question.
  */
-async function askToInbox(client: BffClient, owner: Account): Promise<AskToInbox> {
+async function askToInbox(client: BffClient, owner: Account): Promise<Omit<AskToInbox, 'costs'>> {
   const inbox = `${client.base}/api/questions?role=receiver&limit=50`;
   const reads = readLoad(inbox, owner.token, READ_RATE, ASK_SECONDS + 1);
   const samples: number[] = [];
@@ -165,6 +183,52 @@ async function askToInbox(client: BffClient, owner: Account): Promise<AskToInbox
   console.log(`      ask → inbox: the POST alone p50 ${post.p50.toFixed(1)} ms, p99 ${post.p99.toFixed(1)} ms`);
   if (firstFailure) console.error(`ask → inbox: ${failedAsks} asks failed, the first with: ${firstFailure}`);
   return { ...figures(samples), askRate: total / sentIn, readRate: read.perSec, failedAsks, readErrors: read.non2xx + read.errors };
+}
+
+/** Asks per second and seconds of the ask-cost window: a rate this machine keeps up with, so nothing queues. */
+const COST_ASK_RATE = 20;
+const COST_SECONDS = 3;
+
+async function askCosts(client: BffClient, owner: Account, topology: Topology): Promise<AskCosts | null> {
+  const processes: Record<string, number | undefined> = { nats: topology.nats.pid };
+  for (const name of topology.names()) processes[name] = topology.get(name).pid;
+  const database = topology.database?.name ?? null;
+  const inbox = `${client.base}/api/questions?role=receiver&limit=50`;
+  const reads = await measureProcesses(processes, database, () => readLoad(inbox, owner.token, READ_RATE, COST_SECONDS));
+  let asked = 0;
+  const asks = await measureProcesses(processes, database, async () => {
+    const sent: Promise<void>[] = [];
+    const started = performance.now();
+    for (let n = 0; n < COST_ASK_RATE * COST_SECONDS; n++) {
+      const wait = started + (n * 1000) / COST_ASK_RATE - performance.now();
+      if (wait > 0) await sleep(wait);
+      sent.push(
+        client
+          .send('POST', '/api/questions', { json: guestAsk(owner, `Cost ask ${n}: what does it take?`, `cost.${n}@bench.example`), idempotencyKey: randomUUID() }, 10_000)
+          .then((r) => void (r.status === 201 && (asked += 1))),
+      );
+    }
+    await Promise.all(sent);
+    // The other services' share (consumers, the relay, mail) follows the answer: let it finish inside the window.
+    await sleep(1_000);
+  });
+  if (asked === 0 || reads.result.requests === 0) return null;
+  const per = (cpuMs: Record<string, number | null>, count: number) =>
+    Object.fromEntries(Object.entries(cpuMs).map(([name, ms]) => [name, ms === null ? null : Math.round((ms * 100) / count) / 100]));
+  const total = (perMs: Record<string, number | null>) => Math.round(Object.values(perMs).reduce<number>((sum, ms) => sum + (ms ?? 0), 0) * 100) / 100;
+  const perAskMs = per(asks.cpuMs, asked);
+  const perReadMs = per(reads.cpuMs, reads.result.requests);
+  if (Object.values(perAskMs).every((ms) => ms === null)) return null;
+  const askTotalMs = total(perAskMs);
+  const readTotalMs = total(perReadMs);
+  return {
+    perAskMs,
+    perReadMs,
+    askTotalMs,
+    readTotalMs,
+    coresAtBar: Math.round(((ASK_RATE * askTotalMs + READ_RATE * readTotalMs) / 1000) * 100) / 100,
+    cores: availableParallelism(),
+  };
 }
 
 async function tippedQuestion(client: BffClient, owner: Account, n: number): Promise<string> {
@@ -308,7 +372,15 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
       if (ASK_SECONDS <= 0) return { askToInbox: null, authorisedToHeld: figures(authorisedToHeld), answerToCaptured: figures(answerToCaptured) };
       // Last, as it may saturate a loaded machine: ask → inbox under its read load.
       progress(`ask → inbox: ${ASK_RATE} asks/s with ${READ_RATE} inbox reads/s for ${ASK_SECONDS} s, read cache ${serviceEnv.READ_CACHE ?? 'on'}`);
-      const inboxFigures = await askToInbox(client, owner);
+      const costs = await askCosts(client, owner, topology);
+      if (costs) {
+        const list = (perMs: Record<string, number | null>) =>
+          Object.entries(perMs).map(([name, ms]) => `${name} ${ms === null ? '?' : ms.toFixed(2)}`).join(', ');
+        progress(`CPU per guest ask ${costs.askTotalMs.toFixed(1)} ms (${list(costs.perAskMs)}), at ${COST_ASK_RATE} asks/s alone`);
+        progress(`CPU per inbox read ${costs.readTotalMs.toFixed(2)} ms (${list(costs.perReadMs)}), at ${READ_RATE} reads/s alone`);
+        progress(`→ ${ASK_RATE} asks/s with ${READ_RATE} reads/s need ${costs.coresAtBar.toFixed(1)} cores at these costs; this machine has ${costs.cores}`);
+      }
+      const inboxFigures = { ...(await askToInbox(client, owner)), costs };
       return { askToInbox: inboxFigures, authorisedToHeld: figures(authorisedToHeld), answerToCaptured: figures(answerToCaptured) };
     } finally {
       await db.end();

@@ -315,7 +315,9 @@ try {
         inboxOk = inbox.p99 <= 25 && inbox.askRate >= 0.9 * 100 && inbox.readRate >= 0.9 * 1_000 && inbox.failedAsks === 0 && inbox.readErrors === 0;
         const at = `${inbox.askRate.toFixed(0)} asks/s, ${inbox.readRate.toFixed(0)} reads/s`;
         console.log(`${inboxOk ? 'PASS' : 'MISS'}  Ask → visible in the owner's inbox (distributed, ${inbox.samples} asks at ${at}, ${inbox.failedAsks} failed, ${inbox.readErrors} read errors): p50 ${inbox.p50.toFixed(1)} ms, p99 ${inbox.p99.toFixed(1)} ms, max ${inbox.max.toFixed(1)} ms (bar p99 ≤ 25 ms at 100 asks/s with 1,000 reads/s)`);
-        const inboxValue = inbox.samples === 0 ? `no ask answered in 10 s (${inbox.failedAsks} failed; ${at})` : `p99 ${inbox.p99.toFixed(1)} ms, p50 ${inbox.p50.toFixed(1)} ms (${at})`;
+        const needs = inbox.costs ? `; the load needs ${inbox.costs.coresAtBar.toFixed(1)} of ${inbox.costs.cores} cores` : '';
+        const inboxValue =
+          (inbox.samples === 0 ? `no ask answered in 10 s (${inbox.failedAsks} failed; ${at}` : `p99 ${inbox.p99.toFixed(1)} ms, p50 ${inbox.p50.toFixed(1)} ms (${at}`) + `${needs})`;
         record('ask-inbox', inboxValue, inboxOk, { ...inbox });
       }
       const held = latency.authorisedToHeld;
