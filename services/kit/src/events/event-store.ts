@@ -159,9 +159,11 @@ export class EventStore<DB extends KitTables = KitTables> {
     const outboxRows = this.outboxRowsOf(recorded);
     const changesReadModel = this.projections.length > 0;
     const channel = outboxChannel(this.database.schema);
-    let inserted: EventRow[];
+    // Only the positions come back: the rest of each row is what was just sent (ADR 0049: `returning *` had pg parse
+    // every event's data, sealed and all, and its metadata again).
+    let inserted: { global_position: string | number; stream_version: number }[];
     try {
-      const insert = kitView(trx).insertInto('events').values(rows).returningAll();
+      const insert = kitView(trx).insertInto('events').values(rows).returning(['global_position', 'stream_version']);
       if (!changesReadModel && outboxRows.length === 0) {
         inserted = await insert.execute();
       } else {
@@ -171,20 +173,15 @@ export class EventStore<DB extends KitTables = KitTables> {
         const notified = changesReadModel ? sql`, (SELECT ${notifyReadModel(this.database)}) AS notified` : sql``;
         const woken = queue ? sql`, (SELECT pg_notify(${channel}, ${commitOrigin})) AS woken` : sql``;
         inserted = (
-          await sql<EventRow>`WITH inserted AS (${insert})${queue ? sql`, queued AS (${queue})` : sql``} SELECT inserted.* FROM inserted${notified}${woken}`.execute(trx)
+          await sql<{ global_position: string; stream_version: number }>`WITH inserted AS (${insert})${queue ? sql`, queued AS (${queue})` : sql``} SELECT inserted.* FROM inserted${notified}${woken}`.execute(trx)
         ).rows;
       }
     } catch (error) {
       if (isUniqueViolation(error, 'events_stream_version_unique')) throw new ConcurrencyError(streamId, expectedVersion);
       throw error;
     }
-    const byVersion = new Map(inserted.map((row) => [row.stream_version, row]));
-    for (const event of recorded) {
-      const row = byVersion.get(event.streamVersion)!;
-      event.globalPosition = Number(row.global_position);
-      event.metadata = row.metadata;
-      event.recordedAt = new Date(row.recorded_at);
-    }
+    const positions = new Map(inserted.map((row) => [row.stream_version, Number(row.global_position)]));
+    for (const event of recorded) event.globalPosition = positions.get(event.streamVersion)!;
     for (const event of recorded) {
       for (const projection of this.projections) await projection.apply(trx, event);
     }
