@@ -13,6 +13,7 @@ import {
   type KitFixture,
 } from '../test/fixture.js';
 import { infraGate, postgresServerUrl } from '../testing/infra.js';
+import { statementsOf } from '../testing/statements.js';
 import { CommandHandler } from './command-handler.js';
 
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
@@ -58,7 +59,7 @@ describe.runIf(run)('the command handler on real Postgres', () => {
     expect(order).toHaveLength(3); // only the lock ran
   });
 
-  it('appends in as few round trips as it can: no second read of the version, the outbox rows and their NOTIFY in one statement (ADR 0037)', async () => {
+  it('appends in as few round trips as it can: no second read of the version, the outbox rows and their NOTIFY in the events\' statement (ADR 0037, 0049)', async () => {
     const id = randomUUID();
     const counters = new CommandHandler(fx.store, { decider: counterDecider, streamId: counterStreamId });
     await counters.handle(id, { by: 1 }, metadata);
@@ -80,14 +81,48 @@ describe.runIf(run)('the command handler on real Postgres', () => {
       await fx.database.db
         .transaction()
         .execute((trx) => counters.handle(id, { by: 2 }, metadata, { transaction: trx.withPlugin(counting) }));
-      // Load the stream, insert the event, the counter's projection, the outbox row with its NOTIFY.
-      expect(statements).toBe(4);
+      // Load the stream, insert the event with its outbox row and their NOTIFYs (ADR 0049), the counter's projection.
+      expect(statements).toBe(3);
       expect(await totalOf(fx.database.db, id)).toBe(3);
       for (let waited = 0; notified === 0 && waited < 2_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(notified).toBeGreaterThan(0);
     } finally {
       await unlisten();
     }
+  });
+
+  it('creates a new stream without the lock and the load, and an existing one fails as a lost race does (newStream, ADR 0049)', async () => {
+    const locked: string[] = [];
+    const counters = new CommandHandler(fx.store, {
+      decider: counterDecider,
+      streamId: counterStreamId,
+      lock: async (_trx, lockedId) => void locked.push(lockedId),
+    });
+    const id = randomUUID();
+    const created = await statementsOf(() => counters.handle(id, { by: 2 }, metadata, { newStream: true }));
+    expect(created.result).toMatchObject({ state: 2, version: 1 });
+    // BEGIN, the event with its outbox row, the counter's projection, COMMIT: no lock, no read of the stream.
+    expect(created.statements).toHaveLength(4);
+    expect(created.statements.some((s) => /^select .* from "events"/i.test(s))).toBe(false);
+    expect(locked).toEqual([]);
+    expect(await totalOf(fx.database.db, id)).toBe(2);
+
+    // The stream exists (a retry of a request that committed): the append at version 0 fails, nothing is added.
+    await expect(counters.handle(id, { by: 5 }, metadata, { newStream: true })).rejects.toBeInstanceOf(ConcurrencyError);
+    expect(await totalOf(fx.database.db, id)).toBe(2);
+    expect((await fx.store.readStream(counterStreamId(id))).map((e) => e.streamVersion)).toEqual([1]);
+    // With retries, the second attempt decides the ordinary way, locked and on the loaded stream.
+    const retrying = new CommandHandler(fx.store, {
+      decider: counterDecider,
+      streamId: counterStreamId,
+      lock: async (_trx, lockedId) => void locked.push(lockedId),
+      retries: 1,
+    });
+    expect(await retrying.handle(id, { by: 5 }, metadata, { newStream: true })).toMatchObject({ state: 7, version: 2 });
+    expect(locked).toEqual([id]);
+    // Inside a caller's transaction the option is not taken (a failed append would abort the caller's work too).
+    await fx.database.db.transaction().execute((trx) => retrying.handle(id, { by: 1 }, metadata, { transaction: trx, newStream: true }));
+    expect(await totalOf(fx.database.db, id)).toBe(8);
   });
 
   it("rolls everything back when a side effect or the call's own writes fail", async () => {

@@ -35,6 +35,14 @@ export interface HandleOptions<S, E extends DomainEvent, DB> {
   transaction?: Kysely<DB>;
   /** Writes of this one call that commit with the events (an avatar's bytes, a spent captcha). */
   alongside?: (trx: Kysely<DB>, result: CommandResult<S, E>) => Promise<void>;
+  /**
+   * The command creates its aggregate under an id just derived for it (an Idempotency-Key's id, a random one): decide
+   * on the initial state at version 0 without the lock and the stream's load (two round trips, ADR 0049). If the
+   * stream exists after all (a retry of a request that committed), the append at version 0 fails on the unique
+   * (stream, version) index and the caller gets the same ConcurrencyError (409) as a lost race — or, with `retries`,
+   * the command is decided again the ordinary way, on the loaded stream.
+   */
+  newStream?: boolean;
 }
 
 export interface CommandResult<S, E extends DomainEvent> {
@@ -63,11 +71,13 @@ export class CommandHandler<C, E extends DomainEvent, S, DB extends KitTables> {
     metadata: EventMetadata,
     options: HandleOptions<S, E, DB> = {},
   ): Promise<CommandResult<S, E>> {
-    const run = (trx: Kysely<DB>) => this.decideAndAppend(trx, id, command, metadata, options);
-    if (options.transaction) return run(options.transaction);
+    const run = (trx: Kysely<DB>, fresh: boolean) => this.decideAndAppend(trx, id, command, metadata, options, fresh);
+    if (options.transaction) return run(options.transaction, false);
     for (let attempt = 0; ; attempt += 1) {
       try {
-        return await this.store.db.transaction().execute(run);
+        // Only a first attempt may assume the stream is new: a retry follows a writer that appended first.
+        const fresh = attempt === 0 && options.newStream === true;
+        return await this.store.db.transaction().execute((trx) => run(trx, fresh));
       } catch (err) {
         if (!(err instanceof ConcurrencyError) || attempt >= (this.options.retries ?? 0)) throw err;
       }
@@ -85,11 +95,20 @@ export class CommandHandler<C, E extends DomainEvent, S, DB extends KitTables> {
     command: C,
     metadata: EventMetadata,
     options: HandleOptions<S, E, DB>,
+    fresh: boolean,
   ): Promise<CommandResult<S, E>> {
     const { decider } = this.options;
     const streamId = this.options.streamId(id);
-    await this.options.lock?.(trx, id);
-    const { state, version } = await this.store.load(streamId, decider, trx);
+    let state: S;
+    let version: number;
+    if (fresh) {
+      // Nothing to lock or load for an aggregate that does not exist yet; the append at version 0 checks that.
+      state = decider.initialState();
+      version = 0;
+    } else {
+      await this.options.lock?.(trx, id);
+      ({ state, version } = await this.store.load(streamId, decider, trx));
+    }
     const decided = decider.decide(command, state);
     const next = decided.reduce(decider.evolve, state);
     const recorded = (await this.store.appendWithin(trx, {

@@ -62,6 +62,27 @@ describe.runIf(run)('event store on real Postgres', () => {
     expect(await fx.database.db.selectFrom('events').select('event_id').where('stream_id', '=', streamId).execute()).toHaveLength(1);
   });
 
+  it('returns the events as recorded, though only their positions come back from the insert (ADR 0049)', async () => {
+    const streamId = `counter-${randomUUID()}`;
+    const appended = await fx.store.append({
+      streamId,
+      expectedVersion: 0,
+      events: [
+        { type: 'Incremented', data: { by: 2 } },
+        { type: 'Incremented', data: { by: 5 } },
+      ],
+      metadata,
+    });
+    const read = await fx.store.readStream(streamId);
+    expect(appended).toEqual(read);
+    expect(appended.map((e) => e.globalPosition)).toEqual(read.map((e) => e.globalPosition));
+    expect(appended[0]!.globalPosition).toBeGreaterThan(0);
+    expect(appended[1]!.globalPosition).toBeGreaterThan(appended[0]!.globalPosition);
+    // The outbox's envelope carries the same time as the stored event.
+    const outbox = await fx.database.db.selectFrom('outbox').select('envelope').where('event_id', '=', appended[1]!.eventId).executeTakeFirstOrThrow();
+    expect((outbox.envelope as { occurredAt: string }).occurredAt).toBe(read[1]!.recordedAt.toISOString());
+  });
+
   it('reads all events in global order', async () => {
     const all = await fx.store.readAll(0, 10_000);
     const positions = all.map((e) => e.globalPosition);

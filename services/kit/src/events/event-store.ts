@@ -127,47 +127,74 @@ export class EventStore<DB extends KitTables = KitTables> {
       if (Number(current?.version ?? 0) !== expectedVersion) throw new ConcurrencyError(streamId, expectedVersion);
     }
     const recordedAt = this.clock();
+    const metadataJson = JSON.stringify(input.metadata);
     const rows = [];
+    // The events as they will be recorded (their global positions come back from the insert): the outbox's envelopes
+    // are built from them before the insert, so the outbox rows go in the events' statement (ADR 0049).
+    const recorded: RecordedEvent[] = [];
     for (const [i, event] of input.events.entries()) {
       const stored = this.cipher ? await this.cipher.seal(trx, { streamId, type: event.type, data: event.data }) : event.data;
+      const eventId = this.newId();
       rows.push({
-        event_id: this.newId(),
+        event_id: eventId,
         stream_id: streamId,
         stream_version: expectedVersion + i + 1,
         type: event.type,
         data: JSON.stringify(stored),
-        metadata: JSON.stringify(input.metadata),
+        metadata: metadataJson,
         recorded_at: recordedAt,
       });
+      recorded.push({
+        globalPosition: 0,
+        eventId,
+        streamId,
+        streamVersion: expectedVersion + i + 1,
+        type: event.type,
+        // Projections and the outbox see the plain data; only the stored copy is sealed.
+        data: event.data,
+        metadata: JSON.parse(metadataJson) as EventMetadata,
+        recordedAt: new Date(recordedAt.getTime()),
+      });
     }
+    const outboxRows = this.outboxRowsOf(recorded);
     const changesReadModel = this.projections.length > 0;
-    let inserted: EventRow[];
+    const channel = outboxChannel(this.database.schema);
+    // Only the positions come back: the rest of each row is what was just sent (ADR 0049: `returning *` had pg parse
+    // every event's data, sealed and all, and its metadata again).
+    let inserted: { global_position: string | number; stream_version: number }[];
     try {
-      const insert = kitView(trx).insertInto('events').values(rows).returningAll();
-      // The projections below change the read model: the events' insert also tells other instances (at commit, ADR 0040).
-      inserted = changesReadModel
-        ? (await sql<EventRow>`WITH inserted AS (${insert}) SELECT inserted.* FROM inserted, (SELECT ${notifyReadModel(this.database)}) AS notified`.execute(trx)).rows
-        : await insert.execute();
+      const insert = kitView(trx).insertInto('events').values(rows).returning(['global_position', 'stream_version']);
+      if (!changesReadModel && outboxRows.length === 0) {
+        inserted = await insert.execute();
+      } else {
+        // One statement (one round trip): the events, their outbox rows, and the NOTIFYs (delivered at commit) that
+        // tell other instances the read model changed (ADR 0040) and wake other processes' relays (ADR 0037).
+        const queue = outboxRows.length > 0 ? kitView(trx).insertInto('outbox').values(outboxRows) : null;
+        const notified = changesReadModel ? sql`, (SELECT ${notifyReadModel(this.database)}) AS notified` : sql``;
+        const woken = queue ? sql`, (SELECT pg_notify(${channel}, ${commitOrigin})) AS woken` : sql``;
+        inserted = (
+          await sql<{ global_position: string; stream_version: number }>`WITH inserted AS (${insert})${queue ? sql`, queued AS (${queue})` : sql``} SELECT inserted.* FROM inserted${notified}${woken}`.execute(trx)
+        ).rows;
+      }
     } catch (error) {
       if (isUniqueViolation(error, 'events_stream_version_unique')) throw new ConcurrencyError(streamId, expectedVersion);
       throw error;
     }
-    // Projections and the outbox see the plain data; only the stored copy is sealed.
-    const recorded = inserted
-      .sort((a, b) => a.stream_version - b.stream_version)
-      .map((row, i) => ({ ...toRecorded(row), data: input.events[i]!.data }));
+    const positions = new Map(inserted.map((row) => [row.stream_version, Number(row.global_position)]));
+    for (const event of recorded) event.globalPosition = positions.get(event.streamVersion)!;
     for (const event of recorded) {
       for (const projection of this.projections) await projection.apply(trx, event);
     }
     // This process's read caches drop their entries once the append commits (read-your-writes).
     if (changesReadModel) await readModelChanges(this.database).changedWithin(trx);
-    await this.enqueue(trx, recorded);
+    // This process's relay is woken by the commit itself (ADR 0046); the NOTIFY above wakes the others'.
+    if (outboxRows.length > 0) await wakeAtCommit(trx, channel);
     return recorded;
   }
 
-  /** Queues the integration events of `recorded` in the outbox (same transaction) and wakes the relay. */
-  async enqueue(trx: Kysely<DB>, recorded: RecordedEvent[]): Promise<void> {
-    const outboxRows = recorded.flatMap((event) => {
+  /** The outbox rows of `recorded`: its integration events, as envelopes. */
+  private outboxRowsOf(recorded: RecordedEvent[]): { event_id: string; subject: string; envelope: string }[] {
+    return recorded.flatMap((event) => {
       // The kit's own events (an operator's audit record) stay in the service: they are never integration events.
       if (KIT_PRIVATE_EVENTS.has(event.type)) return [];
       const integration = this.toIntegration(event);
@@ -175,6 +202,11 @@ export class EventStore<DB extends KitTables = KitTables> {
       const envelope = toEnvelope(event, integration);
       return [{ event_id: event.eventId, subject: subjectFor(this.context, envelope.type), envelope: JSON.stringify(envelope) }];
     });
+  }
+
+  /** Queues the integration events of `recorded` in the outbox (same transaction) and wakes the relay. */
+  async enqueue(trx: Kysely<DB>, recorded: RecordedEvent[]): Promise<void> {
+    const outboxRows = this.outboxRowsOf(recorded);
     if (outboxRows.length === 0) return;
     // The rows and the relay's wake-up in one statement (one round trip, ADR 0037). The NOTIFY is delivered at commit
     // to relays of other processes; this process's relay is woken by the commit itself (ADR 0046). The relay drains

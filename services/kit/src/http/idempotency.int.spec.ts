@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely, KyselyPlugin } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   connectEmbedded,
@@ -77,18 +77,24 @@ async function widgetApp(database: Database<WidgetsDB>, clock: () => Date, keys:
     committed: () => {},
     failSettles: 0,
   };
-  // Fails the claim's release or store before it reaches the database, as a dropped connection does.
-  const settleFaults: KyselyPlugin = {
-    transformQuery({ node }) {
-      if ((node.kind === 'DeleteQueryNode' || node.kind === 'UpdateQueryNode') && script.failSettles > 0) {
-        script.failSettles -= 1;
-        throw new Error('Connection terminated unexpectedly');
-      }
-      return node;
+  // Fails the claim's release or store before it reaches the database, as a dropped connection does. The mechanism's
+  // statements are compiled once (ADR 0049), so the fault sits where each execution passes: `executeQuery`.
+  const base = idempotencyView(database.db);
+  const keysDb = new Proxy(base, {
+    get(target, prop) {
+      if (prop === 'executeQuery')
+        return (query: CompiledQuery) => {
+          const kind = query.query.kind;
+          if ((kind === 'DeleteQueryNode' || kind === 'UpdateQueryNode') && script.failSettles > 0) {
+            script.failSettles -= 1;
+            return Promise.reject(new Error('Connection terminated unexpectedly'));
+          }
+          return target.executeQuery(query);
+        };
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
-    transformResult: async ({ result }) => result,
-  };
-  const keysDb = idempotencyView(database.db).withPlugin(settleFaults);
+  });
   registerIdempotency(app, { database: { db: keysDb }, log: silentLog, clock, leaseMs: LEASE_MS });
   const { db } = database;
 

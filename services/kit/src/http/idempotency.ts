@@ -6,6 +6,7 @@ import type { IdempotencyTables } from '../db/schema.js';
 import { AppError, badRequest, conflict } from '../errors.js';
 import { systemClock, type Clock } from '../events/types.js';
 import { optionalUser } from './auth.js';
+import { QueryTemplate } from '../db/query-template.js';
 
 /**
  * `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) for routes that opt in with
@@ -103,6 +104,7 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
   const leaseMs = opts.leaseMs ?? 30_000;
   const retentionMs = opts.retentionMs ?? 24 * 3600_000;
   const { db } = opts.database;
+  const statements = idempotencyStatements(db);
   let lastPurge = 0;
 
   app.decorateRequest('idempotency', null);
@@ -120,57 +122,21 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
     // A row can vanish between the failed claim and the read (its owner got a 5xx and released it): claim again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const claimId = randomUUID();
-      const claimed = await db
-        .insertInto('idempotency_keys')
-        .values({
-          caller,
-          key,
-          fingerprint,
-          state: 'in_progress',
-          claim_id: claimId,
-          locked_until: new Date(now.getTime() + leaseMs),
-          expires_at: new Date(now.getTime() + retentionMs),
-          created_at: now,
-        })
-        .onConflict((oc) =>
-          oc
-            .columns(['caller', 'key'])
-            .doUpdateSet((eb) => ({
-              fingerprint: eb.ref('excluded.fingerprint'),
-              state: 'in_progress',
-              claim_id: eb.ref('excluded.claim_id'),
-              locked_until: eb.ref('excluded.locked_until'),
-              expires_at: eb.ref('excluded.expires_at'),
-              created_at: eb.ref('excluded.created_at'),
-              response_status: null,
-              response_headers: null,
-              response_body: null,
-            }))
-            // Taken over only when expired, or when the same request's claim outlived its lease (its process died).
-            .where((eb) =>
-              eb.or([
-                eb('idempotency_keys.expires_at', '<=', now),
-                eb.and([
-                  eb('idempotency_keys.state', '=', 'in_progress'),
-                  eb('idempotency_keys.locked_until', '<=', now),
-                  eb('idempotency_keys.fingerprint', '=', fingerprint),
-                ]),
-              ]),
-            ),
-        )
-        .returning('claim_id')
-        .executeTakeFirst();
+      const [claimed] = await statements.claim.execute(db, {
+        caller,
+        key,
+        fingerprint,
+        claimId,
+        lockedUntil: new Date(now.getTime() + leaseMs),
+        expiresAt: new Date(now.getTime() + retentionMs),
+        now,
+      });
       if (claimed) {
         owned.set(request, { claimId });
         request.idempotency = { key, caller };
         return;
       }
-      const row: KeyRow | undefined = await db
-        .selectFrom('idempotency_keys')
-        .select(['fingerprint', 'state', 'response_status', 'response_headers', 'response_body'])
-        .where('caller', '=', caller)
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const [row]: (KeyRow | undefined)[] = await statements.read.execute(db, { caller, key });
       if (!row) continue;
       if (row.fingerprint !== fingerprint) throw new AppError('UNPROCESSABLE', IDEMPOTENCY_MESSAGES.mismatch);
       if (row.state !== 'completed' || row.response_status === null)
@@ -204,12 +170,7 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
 
   /** Lets the next try with the key run again (only while the claim is still ours). */
   async function release(claim: { caller: string; key: string; claimId: string }): Promise<void> {
-    await db
-      .deleteFrom('idempotency_keys')
-      .where('caller', '=', claim.caller)
-      .where('key', '=', claim.key)
-      .where('claim_id', '=', claim.claimId)
-      .execute();
+    await statements.release.execute(db, claim);
   }
 
   /** Keeps the answer for replays — only while the claim is still ours: a taken-over lease keeps the newer answer. */
@@ -219,18 +180,7 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
     headers: Record<string, string>,
     body: Buffer,
   ): Promise<void> {
-    await db
-      .updateTable('idempotency_keys')
-      .set({
-        state: 'completed',
-        response_status: status,
-        response_headers: JSON.stringify(headers),
-        response_body: body,
-      })
-      .where('caller', '=', claim.caller)
-      .where('key', '=', claim.key)
-      .where('claim_id', '=', claim.claimId)
-      .execute();
+    await statements.store.execute(db, { ...claim, status, headers: JSON.stringify(headers), body });
   }
 
   /**
@@ -274,6 +224,83 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
       .execute()
       .catch((err: unknown) => opts.log.warn({ err }, 'could not purge expired idempotency keys'));
   }
+}
+
+/**
+ * The mechanism's four statements, compiled once per app (ADR 0049: every idempotent request sends two of them, and
+ * kysely built each of them anew per request). The SQL is the builders' own (`query-template.ts`).
+ */
+function idempotencyStatements(db: Kysely<IdempotencyTables>) {
+  type Claim = { caller: string; key: string; claimId: string };
+  const claim = QueryTemplate.compile<
+    Claim & { fingerprint: string; lockedUntil: Date; expiresAt: Date; now: Date },
+    { claim_id: string }
+  >(['caller', 'key', 'fingerprint', 'claimId', 'lockedUntil', 'expiresAt', 'now'], (p) =>
+    db
+      .insertInto('idempotency_keys')
+      .values({
+        caller: p.caller,
+        key: p.key,
+        fingerprint: p.fingerprint,
+        state: 'in_progress',
+        claim_id: p.claimId,
+        locked_until: p.lockedUntil,
+        expires_at: p.expiresAt,
+        created_at: p.now,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['caller', 'key'])
+          .doUpdateSet((eb) => ({
+            fingerprint: eb.ref('excluded.fingerprint'),
+            state: 'in_progress',
+            claim_id: eb.ref('excluded.claim_id'),
+            locked_until: eb.ref('excluded.locked_until'),
+            expires_at: eb.ref('excluded.expires_at'),
+            created_at: eb.ref('excluded.created_at'),
+            response_status: null,
+            response_headers: null,
+            response_body: null,
+          }))
+          // Taken over only when expired, or when the same request's claim outlived its lease (its process died).
+          .where((eb) =>
+            eb.or([
+              eb('idempotency_keys.expires_at', '<=', p.now),
+              eb.and([
+                eb('idempotency_keys.state', '=', 'in_progress'),
+                eb('idempotency_keys.locked_until', '<=', p.now),
+                eb('idempotency_keys.fingerprint', '=', p.fingerprint),
+              ]),
+            ]),
+          ),
+      )
+      .returning('claim_id'),
+  );
+  const read = QueryTemplate.compile<{ caller: string; key: string }, KeyRow>(['caller', 'key'], (p) =>
+    db
+      .selectFrom('idempotency_keys')
+      .select(['fingerprint', 'state', 'response_status', 'response_headers', 'response_body'])
+      .where('caller', '=', p.caller)
+      .where('key', '=', p.key),
+  );
+  const release = QueryTemplate.compile<Claim, unknown>(['caller', 'key', 'claimId'], (p) =>
+    db
+      .deleteFrom('idempotency_keys')
+      .where('caller', '=', p.caller)
+      .where('key', '=', p.key)
+      .where('claim_id', '=', p.claimId),
+  );
+  const store = QueryTemplate.compile<Claim & { status: number; headers: string; body: Buffer }, unknown>(
+    ['caller', 'key', 'claimId', 'status', 'headers', 'body'],
+    (p) =>
+      db
+        .updateTable('idempotency_keys')
+        .set({ state: 'completed', response_status: p.status, response_headers: p.headers, response_body: p.body })
+        .where('caller', '=', p.caller)
+        .where('key', '=', p.key)
+        .where('claim_id', '=', p.claimId),
+  );
+  return { claim, read, release, store };
 }
 
 /** The serialized body as bytes; null for a stream, which cannot be kept. */

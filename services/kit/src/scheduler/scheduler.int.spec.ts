@@ -3,7 +3,7 @@ import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
 import { statementsOf } from '../testing/statements.js';
 import type { Kysely } from 'kysely';
 import { counterFixture, silentLog, type CounterDB, type KitFixture } from '../test/fixture.js';
-import { cancelJob, scheduleJob, Scheduler, type JobHandler } from './scheduler.js';
+import { cancelJob, scheduleJob, scheduleJobs, Scheduler, type JobHandler } from './scheduler.js';
 
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
 
@@ -201,6 +201,59 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     }
     expect(await jobStatuses('one-statement-soon')).toEqual(['pending']);
     for (const key of ['one-statement-soon', 'one-statement-later']) await cancelJob(fx.database.db, key);
+  });
+
+  it("schedules several jobs and the caller's own write in one statement, the wake-up at commit (ADR 0049)", async () => {
+    const id = `several-${Date.now()}`;
+    const soonDue = new Date(Date.now() - 1000);
+    let woken = 0;
+    const unlisten = await fx.database.listen('jobs_support', (payload) => {
+      if (payload !== undefined) woken += 1;
+    });
+    try {
+      const { statements } = await statementsOf(() =>
+        fx.database.db.transaction().execute(async (trx) => {
+          await scheduleJobs(
+            trx,
+            [
+              { kind: 'none', key: `${id}-a`, dueAt: soonDue, payload: { n: 1 } },
+              { kind: 'none', key: `${id}-b`, dueAt: new Date(Date.now() + 86400_000), payload: { n: 2 } },
+              // The same key twice: the last is scheduled (one statement cannot update a row twice).
+              { kind: 'none', key: `${id}-a`, dueAt: soonDue, payload: { n: 3 } },
+            ],
+            trx.insertInto('seen').values({ event_id: id, value: 7 }),
+          );
+          await new Promise((resolve) => setTimeout(resolve, 200));
+          expect(woken).toBe(0); // not before the commit
+        }),
+      );
+      expect(statements).toHaveLength(3); // BEGIN, the one statement, COMMIT
+      expect(statements[1]).toMatch(/pg_notify/);
+      await eventually(async () => woken === 1);
+    } finally {
+      await unlisten();
+    }
+    const rows = await fx.database.db.selectFrom('scheduled_jobs').select(['key', 'payload', 'status']).where('key', 'like', `${id}%`).orderBy('key').execute();
+    expect(rows).toEqual([
+      { key: `${id}-a`, payload: { n: 3 }, status: 'pending' },
+      { key: `${id}-b`, payload: { n: 2 }, status: 'pending' },
+    ]);
+    expect(await fx.database.db.selectFrom('seen').select('value').where('event_id', '=', id).executeTakeFirst()).toEqual({ value: 7 });
+    // Rescheduling through the same statement replaces each job (pending again, attempts reset); nothing due soon, no NOTIFY.
+    await fx.database.db.updateTable('scheduled_jobs').set({ status: 'done', attempts: 2 }).where('key', '=', `${id}-b`).execute();
+    const later = await statementsOf(() =>
+      scheduleJobs(fx.database.db, [{ kind: 'other', key: `${id}-b`, dueAt: new Date(Date.now() + 86400_000), payload: { n: 4 } }], fx.database.db.insertInto('seen').values({ event_id: `${id}-2`, value: 8 })),
+    );
+    expect(later.statements).toHaveLength(1);
+    expect(later.statements[0]).not.toMatch(/pg_notify/);
+    expect(await fx.database.db.selectFrom('scheduled_jobs').select(['kind', 'payload', 'status', 'attempts']).where('key', '=', `${id}-b`).executeTakeFirst()).toEqual({
+      kind: 'other',
+      payload: { n: 4 },
+      status: 'pending',
+      attempts: 0,
+    });
+    expect(await fx.database.db.selectFrom('seen').select('value').where('event_id', '=', `${id}-2`).executeTakeFirst()).toEqual({ value: 8 });
+    for (const key of [`${id}-a`, `${id}-b`]) await cancelJob(fx.database.db, key);
   });
 
   it('runs what is due with one look and one claim per job: the claim says whether more are due (ADR 0042)', async () => {

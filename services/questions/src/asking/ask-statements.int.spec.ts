@@ -40,8 +40,9 @@ describe.runIf(run)('one guest ask: its round trips to Postgres (issue 17, ADR 0
 
   // 26 before ADR 0042: the owner read three times and screening in four more statements, the origin in a transaction
   // of its own after the row's read, the personal-data key in two statements, each mail job's NOTIFY in its own, the
-  // recipient read again for the owner's mail.
-  const CEILING = 17;
+  // recipient read again for the owner's mail. 17 before ADR 0049: the deadline's lock and the stream's load of a
+  // question that cannot exist yet, the outbox row in a statement of its own, the two mails and the status link in three.
+  const CEILING = 12;
 
   it(`sends at most ${CEILING} statements, BEGIN and COMMIT included, and the question is in the owner's inbox`, async () => {
     await ask('Warm-up?'); // first use of the owner's personal-data key
@@ -55,7 +56,16 @@ describe.runIf(run)('one guest ask: its round trips to Postgres (issue 17, ADR 0
     expect(inTransaction.filter((s) => /from "recipients"/.test(s))).toHaveLength(1);
     expect(statements.filter((s) => /question_origins/.test(s) && /insert/i.test(s))).toHaveLength(1);
     expect(statements.indexOf('commit')).toBeGreaterThan(statements.findIndex((s) => /insert into "question_origins"/.test(s)));
+    // ADR 0049: a new question is neither locked nor loaded; its outbox row goes with its event; its mails with its link.
+    expect(inTransaction.filter((s) => /scheduled_jobs/.test(s) || /from "events"/.test(s))).toEqual([
+      expect.stringMatching(/insert into "scheduled_jobs".*insert into "status_links"/s),
+    ]);
+    expect(inTransaction.filter((s) => /insert into "outbox"/.test(s))).toEqual([expect.stringMatching(/insert into "events"/)]);
     const id = result.json<{ _id: string }>()._id;
+    const jobs = await h.database.db.selectFrom('scheduled_jobs').select('key').where('key', 'like', `mail:%:${id}`).orderBy('key').execute();
+    expect(jobs.map((j) => j.key)).toEqual([`mail:question-asked:${id}`, `mail:status-link:${id}`]);
+    expect(await h.database.db.selectFrom('status_links').select('guest').where('question_id', '=', id).execute()).toEqual([{ guest: true }]);
+    expect(await h.database.db.selectFrom('outbox').select('subject').where('event_id', '=', (await h.database.db.selectFrom('events').select('event_id').where('stream_id', '=', `question-${id}`).executeTakeFirstOrThrow()).event_id).execute()).toHaveLength(1);
     const origin = await h.database.db.selectFrom('question_origins').selectAll().where('question_id', '=', id).executeTakeFirst();
     expect(origin).toMatchObject({ owner_id: ada.id, guest: true });
     expect(origin?.device_hash).toMatch(/^[0-9a-f]{64}$/);

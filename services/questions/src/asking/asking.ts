@@ -10,11 +10,14 @@ import {
   type AskingStatus,
   type UpdateAskingSettingsBody,
 } from '@ques/contracts';
-import { AppError, badRequest, forbidden, notFound, unprocessable, type AccessClaims, type Clock } from '@ques/kit';
+import { AppError, badRequest, forbidden, notFound, QueryTemplate, unprocessable, type AccessClaims, type Clock } from '@ques/kit';
 import { QUESTION_COLUMNS, type AskerBlockRow, type AskingSettingsRow, type QuestionRow, type QuestionsDB, type RecipientRow } from '../db/schema.js';
 import type { RecipientsReadModel } from '../recipients/recipients.js';
 import { isPaused, screen, type Screening } from './domain/screening.js';
 import { BUILT_IN_WORDS, compileEntry, compileFilter, type CompiledEntry } from './domain/word-filter.js';
+
+/** The values of the origin's insert and the new row's read (`recordOriginAndRead`). */
+type OriginParams = { questionId: string; ownerId: string; guest: boolean; emailHash: string | null; deviceHash: string | null; createdAt: Date };
 
 /*
  * Owner control over asking (issue 16): settings, blocks, the public status, and the screening every question goes
@@ -78,6 +81,7 @@ const defaults = (): AskingSettings => ({
 export class Asking {
   /** Compiled filters by owner and settings version (the settings row's updated_at). */
   private readonly compiled = new Map<string, { stamp: number; filter: CompiledEntry[] }>();
+  private originAndRead: QueryTemplate<OriginParams, QuestionRow> | undefined;
   private readonly builtIn = compileFilter(BUILT_IN_WORDS);
 
   constructor(
@@ -368,13 +372,37 @@ export class Asking {
     ask: Ask,
     read: OwnerRead,
   ): Promise<QuestionRow | undefined> {
-    const origin = this.originInsert(trx, questionId, read.owner.user_id, ask, read.emailHash, read.deviceHash);
-    return trx
-      .with('origin', () => origin)
-      .selectFrom('questions')
-      .select(QUESTION_COLUMNS)
-      .where('id', '=', questionId)
-      .executeTakeFirst();
+    // Compiled once (ADR 0049): every ask sends it, and kysely built its 34 columns anew each time.
+    this.originAndRead ??= QueryTemplate.compile<OriginParams, QuestionRow>(
+      ['questionId', 'ownerId', 'guest', 'emailHash', 'deviceHash', 'createdAt'],
+      (p) =>
+        this.deps.db
+          .with('origin', (qc) =>
+            qc
+              .insertInto('question_origins')
+              .values({
+                question_id: p.questionId,
+                owner_id: p.ownerId,
+                guest: p.guest,
+                email_hash: p.emailHash,
+                device_hash: p.deviceHash,
+                created_at: p.createdAt,
+              })
+              .onConflict((oc) => oc.column('question_id').doNothing()),
+          )
+          .selectFrom('questions')
+          .select(QUESTION_COLUMNS)
+          .where('id', '=', p.questionId),
+    );
+    const [row] = await this.originAndRead.execute(trx, {
+      questionId,
+      ownerId: read.owner.user_id,
+      guest: !ask.askerUserId,
+      emailHash: read.emailHash,
+      deviceHash: read.deviceHash,
+      createdAt: this.deps.clock(),
+    });
+    return row;
   }
 
   private originInsert(db: Kysely<QuestionsDB>, questionId: string, ownerId: string, ask: Ask, emailHash: string | null, deviceHash: string | null) {

@@ -354,7 +354,12 @@ export class QuestionActions {
   ): Promise<QuestionRow> {
     const { questionId } = command.data;
     try {
-      await this.deps.commands.handle(questionId, command, metadata, alongside ? { alongside: (trx) => alongside(trx) } : {});
+      // The id was just derived for this request: no lock, no load (ADR 0049). A retry of a request that committed
+      // fails its append at version 0 with the same 409 that an existing question's decision gave.
+      await this.deps.commands.handle(questionId, command, metadata, {
+        newStream: true,
+        ...(alongside ? { alongside: (trx: Kysely<QuestionsDB>) => alongside(trx) } : {}),
+      });
     } catch (err) {
       if (!isConflict(err)) throw err;
       const existing = await this.deps.questions.byId(questionId);

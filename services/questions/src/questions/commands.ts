@@ -4,6 +4,8 @@ import {
   cancelJob,
   CommandHandler,
   scheduleJob,
+  scheduleJobs,
+  type JobToSchedule,
   type Clock,
   type EventStore,
   type JobHandler,
@@ -16,7 +18,7 @@ import type { QuestionsDB } from '../db/schema.js';
 import { questionDecider, type QuestionCommand } from './domain/decide.js';
 import { isPublic } from './domain/access.js';
 import { questionStreamId, type QuestionEvent, type QuestionState } from './domain/question.js';
-import { createStatusLink, lockGuestLink, statusPageUrl } from '../status/links.js';
+import { createStatusLink, lockGuestLink, statusLinkInsert, statusPageUrl } from '../status/links.js';
 import { takeSeenPerson } from '../recipients/recipients.js';
 import { answerPostedMail, newQuestionMail, statusLinkMail } from './notifications.js';
 
@@ -60,8 +62,10 @@ async function sideEffects(
   switch (event.type) {
     case 'QuestionAsked': {
       const d = event.data;
+      // The deadline and the mails go in one statement with the guest's status link (ADR 0049).
+      const jobs: JobToSchedule[] = [];
       if (d.answerDeadline) {
-        await scheduleJob(trx, {
+        jobs.push({
           kind: ANSWER_WINDOW_JOB,
           key: answerWindowKey(d.questionId),
           dueAt: new Date(d.answerDeadline),
@@ -74,20 +78,22 @@ async function sideEffects(
       const to = await verifiedEmailOf(trx, d.recipient.userId);
       if (to) {
         const mail = newQuestionMail({ origin, ...d, recipient: { ...d.recipient, email: to } });
-        await queueMail(trx, `mail:question-asked:${d.questionId}`, mail, deps.clock());
+        jobs.push(mailJob(`mail:question-asked:${d.questionId}`, mail, deps.clock()));
       }
       // A guest gets the link to the question's private status page (issue 14); opening it confirms the address.
+      let link: ReturnType<typeof statusLinkInsert> | null = null;
       if (!d.asker.userId && d.asker.email) {
-        const token = await createStatusLink(trx, d.questionId, { guest: true, now: deps.clock() });
+        link = statusLinkInsert(trx, d.questionId, { guest: true, now: deps.clock() });
         const mail = statusLinkMail({
           questionId: d.questionId,
           to: d.asker.email,
           recipient: d.recipient,
-          statusUrl: statusPageUrl(origin, token),
+          statusUrl: statusPageUrl(origin, link.token),
           tipped: !!d.tip,
         });
-        await queueMail(trx, `mail:status-link:${d.questionId}`, mail, deps.clock());
+        jobs.push(mailJob(`mail:status-link:${d.questionId}`, mail, deps.clock()));
       }
+      await scheduleJobs(trx, jobs, link?.insert);
       return;
     }
     case 'AnswerPosted': {
@@ -187,5 +193,8 @@ export async function verifiedEmailOf(trx: Kysely<QuestionsDB>, userId: string):
 
 /** A durable `send-mail` job, committed with the caller's transaction. */
 export async function queueMail(trx: Kysely<QuestionsDB>, key: string, mail: MailMessage, now: Date): Promise<void> {
-  await scheduleJob(trx, { kind: SEND_MAIL_JOB, key, dueAt: now, payload: mail });
+  await scheduleJob(trx, mailJob(key, mail, now));
 }
+
+/** The `send-mail` job of `mail` (queued with `scheduleJob`/`scheduleJobs`). */
+export const mailJob = (key: string, mail: MailMessage, now: Date): JobToSchedule => ({ kind: SEND_MAIL_JOB, key, dueAt: now, payload: mail });

@@ -18,17 +18,21 @@ export async function createStatusLink(
   questionId: string,
   opts: { guest: boolean; now: Date },
 ): Promise<string> {
-  const token = newStatusToken();
-  await db
-    .insertInto('status_links')
-    .values({
-      token_hash: hashStatusToken(token),
-      question_id: questionId,
-      guest: opts.guest,
-      created_at: opts.now,
-    })
-    .execute();
+  const { token, insert } = statusLinkInsert(db, questionId, opts);
+  await insert.execute();
   return token;
+}
+
+/** A new link's token and the insert that stores it, for a caller that sends it with other writes (ADR 0049). */
+export function statusLinkInsert(db: Kysely<QuestionsDB>, questionId: string, opts: { guest: boolean; now: Date }) {
+  const token = newStatusToken();
+  const insert = db.insertInto('status_links').values({
+    token_hash: hashStatusToken(token),
+    question_id: questionId,
+    guest: opts.guest,
+    created_at: opts.now,
+  });
+  return { token, insert };
 }
 
 /**
