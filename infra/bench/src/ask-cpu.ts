@@ -11,10 +11,10 @@
  */
 import { execSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { BffClient, createCast, guestAsk, Topology } from '@ques/chaos';
+import { processCpuMs } from './cpu-account.js';
 
 const SIDES = (process.env.ASKCPU_SIDES ?? 'current').split(',').filter(Boolean);
 const SWAP = process.env.ASKCPU_SWAP;
@@ -24,18 +24,9 @@ const SETTLE_MS = Number(process.env.ASKCPU_SETTLE_MS ?? 3_000);
 const IDLE_MS = Number(process.env.ASKCPU_IDLE_MS ?? 5_000);
 const WARMUP = Number(process.env.ASKCPU_WARMUP ?? 30);
 
-const TICK_MS = 1000 / 100; // USER_HZ
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function ticks(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return 0;
-  }
-}
+/** A process's CPU so far, ms (0 when it is gone). */
+const cpuMs = (pid: number) => processCpuMs(pid) ?? 0;
 
 async function main(): Promise<void> {
   // ASKCPU_NODE_OPTIONS: given to every service and the BFF (`--cpu-prof --cpu-prof-dir=…` for profiles of the run).
@@ -64,16 +55,16 @@ async function main(): Promise<void> {
       (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName])).rows.map((r) => r.pid);
     const snapshot = async () => {
       const per = new Map<string, number>();
-      for (const p of processes()) per.set(p.name, ticks(p.pid));
+      for (const p of processes()) per.set(p.name, cpuMs(p.pid));
       const pgPids = await backends();
-      const pgTicks = new Map(pgPids.map((pid) => [pid, ticks(pid)]));
+      const pgTicks = new Map(pgPids.map((pid) => [pid, cpuMs(pid)]));
       return { per, pgTicks };
     };
     const diff = (a: Awaited<ReturnType<typeof snapshot>>, b: Awaited<ReturnType<typeof snapshot>>) => {
       const out = new Map<string, number>();
-      for (const [name, t] of b.per) out.set(name, (t - (a.per.get(name) ?? t)) * TICK_MS);
+      for (const [name, t] of b.per) out.set(name, t - (a.per.get(name) ?? t));
       let pgMs = 0;
-      for (const [pid, t] of b.pgTicks) pgMs += (t - (a.pgTicks.get(pid) ?? 0)) * TICK_MS;
+      for (const [pid, t] of b.pgTicks) pgMs += t - (a.pgTicks.get(pid) ?? 0);
       out.set('postgres', pgMs);
       return out;
     };

@@ -45,8 +45,9 @@ export interface LatencyFigures {
 
 /**
  * What one ask and one inbox read cost the topology in CPU, ms per process (its services, the BFF, nats-server and the
- * database's Postgres backends), each measured alone before the ask → inbox row (ADR 0050); and the cores the bar's
- * load (ASK_RATE asks/s with READ_RATE reads/s) needs at those costs. The load generators are not counted.
+ * database's Postgres backends), each measured alone before the ask → inbox row, with what the processes spend idle
+ * (polls, timers) over the same time taken off (ADR 0050); and the cores the bar's load (ASK_RATE asks/s with
+ * READ_RATE reads/s) needs at those costs. The load generators are not counted.
  */
 export interface AskCosts {
   perAskMs: Record<string, number | null>;
@@ -188,15 +189,31 @@ async function askToInbox(client: BffClient, owner: Account): Promise<Omit<AskTo
 /** Asks per second and seconds of the ask-cost window: a rate this machine keeps up with, so nothing queues. */
 const COST_ASK_RATE = 20;
 const COST_SECONDS = 3;
+const COST_IDLE_MS = 3_000;
 
 async function askCosts(client: BffClient, owner: Account, topology: Topology): Promise<AskCosts | null> {
   const processes: Record<string, number | undefined> = { nats: topology.nats.pid };
   for (const name of topology.names()) processes[name] = topology.get(name).pid;
   const database = topology.database?.name ?? null;
   const inbox = `${client.base}/api/questions?role=receiver&limit=50`;
-  const reads = await measureProcesses(processes, database, () => readLoad(inbox, owner.token, READ_RATE, COST_SECONDS));
+  // What the processes spend doing nothing asked of them (polls, timers), taken off both windows by their length.
+  let idleStarted = performance.now();
+  const idle = await measureProcesses(processes, database, () => sleep(COST_IDLE_MS));
+  const idleSeconds = (performance.now() - idleStarted) / 1000;
+  const busy = async <T>(work: () => Promise<T>) => {
+    idleStarted = performance.now();
+    const measured = await measureProcesses(processes, database, work);
+    const seconds = (performance.now() - idleStarted) / 1000;
+    const cpuMs: Record<string, number | null> = {};
+    for (const [name, ms] of Object.entries(measured.cpuMs)) {
+      const idleMs = idle.cpuMs[name];
+      cpuMs[name] = ms === null || idleMs === null || idleMs === undefined ? ms : Math.max(0, ms - (idleMs / idleSeconds) * seconds);
+    }
+    return { result: measured.result, cpuMs };
+  };
+  const reads = await busy(() => readLoad(inbox, owner.token, READ_RATE, COST_SECONDS));
   let asked = 0;
-  const asks = await measureProcesses(processes, database, async () => {
+  const asks = await busy(async () => {
     const sent: Promise<void>[] = [];
     const started = performance.now();
     for (let n = 0; n < COST_ASK_RATE * COST_SECONDS; n++) {
