@@ -190,13 +190,16 @@ async function askToInbox(client: BffClient, owner: Account): Promise<Omit<AskTo
 const COST_ASK_RATE = 20;
 const COST_SECONDS = 3;
 const COST_IDLE_MS = 3_000;
+const COST_SETTLE_MS = 5_000;
 
 async function askCosts(client: BffClient, owner: Account, topology: Topology): Promise<AskCosts | null> {
   const processes: Record<string, number | undefined> = { nats: topology.nats.pid };
   for (const name of topology.names()) processes[name] = topology.get(name).pid;
   const database = topology.database?.name ?? null;
   const inbox = `${client.base}/api/questions?role=receiver&limit=50`;
-  // What the processes spend doing nothing asked of them (polls, timers), taken off both windows by their length.
+  // What the processes spend doing nothing asked of them (polls, timers), taken off both windows by their length;
+  // measured once the work before it (the tipped questions' settle jobs and mails) has drained.
+  await sleep(COST_SETTLE_MS);
   let idleStarted = performance.now();
   const idle = await measureProcesses(processes, database, () => sleep(COST_IDLE_MS));
   const idleSeconds = (performance.now() - idleStarted) / 1000;
