@@ -204,19 +204,6 @@ export class EventStore<DB extends KitTables = KitTables> {
     });
   }
 
-  /** Queues the integration events of `recorded` in the outbox (same transaction) and wakes the relay. */
-  async enqueue(trx: Kysely<DB>, recorded: RecordedEvent[]): Promise<void> {
-    const outboxRows = this.outboxRowsOf(recorded);
-    if (outboxRows.length === 0) return;
-    // The rows and the relay's wake-up in one statement (one round trip, ADR 0037). The NOTIFY is delivered at commit
-    // to relays of other processes; this process's relay is woken by the commit itself (ADR 0046). The relay drains
-    // whatever is unpublished, so a lost notification only costs one poll.
-    const channel = outboxChannel(this.database.schema);
-    const insert = kitView(trx).insertInto('outbox').values(outboxRows).returning('position');
-    await sql`WITH queued AS (${insert}) SELECT pg_notify(${channel}, ${commitOrigin}) FROM (SELECT 1 FROM queued LIMIT 1) AS one`.execute(trx);
-    await wakeAtCommit(trx, channel);
-  }
-
   async readStream(streamId: string, executor: Kysely<DB> = this.db): Promise<RecordedEvent[]> {
     const rows = await kitView(executor)
       .selectFrom('events')

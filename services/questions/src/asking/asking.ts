@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryCreator } from 'kysely';
 import {
   ASKING_MESSAGES,
   isDeviceToken,
@@ -16,8 +16,23 @@ import type { RecipientsReadModel } from '../recipients/recipients.js';
 import { isPaused, screen, type Screening } from './domain/screening.js';
 import { BUILT_IN_WORDS, compileEntry, compileFilter, type CompiledEntry } from './domain/word-filter.js';
 
-/** The values of the origin's insert and the new row's read (`recordOriginAndRead`). */
+/** The values of a question's origin row (`recordOrigin`; with `recordOriginAndRead`'s template, its placeholders). */
 type OriginParams = { questionId: string; ownerId: string; guest: boolean; emailHash: string | null; deviceHash: string | null; createdAt: Date };
+
+/** The insert of a question's origin; a second one for the same question changes nothing. */
+function originInsert(db: QueryCreator<QuestionsDB>, origin: OriginParams) {
+  return db
+    .insertInto('question_origins')
+    .values({
+      question_id: origin.questionId,
+      owner_id: origin.ownerId,
+      guest: origin.guest,
+      email_hash: origin.emailHash,
+      device_hash: origin.deviceHash,
+      created_at: origin.createdAt,
+    })
+    .onConflict((oc) => oc.column('question_id').doNothing());
+}
 
 /*
  * Owner control over asking (issue 16): settings, blocks, the public status, and the screening every question goes
@@ -359,7 +374,7 @@ export class Asking {
     if (!isUuid(ask.toUserId) || !isUuid(questionId)) return;
     const ownerId = ask.toUserId.toLowerCase();
     const { emailHash, deviceHash } = await this.identifiers(ownerId, ask);
-    await this.originInsert(this.deps.db, questionId, ownerId, ask, emailHash, deviceHash).execute();
+    await originInsert(this.deps.db, { questionId, ownerId, guest: !ask.askerUserId, emailHash, deviceHash, createdAt: this.deps.clock() }).execute();
   }
 
   /**
@@ -377,19 +392,7 @@ export class Asking {
       ['questionId', 'ownerId', 'guest', 'emailHash', 'deviceHash', 'createdAt'],
       (p) =>
         this.deps.db
-          .with('origin', (qc) =>
-            qc
-              .insertInto('question_origins')
-              .values({
-                question_id: p.questionId,
-                owner_id: p.ownerId,
-                guest: p.guest,
-                email_hash: p.emailHash,
-                device_hash: p.deviceHash,
-                created_at: p.createdAt,
-              })
-              .onConflict((oc) => oc.column('question_id').doNothing()),
-          )
+          .with('origin', (qc) => originInsert(qc, p))
           .selectFrom('questions')
           .select(QUESTION_COLUMNS)
           .where('id', '=', p.questionId),
@@ -403,20 +406,6 @@ export class Asking {
       createdAt: this.deps.clock(),
     });
     return row;
-  }
-
-  private originInsert(db: Kysely<QuestionsDB>, questionId: string, ownerId: string, ask: Ask, emailHash: string | null, deviceHash: string | null) {
-    return db
-      .insertInto('question_origins')
-      .values({
-        question_id: questionId,
-        owner_id: ownerId,
-        guest: !ask.askerUserId,
-        email_hash: emailHash,
-        device_hash: deviceHash,
-        created_at: this.deps.clock(),
-      })
-      .onConflict((oc) => oc.column('question_id').doNothing());
   }
 
   /** `POST /api/questions/:id/block`: the recipient blocks whoever asked it. */
