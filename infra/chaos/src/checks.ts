@@ -290,8 +290,9 @@ function wrongState(record: AskRecord, row: QuestionRow, money: MoneyFacts): str
 }
 
 /**
- * The wait for quiescence also waits for a job's first retry (the kit retries after 5 s): a transient failure (a
- * terminated connection) deserves its second attempt. A job that failed twice is counted as failing instead.
+ * The wait for quiescence also waits for a job's first retry (the kit retries after 5 s), and for a job run again
+ * after its database connection was lost (attempts unchanged, last_error set, due 1 s later): a transient failure
+ * deserves its next run. A job that failed twice on its merits is counted as failing instead.
  */
 const FIRST_RETRY_GRACE_SECONDS = 10;
 
@@ -314,7 +315,8 @@ export async function readBacklog(
       schemas,
       (s) =>
         `SELECT count(*) AS n FROM "${s}".scheduled_jobs WHERE status = 'pending'
-          AND (due_at <= now() OR (attempts = 1 AND due_at <= now() + interval '${FIRST_RETRY_GRACE_SECONDS} seconds'))`,
+          AND (due_at <= now() OR (attempts <= 1 AND last_error IS NOT NULL
+                AND due_at <= now() + interval '${FIRST_RETRY_GRACE_SECONDS} seconds'))`,
     );
     const tipsInFlight = Number(
       (await c.query(`SELECT count(*) AS n FROM payments.tips WHERE status IN ('capturing', 'releasing')`))

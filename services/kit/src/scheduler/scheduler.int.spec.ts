@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
 import { statementsOf } from '../testing/statements.js';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { counterFixture, silentLog, type CounterDB, type KitFixture } from '../test/fixture.js';
 import { cancelJob, scheduleJob, scheduleJobs, Scheduler, type JobHandler } from './scheduler.js';
 
@@ -87,6 +87,34 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     fail = false;
     now = new Date(now.getTime() + 1500);
     expect(await scheduler.runDue()).toBe(1);
+  });
+
+  it('runs a job again shortly when its database connection is lost mid-run, without counting an attempt', async () => {
+    let now = new Date('2026-02-02T00:00:00Z');
+    let runs = 0;
+    const scheduler = new Scheduler({
+      database: fx.database,
+      log: silentLog,
+      clock: () => now,
+      retryDelayMs: 60_000,
+      maxAttempts: 1,
+      handlers: {
+        // The first run's backend is terminated under it, as pg_terminate_backend or a Postgres restart does.
+        cut: async (trx) => {
+          runs += 1;
+          if (runs === 1) await sql`SELECT pg_terminate_backend(pg_backend_pid())`.execute(trx);
+        },
+      },
+    });
+    await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'cut', key: 'cut-1', dueAt: now, payload: {} }));
+    expect(await scheduler.runDue()).toBe(0);
+    const pending = await fx.database.db.selectFrom('scheduled_jobs').selectAll().where('key', '=', 'cut-1').executeTakeFirstOrThrow();
+    expect(pending).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(pending.last_error).toMatch(/terminat/i);
+    expect(new Date(pending.due_at).getTime()).toBe(now.getTime() + 1000);
+    now = new Date(now.getTime() + 1000);
+    expect(await scheduler.runDue()).toBe(1);
+    expect(runs).toBe(2);
   });
 
   const jobStatuses = async (prefix: string) =>

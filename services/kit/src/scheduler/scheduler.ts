@@ -1,6 +1,7 @@
 import { sql, type Kysely, type OperationNodeSource } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database.js';
+import { isConnectionLoss } from '../db/connection-errors.js';
 import { commitOrigin, fromOtherProcess, onCommitWake, wakeAtCommit } from '../db/commit-wakes.js';
 import { kitView, type Executor, type KitTables } from '../db/schema.js';
 import { systemClock, type Clock } from '../events/types.js';
@@ -25,6 +26,12 @@ export interface SchedulerOptions<DB extends KitTables = KitTables> {
   pollIntervalMs?: number;
   /** Delay before retrying a failed job (grows with attempts). */
   retryDelayMs?: number;
+  /**
+   * Delay before retrying a job whose database connection was lost mid-run (`isConnectionLoss`). Such a run is not
+   * an attempt: it counts toward neither `maxAttempts` nor the backoff, as a redelivery after a lost connection does
+   * not on the bus. Default 1 s.
+   */
+  connectionLossRetryMs?: number;
   maxAttempts?: number;
   /** How long `stop()` waits for the job in hand before it returns anyway. Default 5 s. */
   stopTimeoutMs?: number;
@@ -49,6 +56,7 @@ export const jobsChannel = (schema: string) => `jobs_${schema}`;
  * same in process). Later ones are found by the timer set from the next due time.
  */
 const WAKE_HORIZON_MS = 60_000;
+const CONNECTION_LOSS_RETRY_MS = 1_000;
 const DEFAULT_CONCURRENCY = 1;
 
 /** A job to schedule: `key` identifies it (scheduling the same key again replaces it). */
@@ -376,6 +384,19 @@ export class Scheduler<DB extends KitTables = KitTables> {
   }
 
   private async recordFailure(job: JobRow, err: unknown, now: Date): Promise<void> {
+    if (isConnectionLoss(err)) {
+      // The job did not fail: its connection did. The pool replaces it; the job runs again shortly, attempts unchanged.
+      this.opts.log.warn({ err, jobKey: job.key }, 'scheduled job lost its database connection; it runs again');
+      await kitView(this.opts.database.db)
+        .updateTable('scheduled_jobs')
+        .set({
+          last_error: String((err as Error)?.message ?? err),
+          due_at: new Date(now.getTime() + (this.opts.connectionLossRetryMs ?? CONNECTION_LOSS_RETRY_MS)),
+        })
+        .where('id', '=', job.id)
+        .execute();
+      return;
+    }
     const attempts = job.attempts + 1;
     const maxAttempts = this.opts.maxAttempts ?? 10;
     const delay = (this.opts.retryDelayMs ?? 5000) * 2 ** Math.min(attempts - 1, 8);
