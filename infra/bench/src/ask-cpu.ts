@@ -7,7 +7,8 @@
  * `ASKCPU_SWAP <side>` (a shell command that puts that side's build in place, when set), restarts every service and the
  * BFF on it, sends warm-up asks, measures an idle window, then ASKCPU_ASKS guest asks (default 200) at ASKCPU_RATE a
  * second (default 10) through the BFF, waits ASKCPU_SETTLE_MS (default 3 s) for the relay, consumers and mail jobs,
- * and prints the CPU per ask of each process with the idle rate taken off. Same database and NATS for every side.
+ * and prints the CPU per ask of each process with the idle rate taken off, and Postgres's split by the service whose
+ * connections used it (application_name). Same database and NATS for every side.
  */
 import { execSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -29,7 +30,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 const cpuMs = (pid: number) => processCpuMs(pid) ?? 0;
 
 async function main(): Promise<void> {
-  // ASKCPU_NODE_OPTIONS: given to every service and the BFF (`--cpu-prof --cpu-prof-dir=…` for profiles of the run).
+  // ASKCPU_NODE_OPTIONS: given to every service (not the BFF). Node 20 refuses `--cpu-prof` there; for profiles of the
+  // run use `--require <bench>/scripts/cpu-profile-on-signal.cjs` and send SIGUSR2 to start and again to write one.
   const serviceEnv: Record<string, string> = process.env.ASKCPU_NODE_OPTIONS ? { NODE_OPTIONS: process.env.ASKCPU_NODE_OPTIONS } : {};
   const topology = await Topology.start({ logLevel: 'warn', readyTimeoutMs: 120_000, serviceEnv, progress: (l) => console.error(`  ${l}`) });
   const db = new pg.Client({ connectionString: topology.database!.url });
@@ -51,21 +53,33 @@ async function main(): Promise<void> {
       if (res.status !== 201) throw new Error(`ask answered ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
     };
     const processes = () => [...topology.names(), 'nats'].map((name) => ({ name: name.replace(/#1$/, ''), pid: topology.get(name).pid! }));
+    // Each service's pool names its connections after its schema (application_name): Postgres's CPU by service.
     const backends = async () =>
-      (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName])).rows.map((r) => r.pid);
+      (
+        await db.query<{ pid: number; app: string }>(
+          'SELECT pid, application_name AS app FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+          [dbName],
+        )
+      ).rows;
     const snapshot = async () => {
       const per = new Map<string, number>();
       for (const p of processes()) per.set(p.name, cpuMs(p.pid));
-      const pgPids = await backends();
-      const pgTicks = new Map(pgPids.map((pid) => [pid, cpuMs(pid)]));
+      const pgTicks = new Map((await backends()).map(({ pid, app }) => [pid, { app: app || 'other', ms: cpuMs(pid) }]));
       return { per, pgTicks };
     };
+    /** CPU used between two snapshots per process, `postgres` for all backends, and `pg:<service>` for each service's. */
     const diff = (a: Awaited<ReturnType<typeof snapshot>>, b: Awaited<ReturnType<typeof snapshot>>) => {
       const out = new Map<string, number>();
       for (const [name, t] of b.per) out.set(name, t - (a.per.get(name) ?? t));
       let pgMs = 0;
-      for (const [pid, t] of b.pgTicks) pgMs += t - (a.pgTicks.get(pid) ?? 0);
+      const byApp = new Map<string, number>();
+      for (const [pid, { app, ms }] of b.pgTicks) {
+        const used = ms - (a.pgTicks.get(pid)?.ms ?? 0);
+        pgMs += used;
+        byApp.set(`pg:${app}`, (byApp.get(`pg:${app}`) ?? 0) + used);
+      }
       out.set('postgres', pgMs);
+      for (const [app, ms] of [...byApp].sort()) out.set(app, ms);
       return out;
     };
 
@@ -103,12 +117,19 @@ async function main(): Promise<void> {
       const loadAfter = loadavg()[0]!.toFixed(2);
       let total = 0;
       const cells: string[] = [];
+      const pgCells: string[] = [];
       for (const [name, ms] of used) {
         const net = (ms - ((idle.get(name) ?? 0) / idleSec) * windowSec) / ASKS;
+        if (name.startsWith('pg:')) {
+          pgCells.push(`${name.slice(3)} ${net.toFixed(2)}`);
+          continue;
+        }
         total += net;
         cells.push(`${name} ${net.toFixed(2)}`);
       }
-      const row = `${side}: ms CPU per ask (idle taken off): ${cells.join(', ')}; total ${total.toFixed(2)} | ${ASKS} asks at ${RATE}/s, ${failed} failed, load ${load} → ${loadAfter}`;
+      const row =
+        `${side}: ms CPU per ask (idle taken off): ${cells.join(', ')}; total ${total.toFixed(2)} | ${ASKS} asks at ${RATE}/s, ${failed} failed, load ${load} → ${loadAfter}\n` +
+        `  postgres by service's connections: ${pgCells.join(', ')}`;
       rows.push(row);
       console.log(row);
     }
