@@ -3,7 +3,7 @@ import pino from 'pino';
 import { z } from 'zod';
 import { InProcessEventBus } from './bus/in-process-bus.js';
 import { NatsEventBus } from './bus/nats-bus.js';
-import { loadConfig } from './config/config.js';
+import { loadConfig, ZServiceEnv } from './config/config.js';
 import { connectPostgres, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import type { IdempotencyTables, KitTables } from './db/schema.js';
@@ -46,6 +46,7 @@ const ZCliEnv = z.object({
   NATS_URL: z.string().optional(),
   BUS_NAMESPACE: z.string().default(''),
   LOG_LEVEL: z.string().default('info'),
+  PG_PREPARE_STATEMENTS: ZServiceEnv.shape.PG_PREPARE_STATEMENTS,
 });
 
 /** What the admin commands need of a service definition (the whole definition lets `dead-letters retry` build its consumers). */
@@ -109,7 +110,12 @@ export async function runServiceCli<DB extends KitTables & IdempotencyTables>(de
   const operator = operatorName(values.operator);
   const who = { operator, log };
   // The online rebuild reads the next batch on one connection while it applies one on another (ADR 0026).
-  const database = connectPostgres<DB>({ connectionString: config.DATABASE_URL, schema: def.name, max: 4 });
+  const database = connectPostgres<DB>({
+    connectionString: config.DATABASE_URL,
+    schema: def.name,
+    max: 4,
+    prepareStatements: config.PG_PREPARE_STATEMENTS !== 'false',
+  });
   const connectBus = () =>
     NatsEventBus.connect({ servers: config.NATS_URL!, name: `${def.name}-admin`, namespace: config.BUS_NAMESPACE || undefined, log });
   try {

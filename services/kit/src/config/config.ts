@@ -31,6 +31,11 @@ export const ZServiceEnv = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** When set, scrapes of METRICS_PORT must send `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /**
+   * `false`: every statement is sent unnamed (a pooler that cannot keep named statements, such as PgBouncer in
+   * transaction mode before 1.21). Unset: repeated statements are prepared once per connection (ADR 0051).
+   */
+  PG_PREPARE_STATEMENTS: z.enum(['true', 'false']).optional(),
   /** `off`: the read caches (ADR 0040) are not used — every list is read from the database. Unset: `on`. */
   READ_CACHE: z.enum(['on', 'off']).optional(),
   JWT_ISSUER: z.string().default('ques-identity'),

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { withCommitHooks } from './commit-hooks.js';
 import { EmbeddedPostgres, PGliteDialect } from './pglite-dialect.js';
 import type { KitTables } from './schema.js';
+import { prepareRepeatedStatements, StatementNames } from './prepared-statements.js';
 
 // bigint columns (global positions, counters) fit in a double for this product's lifetime; read them as numbers.
 const INT8_OID = 20;
@@ -61,6 +62,11 @@ export interface PostgresOptions {
   /** Pool size. */
   max?: number;
   applicationName?: string;
+  /**
+   * Prepare statements sent repeatedly (`StatementNames`, ADR 0051): Postgres parses and plans them once per
+   * connection instead of on every execution. Default true (a service's `PG_PREPARE_STATEMENTS=false` passes false).
+   */
+  prepareStatements?: boolean;
 }
 
 export function connectPostgres<DB = KitTables>(opts: PostgresOptions): Database<DB> {
@@ -78,7 +84,11 @@ export function connectPostgres<DB = KitTables>(opts: PostgresOptions): Database
   // queries (Kysely holds one across a transaction's awaits) would emit 'error' with no listener and crash the
   // process. This listener lives as long as the client: the loss reaches the caller as its query's rejection, and
   // the pool discards the broken client when it is released.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  const statementNames = opts.prepareStatements === false ? null : new StatementNames();
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    if (statementNames) prepareRepeatedStatements(client, statementNames);
+  });
   const db = new Kysely<DB>({ dialect: withCommitHooks(new PostgresDialect({ pool })) });
   const dedicated = new Set<pg.Client>();
 

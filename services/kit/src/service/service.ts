@@ -220,7 +220,11 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
     let database = options.database;
     if (!database) {
       if (!config.DATABASE_URL) throw new Error('Invalid configuration:\n  DATABASE_URL: required');
-      const connected = connectPostgres<DB>({ connectionString: config.DATABASE_URL, schema: def.name });
+      const connected = connectPostgres<DB>({
+        connectionString: config.DATABASE_URL,
+        schema: def.name,
+        prepareStatements: config.PG_PREPARE_STATEMENTS !== 'false',
+      });
       owned.database = connected;
       await waitUntilReachable('Postgres', () => sql`SELECT 1`.execute(connected.db), log, options.startup);
       database = connected;
