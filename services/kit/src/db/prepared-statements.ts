@@ -21,7 +21,8 @@ export class StatementNames {
   constructor(
     private readonly opts: { threshold: number; maxNames: number; maxTracked: number } = {
       threshold: 3,
-      maxNames: 200,
+      // A prepared join with its generic plan holds ~80 KB in its backend: 100 names cap a pool of 10 at ~80 MB.
+      maxNames: 100,
       maxTracked: 5_000,
     },
   ) {}
