@@ -384,29 +384,23 @@ export class Scheduler<DB extends KitTables = KitTables> {
   }
 
   private async recordFailure(job: JobRow, err: unknown, now: Date): Promise<void> {
-    if (isConnectionLoss(err)) {
-      // The job did not fail: its connection did. The pool replaces it; the job runs again shortly, attempts unchanged.
-      this.opts.log.warn({ err, jobKey: job.key }, 'scheduled job lost its database connection; it runs again');
-      await kitView(this.opts.database.db)
-        .updateTable('scheduled_jobs')
-        .set({
-          last_error: String((err as Error)?.message ?? err),
-          due_at: new Date(now.getTime() + (this.opts.connectionLossRetryMs ?? CONNECTION_LOSS_RETRY_MS)),
-        })
-        .where('id', '=', job.id)
-        .execute();
-      return;
-    }
-    const attempts = job.attempts + 1;
-    const maxAttempts = this.opts.maxAttempts ?? 10;
-    const delay = (this.opts.retryDelayMs ?? 5000) * 2 ** Math.min(attempts - 1, 8);
-    this.opts.log.warn({ err, jobKey: job.key, attempts }, 'scheduled job failed');
+    // A lost connection is not the job's failure: it runs again shortly, attempts unchanged (the pool replaces the
+    // connection). Any other error counts an attempt and backs off.
+    const lostConnection = isConnectionLoss(err);
+    const attempts = lostConnection ? job.attempts : job.attempts + 1;
+    const delay = lostConnection
+      ? (this.opts.connectionLossRetryMs ?? CONNECTION_LOSS_RETRY_MS)
+      : (this.opts.retryDelayMs ?? 5000) * 2 ** Math.min(attempts - 1, 8);
+    this.opts.log.warn(
+      { err, jobKey: job.key, attempts },
+      lostConnection ? 'scheduled job lost its database connection; it runs again' : 'scheduled job failed',
+    );
     await kitView(this.opts.database.db)
       .updateTable('scheduled_jobs')
       .set({
         attempts,
         last_error: String((err as Error)?.message ?? err),
-        status: attempts >= maxAttempts ? 'failed' : 'pending',
+        status: attempts >= (this.opts.maxAttempts ?? 10) ? 'failed' : 'pending',
         due_at: new Date(now.getTime() + delay),
       })
       .where('id', '=', job.id)
