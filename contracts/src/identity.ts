@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { handleProblem, normalizeHandle } from './core/handle.js';
 import { IDENTITY_MESSAGES, LIMITS } from './core/identity.js';
 
 // The zod-free constants and the username rule live in ./core/identity.ts (the browser imports them from there).
 export * from './core/identity.js';
+export * from './core/handle.js';
 
 const trimmed = (max: number) => z.string().trim().max(max);
 export const ZHexColor = z
@@ -28,13 +30,27 @@ export const ZUsername = z
   .max(LIMITS.username)
   .regex(/^[a-z0-9_-]+$/, 'Usernames may contain letters, digits, hyphens and underscores');
 
+/**
+ * A public handle someone chooses (issue 28): the one rule of `core/handle.ts`, its message as the error. Lowercased
+ * (A–Z only) and trimmed; anything else that is not `a-z 0-9 -` is refused, never transliterated.
+ */
+export const ZHandle = z
+  .string({ error: 'Please choose your link.' })
+  .max(200)
+  .transform(normalizeHandle)
+  .superRefine((value, ctx) => {
+    const problem = handleProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 // ---- requests (spec §7 field names) ----
 
 export const ZSignupRequest = z.object({
   name: trimmed(LIMITS.name).min(1, 'Name is required'),
   email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').pipe(ZEmail),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').pipe(ZPassword),
-  username: ZUsername.optional(),
+  /** The chosen handle (issue 28); without it (older clients) one is derived from the name. */
+  username: ZHandle.optional(),
 });
 export type SignupRequest = z.infer<typeof ZSignupRequest>;
 
@@ -128,6 +144,16 @@ export const ZVerifyEmailRequest = z.object({
 export type VerifyEmailRequest = z.infer<typeof ZVerifyEmailRequest>;
 
 export const ZPublicProfileParams = z.object({ username: z.string() });
+
+/** `PUT /api/users/handle`: rename the public link (issue 28). */
+export const ZChangeHandleRequest = z.object({ username: ZHandle });
+export type ChangeHandleRequest = z.infer<typeof ZChangeHandleRequest>;
+export const ZHandleParams = z.object({ handle: z.string().max(200) });
+export const ZHandleAvailability = z.strictObject({
+  handle: z.string(),
+  available: z.boolean(),
+  reason: z.string().optional(),
+});
 export const ZUserIdParams = z.object({ id: z.string() });
 export const ZAvatarFileParams = z.object({ userId: z.string(), file: z.string() });
 
@@ -173,6 +199,14 @@ export const ZSignupResponse = z.strictObject({
   refreshToken: z.string(),
 });
 export type SignupResponse = z.infer<typeof ZSignupResponse>;
+
+/** `PUT /api/users/handle`: the account with its new handle, and an access token naming it. */
+export const ZChangeHandleResponse = z.strictObject({
+  message: z.string(),
+  user: ZUser,
+  accessToken: z.string(),
+});
+export type ChangeHandleResponse = z.infer<typeof ZChangeHandleResponse>;
 
 export const ZLoginResponse = z.strictObject({
   message: z.string(),

@@ -1,7 +1,12 @@
 import { z } from 'zod';
+import { HANDLE_HOLD_DAYS, HANDLE_MESSAGES as H } from '../core/handle.js';
 import { IDENTITY_MESSAGES as M, LIMITS, RESET_MAILS_PER_HOUR, VERIFICATION_MAILS_PER_HOUR } from '../core/identity.js';
 import {
   ZAvatarFileParams,
+  ZChangeHandleRequest,
+  ZChangeHandleResponse,
+  ZHandleAvailability,
+  ZHandleParams,
   ZLoginRequest,
   ZLoginResponse,
   ZLogoutRequest,
@@ -25,6 +30,9 @@ import { BAD_TOKEN, NO_TOKEN, TOO_MANY } from './kit-messages.js';
 /** What a call with a signed-in user's session can answer 401 with (the data export's calls too). */
 export const AUTH_ERRORS = [NO_TOKEN, BAD_TOKEN, M.sessionEnded] as const;
 
+/** Every way a chosen handle can be refused (issue 28), for the docs. */
+const HANDLE_REFUSALS = [H.required, H.shape, H.spaces, H.lookalike, H.hyphens, H.reserved];
+
 /** The identity context's /api calls (spec §7 "Users", plus e-mail verification). */
 export const identityApi = {
   signup: defineCall({
@@ -34,13 +42,14 @@ export const identityApi = {
     service: 'identity',
     summary: 'Create an account (name, email, password); signs in and mails a link to verify the address',
     description:
-      'The username comes from the name (spec §3) unless given. The account works at once; what belongs to an ' +
+      'The username (public link) is the one chosen (`username`, issue 28: refused with its reason, 409 when taken) or, ' +
+      'when absent, comes from the name (spec §3). The account works at once; what belongs to an ' +
       'address (guest questions asked with it, notification e-mails) follows it only once the mailed link is opened.',
     auth: 'none',
     rateLimit: 'auth',
     errors: {
-      400: ['Name is required', 'Email is required', 'Please enter a valid email address', 'Password is required', `Password must be at least ${LIMITS.passwordMin} characters`],
-      409: [M.emailTaken, M.usernameTaken],
+      400: ['Name is required', 'Email is required', 'Please enter a valid email address', 'Password is required', `Password must be at least ${LIMITS.passwordMin} characters`, ...HANDLE_REFUSALS],
+      409: [M.emailTaken, H.taken],
       429: [TOO_MANY],
     },
     schema: { body: ZSignupRequest, response: { 201: ZSignupResponse } },
@@ -115,6 +124,33 @@ export const identityApi = {
     auth: 'none',
     errors: { 404: [M.userNotFound] },
     schema: { params: ZPublicProfileParams, response: { 200: ZPublicProfile } },
+  }),
+  handleAvailability: defineCall({
+    id: 'getHandleAvailability',
+    method: 'GET',
+    path: '/api/handles/:handle/availability',
+    service: 'identity',
+    summary: 'Whether a public link (handle) can be chosen now, and why not (issue 28)',
+    description:
+      'For the live check under the sign-up and settings fields. Says only available or not and the reason shown to ' +
+      'the person (its shape, a reserved word, taken); never who holds it. A signed-in owner asking for a handle they ' +
+      'released themselves is told it is available (they may take it back).',
+    auth: 'optional',
+    schema: { params: ZHandleParams, response: { 200: ZHandleAvailability } },
+  }),
+  changeHandle: defineCall({
+    id: 'changeHandle',
+    method: 'PUT',
+    path: '/api/users/handle',
+    service: 'identity',
+    summary: 'Rename your public link (issue 28); the old one redirects to the new one',
+    description:
+      `The old \`/ask/{handle}\` pages answer 301 to the new ones for at least ${HANDLE_HOLD_DAYS} days, and nobody else may take ` +
+      'the old handle in that time (you may take it back). Two renames to the same handle at once: one wins, the ' +
+      'other gets 409.',
+    auth: 'required',
+    errors: { 400: [...HANDLE_REFUSALS, H.unchanged], 401: [...AUTH_ERRORS], 404: [M.userNotFound], 409: [H.taken] },
+    schema: { body: ZChangeHandleRequest, response: { 200: ZChangeHandleResponse } },
   }),
   uploadAvatar: defineCall({
     id: 'uploadAvatar',

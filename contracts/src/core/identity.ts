@@ -50,7 +50,7 @@ export function isDefaultAvatar(url: string | null | undefined): boolean {
 /** What identity answers, in the words the web app shows (spec §8 style). */
 export const IDENTITY_MESSAGES = {
   emailTaken: 'An account with this email already exists.',
-  usernameTaken: 'This username is taken.',
+  usernameTaken: 'That link is taken.',
   badCredentials: 'Invalid email or password',
   tooManyLogins: 'Too many login attempts. Please try again later.',
   badRefresh: 'Invalid or expired refresh token',

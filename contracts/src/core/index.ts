@@ -11,6 +11,7 @@
 
 export * from '../errors.js';
 export * from './identity.js';
+export * from './handle.js';
 export * from './asker-trust.js';
 export * from './reach.js';
 export * from './money.js';
@@ -26,6 +27,7 @@ export * from './ops.js';
 export * from './claims.js';
 
 export type {
+  ChangeHandleResponse,
   LoginResponse,
   MessageResponse,
   ProfilePutBody,

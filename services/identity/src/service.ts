@@ -21,6 +21,8 @@ import { registerClaimRoutes } from './claims/routes.js';
 import { EmailVerification, VERIFICATION_MAIL_JOB } from './users/email-verification.js';
 import { identityIntegration } from './users/integration.js';
 import { PasswordResets, RESET_MAIL_JOB } from './users/password-resets.js';
+import { Handles } from './users/handles.js';
+import { handlesProjection, HandlesReadModel } from './users/read-models/handles.js';
 import { usersProjection, UsersReadModel } from './users/read-models/users.js';
 import { registerIdentityRoutes } from './users/routes.js';
 
@@ -35,6 +37,8 @@ export const identityVault = new PersonalDataVault({
 export interface IdentityParts {
   commands: UserCommands;
   users: UsersReadModel;
+  /** Current and released public handles (issue 28). */
+  handleHistory: HandlesReadModel;
   sessions: Sessions;
   throttle: LoginThrottle;
   avatars: AvatarStore;
@@ -54,7 +58,8 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
   name: 'identity',
   config: loadIdentityConfig,
   migrations: identityMigrations,
-  projections: [usersProjection, operatorAuditProjection, profileClaimsProjection],
+  // Handles first: a handle someone else holds is refused (409) before the users table's own unique index sees it.
+  projections: [handlesProjection, usersProjection, operatorAuditProjection, profileClaimsProjection],
   toIntegration: identityIntegration,
   cipher: identityVault,
   // Identity checks its own session table (requireActiveUser) and tells the others through SessionsRevoked.
@@ -77,6 +82,7 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     return {
       commands,
       users,
+      handleHistory: new HandlesReadModel(db),
       sessions,
       throttle: new LoginThrottle(db, clock),
       avatars: new AvatarStore(db),
@@ -104,9 +110,10 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
       signAccessToken(app, { sub: user.id, username: user.username, sid, typ: 'access', ...(user.operator ? { op: true as const } : {}) });
     // Identity's sessions live in its own table: the kit's guards (requireUser, requireOperator) check it here too.
     useRevocationCheck(app, { isRevoked: async (sid) => !(await parts.sessions.isActive(sid)) });
-    const accounts = new Accounts({ ...parts, vault: identityVault, clock: ctx.clock, issueAccess });
+    const handles = new Handles({ ...parts, handles: parts.handleHistory, clock: ctx.clock, issueAccess });
+    const accounts = new Accounts({ ...parts, handles, vault: identityVault, clock: ctx.clock, issueAccess });
     const signIn = new SignIn({ ...parts, issueAccess, operatorEmails: parseOperatorEmails(ctx.config.OPERATOR_EMAILS) });
-    await registerIdentityRoutes(app, { ...parts, accounts, signIn });
+    await registerIdentityRoutes(app, { ...parts, accounts, signIn, handles });
     registerOperatorRoutes(app, { db: ctx.db, archives: new ArchiveConsole({ store: ctx.store, commands: parts.commands, users: parts.users, avatars: parts.avatars }) });
     registerExportRoutes(app, parts);
     const claims = new ProfileClaims({ ...parts, store: ctx.store, claims: parts.claimCommands, accounts, clock: ctx.clock });

@@ -12,6 +12,15 @@ export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTa
   email_verifications: EmailVerificationsTable;
   data_exports: DataExportsTable;
   profile_claims: ProfileClaimsTable;
+  handle_history: HandleHistoryTable;
+}
+
+/** Every handle a person holds (`released_at` null) or renamed away from (issue 28; the handles projection). */
+export interface HandleHistoryTable {
+  handle: string;
+  user_id: string;
+  claimed_at: Timestamp;
+  released_at: NullableTimestamp;
 }
 
 /** Read model of the user aggregate. */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import {
+  HANDLE_MESSAGES as H,
   IDENTITY_MESSAGES as M,
-  usernameFromName,
   ZChangePasswordRequest,
   ZUpdateProfileRequest,
   type ProfilePutBody,
@@ -29,6 +29,7 @@ import { avatarUrl, encodeAvatar, type AvatarStore } from './avatars.js';
 import type { UserCommands } from './commands.js';
 import { userStreamId } from './domain/user.js';
 import type { EmailVerification } from './email-verification.js';
+import { isHandleTaken, type Handles } from './handles.js';
 import { toUser, type UsersReadModel } from './read-models/users.js';
 
 export interface AccountsDeps {
@@ -42,6 +43,7 @@ export interface AccountsDeps {
   vault: PersonalDataVault;
   clock: Clock;
   issueAccess: IssueAccess;
+  handles: Handles;
 }
 
 /** Who asks and how their events are labelled (from the request). */
@@ -55,13 +57,6 @@ export interface Caller {
 export class Accounts {
   constructor(private readonly deps: AccountsDeps) {}
 
-  private async freeUsername(base: string): Promise<string> {
-    const taken = await this.deps.users.usernamesLike(base);
-    if (!taken.has(base)) return base;
-    for (let n = 2; n < 10_000; n += 1) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
-    return `${base}-${randomUUID().slice(0, 8)}`;
-  }
-
   private async current(userId: string): Promise<User> {
     const row = await this.deps.users.byId(userId);
     if (!row) throw notFound(M.userNotFound);
@@ -70,13 +65,13 @@ export class Accounts {
 
   /** Registers the account, mails the verification link (queued with the registration) and starts a session. */
   async signup(body: SignupRequest, metadata: (userId: string) => EventMetadata): Promise<SignupResponse> {
-    const { users, commands, sessions, verification, clock, issueAccess } = this.deps;
+    const { users, commands, sessions, verification, clock, issueAccess, handles } = this.deps;
     if (await users.byEmail(body.email)) throw conflict(M.emailTaken);
-    const base = body.username ?? (usernameFromName(body.name) || 'user');
-    if (body.username && (await users.byUsername(body.username))) throw conflict(M.usernameTaken);
+    // The chosen handle (issue 28) or, from older clients, the first free one the name leads to.
+    if (body.username && !(await handles.availability(body.username)).available) throw conflict(H.taken);
     const passwordHash = await hashPassword(body.password);
     const userId = randomUUID();
-    let username = await this.freeUsername(base);
+    let username = body.username ?? (await handles.derive(body.name));
     for (let attempt = 0; ; attempt += 1) {
       try {
         await commands.handle(
@@ -88,12 +83,13 @@ export class Accounts {
         break;
       } catch (error) {
         if (isUniqueViolation(error, 'users_email_unique')) throw conflict(M.emailTaken);
-        // Someone took the same username between our check and our append: pick again.
-        if (isUniqueViolation(error, 'users_username_unique') && !body.username && attempt < 5) {
-          username = attempt < 2 ? await this.freeUsername(base) : `${base}-${randomUUID().slice(0, 6)}`;
+        // Someone took the same handle between our check and our append (the database said so): a derived one is
+        // picked again, a chosen one is refused.
+        if (isHandleTaken(error) && !body.username && attempt < 5) {
+          username = await handles.derive(body.name);
           continue;
         }
-        if (isUniqueViolation(error, 'users_username_unique')) throw conflict(M.usernameTaken);
+        if (isHandleTaken(error)) throw conflict(H.taken);
         throw error;
       }
     }

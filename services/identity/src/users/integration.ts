@@ -33,6 +33,9 @@ export const identityIntegration: IntegrationMapper = (recorded: RecordedEvent) 
       // An approved claim (ADR 0034): to consumers the archive flag and the address changed — questions and payments
       // follow the flag (asking, tipping), the BFF evicts the cached page.
       return { type: 'ProfileUpdated', version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
+    case 'UsernameChanged':
+      // A new public handle (issue 28): a snapshot with it — questions, payments and the BFF follow the username.
+      return { type: 'ProfileUpdated', version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };
     case 'EmailVerified':
       // A snapshot with emailVerified: true; consumers (questions' recipients) read it as a profile update.
       return { type: 'ProfileUpdated', version: IdentityEvents.ProfileUpdated.version, data: snapshot(e.data) };

@@ -9,6 +9,8 @@ import type { Accounts, Caller } from './accounts.js';
 import { readAvatarUpload } from './avatar-upload.js';
 import { parseAvatarFile, type AvatarStore } from './avatars.js';
 import type { EmailVerification } from './email-verification.js';
+import type { Handles } from './handles.js';
+import type { HandlesReadModel } from './read-models/handles.js';
 import type { PasswordResets } from './password-resets.js';
 import { toPublicProfile, type UsersReadModel } from './read-models/users.js';
 
@@ -20,6 +22,8 @@ export interface IdentityRoutesParts {
   sessions: Sessions;
   users: UsersReadModel;
   avatars: AvatarStore;
+  handles: Handles;
+  handleHistory: HandlesReadModel;
 }
 
 /**
@@ -28,7 +32,7 @@ export interface IdentityRoutesParts {
  * declarations.
  */
 export async function registerIdentityRoutes(app: HttpApp, parts: IdentityRoutesParts): Promise<void> {
-  const { accounts, signIn, verification, resets, sessions, users, avatars } = parts;
+  const { accounts, signIn, verification, resets, sessions, users, avatars, handles, handleHistory } = parts;
 
   /** The signed-in caller of an identity route: a valid token of a session that has not ended. */
   const caller = async (request: FastifyRequest): Promise<Caller> => {
@@ -59,10 +63,22 @@ export async function registerIdentityRoutes(app: HttpApp, parts: IdentityRoutes
     const { username } = request.params;
     // Only a well-formed username can exist (and a NUL byte must never reach Postgres).
     if (!/^[\w-]{1,100}$/.test(username)) throw notFound(M.userNotFound);
-    const row = await users.byUsername(username);
+    // A handle renamed away (issue 28) answers with the profile under its new handle: the pages redirect to it.
+    const row = (await users.byUsername(username)) ?? (await renamed(username.toLowerCase()));
     if (!row) throw notFound(M.userNotFound);
     return toPublicProfile(row);
   });
+  const renamed = async (handle: string) => {
+    const userId = await handleHistory.renamedFrom(handle);
+    return userId ? users.byId(userId) : undefined;
+  };
+
+  routeFor(app, identityApi.handleAvailability, async (request) => {
+    const claims = await optionalUser(request).catch(() => null);
+    return handles.availability(request.params.handle, claims?.sub);
+  });
+
+  routeFor(app, identityApi.changeHandle, async (request) => handles.rename(await caller(request), request.body.username));
 
   routeFor(app, identityApi.uploadAvatar, async (request) => {
     const who = await caller(request);

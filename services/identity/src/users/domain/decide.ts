@@ -1,5 +1,5 @@
 import { DEFAULT_AVATAR_URL, DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from '@ques/contracts';
-import { CLAIM_MESSAGES, IDENTITY_MESSAGES } from '@ques/contracts/core';
+import { CLAIM_MESSAGES, HANDLE_MESSAGES, IDENTITY_MESSAGES } from '@ques/contracts/core';
 import { badRequest, conflict, notFound, decider, unreachable } from '@ques/kit/domain';
 import { evolveUser, initialUserState, type ProfileFields, type UserEvent, type UserState } from './user.js';
 
@@ -19,6 +19,8 @@ export type UserCommand =
       };
     }
   | { type: 'UpdateProfile'; data: { changes: Partial<ProfileFields>; now: Date } }
+  /** A new public handle (issue 28), already checked against the rule; whether it is free is the database's to say. */
+  | { type: 'ChangeUsername'; data: { username: string; now: Date } }
   | { type: 'ChangePassword'; data: { passwordHash: string; now: Date } }
   | { type: 'ChangeAvatar'; data: { avatarUrl: string; now: Date } }
   | { type: 'SetArchiveProfile'; data: { archiveProfile: boolean; now: Date } }
@@ -75,6 +77,17 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       // A new address is unproven until the link mailed to it is opened (ADR 0021).
       if (changed.includes('email')) next.emailVerified = false;
       return [{ type: 'ProfileUpdated', data: { ...next, changed, updatedAt: command.data.now.toISOString() } }];
+    }
+    case 'ChangeUsername': {
+      if (state.status !== 'active') throw notFound('User not found');
+      const { username, now } = command.data;
+      if (username === state.profile.username) throw badRequest(HANDLE_MESSAGES.unchanged);
+      return [
+        {
+          type: 'UsernameChanged',
+          data: { ...state.profile, username, previousUsername: state.profile.username, changedAt: now.toISOString() },
+        },
+      ];
     }
     case 'ChangePassword': {
       if (state.status !== 'active') throw notFound('User not found');

@@ -25,6 +25,11 @@ export type UserEvent =
       type: 'ProfileUpdated';
       data: UserProfile & { changed: (keyof ProfileFields)[]; updatedAt: string };
     }
+  /**
+   * The public handle changed (issue 28): the whole profile after it (consumers keep snapshots) and the handle it
+   * replaced, which redirects to the new one.
+   */
+  | { type: 'UsernameChanged'; data: UserProfile & { previousUsername: string; changedAt: string } }
   | { type: 'PasswordChanged'; data: { userId: string; passwordHash: string; changedAt: string } }
   | { type: 'AvatarChanged'; data: { userId: string; avatarUrl: string; changedAt: string } }
   /** Marks (or unmarks) a non-affiliated curated archive: it cannot be asked or tipped. */
@@ -65,6 +70,7 @@ export const PERSONAL_FIELDS: Record<UserEvent['type'], readonly string[]> = {
   ProfileUpdated: ['username', 'name', 'email', 'bio', 'avatarUrl'],
   ArchiveStatusChanged: ['username', 'name', 'email', 'bio', 'avatarUrl'],
   EmailVerified: ['username', 'name', 'email', 'bio', 'avatarUrl'],
+  UsernameChanged: ['username', 'name', 'email', 'bio', 'avatarUrl', 'previousUsername'],
   PasswordChanged: ['passwordHash'],
   AvatarChanged: ['avatarUrl'],
   UserDeleted: [],
@@ -94,6 +100,9 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'UserRegistered':
       return { status: 'active', profile: profileOf(event.data), passwordHash: event.data.passwordHash, registeredAt: event.data.registeredAt };
     case 'ProfileUpdated':
+      if (state.status !== 'active') return state;
+      return { ...state, profile: profileOf(event.data) };
+    case 'UsernameChanged':
       if (state.status !== 'active') return state;
       return { ...state, profile: profileOf(event.data) };
     case 'PasswordChanged':

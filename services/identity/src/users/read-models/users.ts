@@ -46,6 +46,8 @@ export const usersProjection = handlerProjection<IdentityDB, UserEvent>({
         .onConflict((oc) => oc.column('id').doNothing())
         .execute(),
     ProfileUpdated: (trx, d) => update(trx, d.userId, { ...snapshotColumns(d), updated_at: d.updatedAt }),
+    // The handles projection (handles.ts) ran first and refused a handle someone else holds.
+    UsernameChanged: (trx, d) => update(trx, d.userId, { username: d.username, updated_at: d.changedAt }),
     ArchiveStatusChanged: (trx, d) =>
       update(trx, d.userId, { archive_profile: d.archiveProfile, updated_at: d.changedAt }),
     // Only while the address is still the one the link was mailed to (the decider checked it).
@@ -140,16 +142,5 @@ export class UsersReadModel {
   /** The platform operators (issue 18). */
   operators(): Promise<UserRow[]> {
     return this.db.selectFrom('users').selectAll().where('operator', '=', true).orderBy('username').execute();
-  }
-  /** Usernames equal to `base` or `base-<n>`, to pick the next free one. */
-  async usernamesLike(base: string): Promise<Set<string>> {
-    const rows = await this.db
-      .selectFrom('users')
-      .select('username')
-      .where((eb) =>
-        eb.or([eb('username', '=', base), eb('username', 'like', `${base.replace(/[\\%_]/g, '\\$&')}-%`)]),
-      )
-      .execute();
-    return new Set(rows.map((r) => r.username));
   }
 }
