@@ -79,6 +79,9 @@ export function registerEmbed(app: FastifyInstance, opts: { upstreams: Upstreams
         return reply.code(503).header('cache-control', 'no-store').send(NOT_FOUND_HTML.replace('Not found', 'Unavailable').replace('This profile is not available.', 'Please try again later.'));
       }
       const profile = (await res.body.json()) as PublicProfile;
+      // A handle renamed away (issue 28): sites embedding the old card get the new one.
+      if (profile.username !== username)
+        return reply.header('cache-control', 'public, max-age=300').redirect(`${EMBED_PREFIX}${encodeURIComponent(profile.username)}`, 301);
       // Short: a new name or colour shows on other sites within minutes; a deleted account's card goes as soon.
       return reply.header('cache-control', 'public, max-age=300').send(embedHtml(origin, profile));
     },

@@ -9,6 +9,7 @@ import {
   isUuid,
   profileCard,
   profileImagePath,
+  profilePath,
   shareCardHash,
   type PublicProfile,
   type PublicQuestion,
@@ -181,6 +182,9 @@ export function registerReachRoutes(app: FastifyInstance, opts: ReachOptions): R
     if (!feed) {
       const profile = await profileOf(username);
       if (!profile) return reply.status(404).send(NOT_FOUND);
+      // A handle renamed away (issue 28): readers follow a permanent redirect to the new feed.
+      if (profile.username !== username)
+        return reply.header('cache-control', 'public, max-age=300').redirect(`${profilePath(profile.username)}/feed.atom`, 301);
       const query = new URLSearchParams({ username, role: 'receiver', limit: String(FEED_ENTRIES) });
       const answers = (await getJson<PublicQuestion[]>('questions', `/api/questions?${query}`)) ?? [];
       const { xml, updated } = atomFeed(origin, profile, answers);

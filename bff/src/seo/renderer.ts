@@ -4,6 +4,7 @@ import {
   defaultMeta,
   NEXT_CURSOR_HEADER,
   profileMeta,
+  profilePath,
   questionMeta,
   STRUCTURED_DATA_QUESTIONS,
   type PageMeta,
@@ -45,8 +46,10 @@ export function matchSeoRoute(pathname: string): SeoRoute | 'not-found' | null {
 }
 
 export interface SeoPage {
-  status: 200 | 404;
+  status: 200 | 301 | 404;
   html: string;
+  /** A 301's target path (issue 28: a handle renamed away); the caller adds the request's query string. */
+  location?: string;
 }
 
 /** The pages without data of their own that the server renders too (when it renders pages, docs/adr/0024). */
@@ -63,7 +66,9 @@ const CACHED_QUERY = new Set(['tag']);
 const ANSWER_NOT_AVAILABLE = 'This answer is not available.';
 
 interface Loaded {
-  status: 200 | 404 | 'unavailable';
+  status: 200 | 404 | 'unavailable' | 'moved';
+  /** `moved`: the owner's current handle (identity answered the profile of a handle renamed away, issue 28). */
+  movedTo?: string;
   /** The metadata computed from the data (the crawler tags without a server render). */
   meta: PageMeta | null;
   /** The page data the web app renders and hydrates from (web/src/lib/ssr.tsx `values`). */
@@ -300,6 +305,9 @@ export class SeoRenderer {
         ...(loaded.questionIds ?? []),
       ].map((t) => t.toLowerCase()),
     };
+    // A renamed handle: the same path under the new one (the owner's id tag drops it if they rename again).
+    if (loaded.status === 'moved' && route.kind !== 'static')
+      return { status: 301, html: '', location: movedPath(pathname, loaded.movedTo!), keep: 'ttl', ...names };
     const keep = !loaded.complete || loaded.status === 'unavailable' ? 'none' : loaded.status === 404 ? 'short' : 'ttl';
     const status = loaded.status === 404 ? 404 : 200;
 
@@ -348,6 +356,8 @@ export class SeoRenderer {
       ]);
       const profileKey = `profile:${route.username}`;
       const questionsKey = `questions:${route.username}`;
+      if (profile.body && isRenamed(profile.body, route.username))
+        return { status: 'moved', movedTo: profile.body.username, meta: null, values: {}, complete: true, ownerId: profile.body._id };
       if (!profile.body)
         return {
           status: 404,
@@ -383,6 +393,8 @@ export class SeoRenderer {
       ),
     ]);
     const answerKey = `answer:${route.id}`;
+    if (profile.body && isRenamed(profile.body, route.username))
+      return { status: 'moved', movedTo: profile.body.username, meta: null, values: {}, complete: true, ownerId: profile.body._id, questionIds: [route.id] };
     if (!profile.body || !question.body || !belongsTo(question.body, profile.body) || !isPublished(question.body))
       return {
         status: 404,
@@ -497,6 +509,11 @@ export class SeoRenderer {
     return { parts, html, mtimeMs, checkedAt };
   }
 }
+
+/** Identity answered with the profile under another handle: `handle` was renamed away (issue 28). */
+const isRenamed = (profile: PublicProfile, handle: string) => profile.username.toLowerCase() !== handle.toLowerCase();
+/** `/ask/{old}/…` as `/ask/{new}/…`. */
+export const movedPath = (pathname: string, handle: string) => pathname.replace(/^\/ask\/[^/]+/i, profilePath(handle));
 
 const belongsTo = (q: PublicQuestion, profile: PublicProfile) =>
   (q.toUsername ?? '').toLowerCase() === profile.username.toLowerCase();

@@ -107,6 +107,8 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo, opsPages }
     // Public pages: server-rendered (or, without the server render, the shell with their own title and share tags).
     const q = request.url.indexOf('?');
     const page = seo ? await seo.render(path, request.correlationId, q === -1 ? '' : request.url.slice(q)) : null;
+    // A handle renamed away (issue 28): permanently to the new one, the query kept.
+    if (page?.status === 301) return reply.header('cache-control', 'public, max-age=300').redirect(page.location! + (q === -1 ? '' : request.url.slice(q)), 301);
     if (page) {
       const accepts = accepted(request.headers['accept-encoding']);
       const coding: PageCoding = accepts === 'br' || accepts === 'gzip' ? accepts : 'identity';

@@ -41,6 +41,8 @@ const REACH_PUBLIC_BY_DESIGN: Record<string, string> = {
 const PUBLIC_BY_DESIGN: Record<string, string> = {
   ...REACH_PUBLIC_BY_DESIGN,
   'GET /api/users/public/:username': 'the public profile (checked below for private fields)',
+  'GET /api/handles/:handle/availability':
+    'whether a public link can be chosen (issue 28): available or not and why, never who holds it (checked below)',
   'GET /api/asking/status/:username': 'whether a page takes questions (public: it replaces the ask button)',
   'GET /images/avatars/:userId/:file': 'public avatar images',
   'GET /api/asking/similar/:username':
@@ -455,6 +457,7 @@ describe('access matrix: another user and a guest against every route that names
       `/api/asking/similar/${ada.username}?q=${encodeURIComponent('answered public question')}`,
       '/api/sitemap/profiles',
       '/api/sitemap/answers',
+      `/api/handles/${ada.username}/availability`,
     ];
     for (const path of publicReads) {
       for (const token of [undefined, bob.token]) {
@@ -465,6 +468,10 @@ describe('access matrix: another user and a guest against every route that names
         expect(res.text, path).not.toContain('Private detail of the asker');
       }
     }
+    // Issue 28: a taken handle's check says only that, never whose it is.
+    const check = await call(product.url, 'GET', `/api/handles/${ada.username}/availability`, undefined, bob.token);
+    expect(Object.keys(check.body).sort()).toEqual(['available', 'handle', 'reason']);
+    expect(check.text).not.toContain(ada.id);
     // The public list holds the answered question only: the pending one is nobody's business.
     const list = await call(product.url, 'GET', `/api/questions?username=${ada.username}&role=receiver`);
     expect((list.body as { id: string }[]).map((q) => q.id)).toEqual([answeredByAda]);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { userSnapshotHandlers, type EventEnvelope, type ZUserSnapshot } from '@ques/contracts';
 import { upsertLocalCopy, type ConsumerDefinition, type PersonalDataVault, type Projection, type RecordedEvent } from '@ques/kit';
@@ -13,6 +13,7 @@ export type { RecipientRow };
 async function applySnapshot(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<z.output<typeof ZUserSnapshot>>): Promise<void> {
   forgetSeen(trx);
   const d = envelope.data;
+  const before = await trx.selectFrom('recipients').select('username').where('user_id', '=', d.userId).executeTakeFirst();
   await upsertLocalCopy(trx, 'recipients', 'user_id', {
     user_id: d.userId,
     username: d.username,
@@ -25,6 +26,20 @@ async function applySnapshot(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<z
     version: envelope.streamVersion,
     updated_at: envelope.occurredAt,
   });
+  // A new public handle (issue 28): the questions to and from them follow (public list, sitemap, feeds, inbox).
+  if (before && before.username !== d.username) await followHandle(trx, [d.userId]);
+}
+
+/**
+ * Sets the questions of these people to their current handle (recipients'): as recipient (`to_username`) and as a
+ * signed-in asker (`from_username`). Run when identity renames someone, and after a question event recorded under an
+ * earlier handle is projected (a late event, a rebuild).
+ */
+export async function followHandle(trx: Kysely<QuestionsDB>, userIds: string[]): Promise<void> {
+  await sql`UPDATE questions q SET to_username = r.username FROM recipients r
+    WHERE r.user_id = q.to_user_id AND r.user_id IN (${sql.join(userIds)}) AND NOT r.deleted AND q.to_username <> r.username`.execute(trx);
+  await sql`UPDATE questions q SET from_username = r.username FROM recipients r
+    WHERE r.user_id = q.asker_user_id AND r.user_id IN (${sql.join(userIds)}) AND NOT r.deleted AND q.from_username <> r.username`.execute(trx);
 }
 
 /** A deleted account keeps a tombstone (so a late ProfileUpdated cannot revive it) with its personal data erased. */
@@ -70,6 +85,15 @@ function peopleIn(recorded: RecordedEvent): string[] {
   return [data.recipient?.userId, data.asker?.userId].filter((id): id is string => typeof id === 'string');
 }
 
+/** The handles a new question event names its people by (user id → handle). */
+function namesIn(recorded: RecordedEvent): Map<string, string> {
+  const data = recorded.data as { recipient?: { userId?: string; username?: string }; asker?: { userId?: string | null; username?: string } };
+  const names = new Map<string, string>();
+  for (const party of [data.recipient, data.asker])
+    if (typeof party?.userId === 'string' && typeof party.username === 'string') names.set(party.userId, party.username);
+  return names;
+}
+
 /**
  * Runs after the questions projection: a question recorded for (or by) someone already deleted — a late tipped
  * question, or any question during a projection rebuild — is erased as soon as its row is written.
@@ -84,17 +108,22 @@ export const deletedUsersProjection: Projection<QuestionsDB> = {
     if (ids.size === 0) return;
     const deleted = await trx.selectFrom('recipients').select('user_id').where('user_id', 'in', [...ids]).where('deleted', '=', true).execute();
     for (const row of deleted) await eraseDeletedUser(trx, row.user_id);
+    // Questions recorded under a handle renamed since (issue 28) take the current one.
+    await followHandle(trx, [...ids]);
   },
   async apply(trx: Kysely<QuestionsDB>, recorded: RecordedEvent) {
     const ids = peopleIn(recorded);
     if (ids.length === 0) return;
     // The people's rows as a whole: the new question's side effects (the owner's verified address) read them from
     // here instead of reading the recipients again in the same transaction (ADR 0042).
-    const rows = await trx.selectFrom('recipients').select(['user_id', 'deleted', 'email', 'email_verified']).where('user_id', 'in', ids).execute();
+    const rows = await trx.selectFrom('recipients').select(['user_id', 'deleted', 'email', 'email_verified', 'username']).where('user_id', 'in', ids).execute();
     const seen = new Map<string, PersonSeen | null>(ids.map((id) => [id, null]));
     for (const row of rows) seen.set(row.user_id, row);
     seenIn.set(trx, seen);
     for (const row of rows) if (row.deleted) await eraseDeletedUser(trx, row.user_id);
+    // Recorded under a handle renamed since (issue 28; rare: a tipped question paid across a rename).
+    const named = namesIn(recorded);
+    if (rows.some((row) => !row.deleted && named.has(row.user_id) && named.get(row.user_id) !== row.username)) await followHandle(trx, ids);
   },
 };
 
