@@ -4,11 +4,12 @@ import { api } from '../../lib/api';
 export const login = (email: string, password: string) =>
   api.json<LoginResponse>('/api/users/login', { method: 'POST', body: { email, password }, anonymous: true });
 
-export const signup = (name: string, email: string, password: string) =>
+/** `username`: the public link chosen (issue 28); without it identity derives one from the name. */
+export const signup = (name: string, email: string, password: string, username?: string) =>
   // Spec §3: signup gives `user` (or the body itself is the user), `token` and `message`; read defensively.
   api.json<Partial<SignupResponse> & Partial<User>>('/api/users', {
     method: 'POST',
-    body: { name, email, password },
+    body: { name, email, password, ...(username ? { username } : {}) },
     anonymous: true,
   });
 
