@@ -22,7 +22,7 @@ export default function AdminApp() {
         <Route path="questions-asked" element={<QuestionsAskedPage />} />
         <Route path="questions-curated" element={<QuestionsCuratedPage />} />
         <Route path="payment" element={<PaymentPage />} />
-        <Route path="account-settings" element={<AccountSettingsPage />} />
+        <Route path="account-settings/*" element={<AccountSettingsPage />} />
         <Route path="*" element={<AreaNotFound title="Not found — Ques" description="This admin page does not exist." home="/admin" homeLabel="Go to your questions" />} />
       </Route>
     </Routes>

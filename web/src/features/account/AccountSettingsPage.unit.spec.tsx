@@ -146,7 +146,9 @@ describe('account settings (spec §2, §8)', () => {
   it('confirms before deleting the account', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { mock, user } = await openSettings();
-    await user.click(screen.getByRole('button', { name: 'Delete Account' }));
+    // Issue 28: on the "Data & account" tab.
+    await user.click(screen.getByRole('link', { name: 'Data & account' }));
+    await user.click(await screen.findByRole('button', { name: 'Delete Account' }));
     expect(confirm).toHaveBeenCalledWith(DELETE_CONFIRM_TEXT);
     expect(DELETE_CONFIRM_TEXT).toBe('Are you sure you want to delete your account? This action cannot be undone.');
     expect(mock.calls.some((c) => c.method === 'DELETE')).toBe(false);

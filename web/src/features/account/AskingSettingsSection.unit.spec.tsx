@@ -37,7 +37,7 @@ async function open(routes: Parameters<typeof mockFetch>[0] = {}) {
     ...routes,
   });
   restore = mock.restore;
-  renderAppAt('/admin/account-settings');
+  renderAppAt('/admin/account-settings/asking');
   const section = await screen.findByRole('form', { name: 'Asking' });
   await waitFor(() => expect(within(section).getByLabelText(/Blocked words and phrases/)).toHaveValue('badword'));
   return { mock, section, user: userEvent.setup() };
@@ -65,7 +65,8 @@ describe('Account Settings: asking (issue 16)', () => {
       builtInFilter: true,
       nudges: false,
     });
-  });
+    // Much typing: seconds on a loaded machine.
+  }, 15_000);
 
   it("shows the server's message when the list is too long", async () => {
     const { section, user } = await open({

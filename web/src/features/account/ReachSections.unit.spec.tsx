@@ -17,7 +17,8 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function open(routes: Parameters<typeof mockFetch>[0]) {
+/** Issue 28: the button and the export are on their own tabs of Account Settings. */
+function open(routes: Parameters<typeof mockFetch>[0], tab: 'website-button' | 'data' = 'data') {
   localStorage.setItem('accessToken', 'A1');
   const mock = mockFetch({
     'GET /api/users/profile': () => json(me),
@@ -26,13 +27,13 @@ function open(routes: Parameters<typeof mockFetch>[0]) {
     ...routes,
   });
   restore = mock.restore;
-  renderAppAt('/admin/account-settings');
+  renderAppAt(`/admin/account-settings/${tab}`);
   return mock;
 }
 
 describe('Account Settings: ask button for your website (issue 15)', () => {
   it('shows both snippets in the brand colours and copies one with spoken feedback', async () => {
-    open({ 'GET /api/users/exports': () => json({ export: null }) });
+    open({ 'GET /api/users/exports': () => json({ export: null }) }, 'website-button');
     const section = await screen.findByRole('region', { name: 'Ask button for your website' });
     const link = within(section).getByLabelText('Button link');
     expect((link as HTMLTextAreaElement).value).toContain('Ask Ada Lovelace a question');
