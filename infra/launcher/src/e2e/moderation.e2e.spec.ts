@@ -90,7 +90,7 @@ describe.skipIf(!run)('owner control in Chromium: block from the inbox, neutral 
     expect((inbox.body as { question: string }[]).map((q) => q.question)).toEqual([FIRST]);
 
     // The owner sees the block in Account Settings and lifts it with the keyboard.
-    await admin.goto('/admin/account-settings');
+    await admin.goto('/admin/account-settings/asking');
     const section = admin.getByRole('form', { name: 'Asking' });
     const blocks = section.getByRole('list', { name: 'Blocked askers' });
     await until(() => blocks.getByText('Pat Pester').isVisible()).toBe(true);

@@ -88,13 +88,14 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
     await releaseShared(browser);
   });
 
-  const settingsPage = async () => {
+  // Issue 28: the button and the export are tabs of Account Settings.
+  const settingsPage = async (tab: 'website-button' | 'data' = 'website-button') => {
     const context = await newContext(browser, 'desktop', base);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
     await seedSession(context, { accessToken: ada.token, refreshToken: ada.refreshToken, user: adaUser });
     const page = await context.newPage();
-    await page.goto('/admin/account-settings');
-    await page.getByRole('heading', { name: 'Ask button for your website' }).waitFor();
+    await page.goto(`/admin/account-settings/${tab}`);
+    await page.getByRole('heading', { name: tab === 'data' ? 'Your data' : 'Ask button for your website' }).waitFor();
     return { context, page };
   };
 
@@ -166,7 +167,7 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
   });
 
   it('exports from Account Settings: progress, then a ZIP whose JSON and CSV hold the questions and the $5.00 / $0.50 / $4.50 tip', async () => {
-    const { context, page } = await settingsPage();
+    const { context, page } = await settingsPage('data');
     const errors = watchErrors(page);
     const section = page.getByRole('region', { name: 'Your data' });
     await section.getByText('You have not asked for an export yet.').waitFor();
