@@ -6,9 +6,9 @@ import { Modal } from '../../components/Modal';
 import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { siteOrigin, usePageHead } from '../../lib/head';
-import { changeHandle } from '../handle/api';
-import { HandleField } from '../handle/HandleField';
-import { useHandleCheck } from '../handle/use-handle-check';
+import { HandleField } from '../../components/HandleField';
+import { useHandleCheck } from '../../components/use-handle-check';
+import { changeHandle } from './api';
 
 /**
  * "Your public link" (issue 28): the current link to copy, and a new handle with the same live check as sign-up.

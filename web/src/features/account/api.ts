@@ -1,4 +1,4 @@
-import type { EditableProfileFields as ProfileFields, User } from '@ques/contracts/core';
+import type { ChangeHandleResponse, EditableProfileFields as ProfileFields, User } from '@ques/contracts/core';
 import { api } from '../../lib/api';
 
 export type { ProfileFields };
@@ -38,3 +38,7 @@ export const deleteAccount = (id: string) =>
 
 // The checks before sending live in lib/ (the operator console's archive profiles use them too).
 export { AVATAR_NOT_IMAGE, AVATAR_TOO_BIG, checkAvatarFile } from '../../lib/avatar-upload';
+
+/** Renames the public link (issue 28); the answer carries the account and an access token naming the new handle. */
+export const changeHandle = (username: string) =>
+  api.json<ChangeHandleResponse>('/api/users/handle', { method: 'PUT', body: { username } });

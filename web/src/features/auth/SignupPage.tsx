@@ -9,8 +9,8 @@ import { signup } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 import { nextPath, nextQuery } from './next';
-import { HandleField } from '../handle/HandleField';
-import { useHandleCheck } from '../handle/use-handle-check';
+import { HandleField } from '../../components/HandleField';
+import { useHandleCheck } from '../../components/use-handle-check';
 
 const TERMS_REQUIRED = 'Please agree to the Terms of Use and Privacy Policy to sign up';
 

@@ -1,6 +1,6 @@
 import { HANDLE_MAX } from '@ques/contracts/core';
-import { Field } from '../../components/Field';
-import { siteOrigin } from '../../lib/head';
+import { Field } from './Field';
+import { siteOrigin } from '../lib/head';
 import type { HandleCheck } from './use-handle-check';
 import './handle.css';
 

@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react';
-import { handleProblem, normalizeHandle } from '@ques/contracts/core';
-import { handleAvailability } from './api';
+import { handleProblem, normalizeHandle, type HandleAvailability } from '@ques/contracts/core';
+import { api } from '../lib/api';
+
+/** The live check under a handle field (issue 28); signed in, a handle you released yourself reads as available. */
+const handleAvailability = (handle: string, signal?: AbortSignal) =>
+  api.json<HandleAvailability>(`/api/handles/${encodeURIComponent(handle)}/availability`, { signal });
 
 /** Where the live check of a handle stands. */
 export type HandleCheck =
