@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDLE_MESSAGES as H, type UserSnapshot } from '@ques/contracts';
-import { connectPostgres, createLogger, InProcessEventBus, type Database, type RunningService } from '@ques/kit';
+import { connectPostgres, createLogger, InProcessEventBus, rebuildProjections, type Database, type RunningService } from '@ques/kit';
 import { createTestDatabase, eventually, infraGate, postgresServerUrl, type TestDatabase } from '@ques/kit/testing';
 import type { IdentityDB } from './db/schema.js';
 import { runTestIdentity } from './test/identity.js';
@@ -42,7 +42,7 @@ describe.runIf(run)('public handles on real Postgres (issue 28)', () => {
     await testDb?.drop();
   });
 
-  const inject = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, token?: string) =>
+  const inject = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object, token?: string) =>
     identity.app.inject({ method, url, ...(payload ? { payload } : {}), headers: token ? { authorization: `Bearer ${token}` } : {} });
   const signup = async (name: string, username?: string) => {
     const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${Math.random().toString(36).slice(2, 8)}@example.com`;
@@ -152,5 +152,16 @@ describe.runIf(run)('public handles on real Postgres (issue 28)', () => {
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().message).toBe(message);
     }
+  });
+
+  it('rebuilds handle_history from the events to the same rows (the 90 days counted from the events’ times)', async () => {
+    const gone = await account('Gone Soon', 'gone-soon');
+    expect((await inject('DELETE', `/api/users/profile/${gone.user.id}`, undefined, gone.token)).statusCode).toBe(200);
+    const rows = () => database.db.selectFrom('handle_history').selectAll().orderBy('handle').execute();
+    const before = await rows();
+    expect(before.some((r) => r.user_id === gone.user.id)).toBe(false);
+    await database.db.deleteFrom('handle_history').execute();
+    await rebuildProjections(identity.ctx.store, log);
+    expect(await rows()).toEqual(before);
   });
 });
