@@ -4,6 +4,7 @@ import { Container } from '@react-email/container';
 import { Head } from '@react-email/head';
 import { Heading } from '@react-email/heading';
 import { Html } from '@react-email/html';
+import { Link } from '@react-email/link';
 import { Preview } from '@react-email/preview';
 import { render } from '@react-email/render';
 import { Section } from '@react-email/section';
@@ -74,6 +75,17 @@ function Facts({ facts, light }: { facts: Fact[]; light: string }) {
 
 function BlockView({ block, main, light }: { block: Block; main: string; light: string }) {
   if (typeof block === 'string') return <Text className="q-ink" style={text}>{block}</Text>;
+  if ('item' in block) {
+    return (
+      <Text className="q-ink" style={text}>
+        {block.item}
+        <br />
+        <Link href={block.link.url} style={{ color: INK, fontWeight: 600, textDecoration: 'underline' }} className="q-ink">
+          {block.link.label}
+        </Link>
+      </Text>
+    );
+  }
   return (
     <>
       {block.label ? <Text className="q-ink" style={{ ...text, fontWeight: 600, margin: '0 0 8px' }}>{block.label}</Text> : null}

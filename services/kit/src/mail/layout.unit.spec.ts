@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderLetterHtml } from './layout.js';
-import { letterText, ownerBrand, QUES_BRAND, textOn, type Letter } from './letter.js';
+import { letterMail, letterText, ownerBrand, QUES_BRAND, textOn, type Letter } from './letter.js';
 import { readMailbox } from './mailbox.js';
-import { createMailer, letterMail } from './mailer.js';
+import { createMailer } from './mailer.js';
 
 const XSS = '<img src=x onerror=alert(1)>';
 
@@ -42,7 +42,7 @@ describe('mail layout', () => {
     const text = letterText(letter);
     const lines = text.split('\n');
     expect(lines.slice(0, 6)).toEqual(['Hello,', '', 'Your question to Mira Castell', '', 'Question: What <b>is</b> a monad?', 'Amount held: $5.00']);
-    expect(text).toContain('Follow your question:\nhttps://ques.test/q/abc?x=1&y=2');
+    expect(text).toContain('Follow your question: https://ques.test/q/abc?x=1&y=2');
     expect(text).toContain('> <script>alert(2)</script>');
     expect(text).not.toMatch(/<table|style=/);
   });

@@ -22,8 +22,11 @@ export interface Fact {
   value: string;
 }
 
-/** A paragraph, or a quoted text (something someone wrote: a question, an answer) with an optional label above it. */
-export type Block = string | { quote: string; label?: string };
+/**
+ * A paragraph; a quoted text (something someone wrote: a question, an answer) with an optional label above it; or
+ * an item of a list with its own link (a digest's questions).
+ */
+export type Block = string | { quote: string; label?: string } | { item: string; link: { label: string; url: string } };
 
 export interface Letter {
   /** The inbox preview line (hidden in the body). */
@@ -79,17 +82,42 @@ const quoted = (text: string) =>
     .map((line) => `> ${line}`)
     .join('\n');
 
-/** The plain-text part: the same content as the HTML, in reading order, links on their own lines. */
+/** The plain-text part: the same content as the HTML, in reading order, each link after its label. */
 export function letterText(letter: Letter): string {
   const parts: string[] = [];
   if (letter.greeting) parts.push(letter.greeting);
   parts.push(letter.heading);
   if (letter.facts?.length) parts.push(letter.facts.map((f) => `${f.label}: ${f.value}`).join('\n'));
   for (const block of letter.body ?? []) {
-    parts.push(typeof block === 'string' ? block : `${block.label ? `${block.label}\n\n` : ''}${quoted(block.quote)}`);
+    if (typeof block === 'string') parts.push(block);
+    else if ('item' in block) parts.push(`- ${block.item}\n  ${block.link.label}: ${block.link.url}`);
+    else parts.push(`${block.label ? `${block.label}\n\n` : ''}${quoted(block.quote)}`);
   }
-  if (letter.action) parts.push(`${letter.action.label}:\n${letter.action.url}`);
+  if (letter.action) parts.push(`${letter.action.label}: ${letter.action.url}`);
   parts.push(...(letter.after ?? []));
   parts.push(['— Ques', ...(letter.footer ? [letter.footer] : [])].join('\n'));
   return `${parts.join('\n\n')}\n`;
+}
+
+/** A message made of a letter: its text part now, its HTML part when the mailer sends it (a kit `MailMessage`). */
+export function letterMail<M extends { to: string; subject: string; messageId?: string; replyTo?: string }>(
+  mail: M,
+  letter: Letter,
+): M & { text: string; letter: Letter } {
+  return { ...mail, text: letterText(letter), letter };
+}
+
+/** "Fri, 4 Dec 2026, 14:05 UTC": a mail has no viewer's time zone, so it names the one it uses. */
+export function utcDateTime(date: Date | string): string {
+  const text = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'UTC',
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(date));
+  return `${text} UTC`;
 }

@@ -105,11 +105,6 @@ export function fileMailer(dir: string, from: string, log: Logger): Mailer {
   };
 }
 
-/** A message from a letter: its text part now, its HTML when sent. */
-export function letterMail(mail: { to: string; subject: string; messageId?: string; replyTo?: string }, letter: Letter): MailMessage {
-  return { ...mail, text: letterText(letter), letter };
-}
-
 /** What nodemailer gets: a letter becomes the HTML part beside its text (multipart/alternative). */
 async function toNodemailer(mail: MailMessage): Promise<Omit<MailMessage, 'letter'>> {
   const { letter, ...rest } = mail;
