@@ -28,7 +28,7 @@ const MUTED = '#4b5563';
 const DARK_CSS = `
 :root { color-scheme: light dark; supported-color-schemes: light dark; }
 @media (prefers-color-scheme: dark) {
-  .q-page { background-color: #0b0f19 !important; }
+  .q-page, .q-page > table > tbody > tr > td { background-color: #0b0f19 !important; }
   .q-card { background-color: #111827 !important; }
   .q-ink { color: #f3f4f6 !important; }
   .q-muted { color: #d1d5db !important; }
@@ -43,7 +43,7 @@ function Header({ name, main }: { name: string; main: string }) {
   const initial = (Array.from(name.trim())[0] ?? 'Q').toUpperCase();
   return (
     <Section style={{ backgroundColor: main, padding: '20px 24px' }}>
-      <table role="presentation" cellPadding={0} cellSpacing={0} style={{ borderCollapse: 'collapse' }}>
+      <table role="presentation" cellPadding={0} cellSpacing={0} style={{ borderCollapse: 'separate' }}>
         <tbody>
           <tr>
             <td style={{ width: '40px', height: '40px', borderRadius: '20px', border: `2px solid ${ink}`, textAlign: 'center', verticalAlign: 'middle', color: ink, fontSize: '18px', fontWeight: 700, fontFamily: FONT }}>
