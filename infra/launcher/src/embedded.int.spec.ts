@@ -1,4 +1,7 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMailbox } from '@ques/kit';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
 import { call, identityJourney } from './test/identity-journey.js';
 import { questionsJourney } from './test/questions-journey.js';
@@ -54,6 +57,23 @@ describe('embedded default (PGlite + in-process bus), through the BFF', () => {
       expect(seen).toContain(type);
     }
     await sub.stop();
+  });
+
+  it("writes every mail as a multipart/alternative .eml (text/plain and text/html) with an .html preview beside it", async () => {
+    // After the questions journey: the owner's verification mail, their new-question mails, the guests' receipts.
+    const files = readdirSync(product.mailDir).filter((f) => f.endsWith('.eml'));
+    expect(files.length).toBeGreaterThan(3);
+    for (const file of files) {
+      const raw = readFileSync(join(product.mailDir, file), 'utf8');
+      const head = raw.slice(0, raw.indexOf('\n\n'));
+      expect(head, file).toMatch(/^Content-Type: multipart\/alternative;/m);
+      expect(raw, file).toMatch(/^Content-Type: text\/plain; charset=utf-8$/m);
+      expect(raw, file).toMatch(/^Content-Type: text\/html; charset=utf-8$/m);
+      expect(existsSync(join(product.mailDir, file.replace(/\.eml$/, '.html'))), file).toBe(true);
+    }
+    const receipt = readMailbox(product.mailDir).find((m) => m.subject.startsWith('Your question to'))!;
+    expect(receipt.html).toMatch(/<html[^>]* lang="en"/);
+    expect(receipt.text).toMatch(/\/q\/[A-Za-z0-9_-]{43}/);
   });
 
   it('serves health, readiness and security headers', async () => {

@@ -1,7 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { identityApi, identityBrowserCalls, type UserSnapshot } from '@ques/contracts';
-import { connectPostgres, createLogger, InProcessEventBus, type Database, type MailMessage, type Mailer, type RunningService } from '@ques/kit';
+import { connectPostgres, createLogger, fileMailer, InProcessEventBus, readMailbox, type Database, type MailMessage, type Mailer, type RunningService } from '@ques/kit';
 import { createTestDatabase, eventually, infraGate, postgresServerUrl, routesWithoutSchemas, type TestDatabase } from '@ques/kit/testing';
 import type { IdentityDB } from './db/schema.js';
 import { runTestIdentity } from './test/identity.js';
@@ -9,12 +12,15 @@ import { runTestIdentity } from './test/identity.js';
 const log = createLogger('accounts-test', 'silent');
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
 
-/** Keeps what identity sends, for the test to open links from. */
+/** Keeps what identity sends, for the test to open links from; also writes it as the embedded default would. */
 class KeptMail implements Mailer {
   readonly transport = 'file' as const;
   readonly sent: MailMessage[] = [];
+  readonly dir = join(mkdtempSync(join(tmpdir(), 'ques-identity-mail-')), 'mail');
+  private readonly files = fileMailer(this.dir, 'Ques <no-reply@ques.test>', log);
   async send(mail: MailMessage) {
     this.sent.push(mail);
+    await this.files.send(mail);
     return { messageId: String(this.sent.length) };
   }
   close() {}
@@ -68,6 +74,20 @@ describe.runIf(run)('identity accounts on real Postgres: declared routes, e-mail
     expect(res.statusCode).toBe(201);
     return res.json<{ user: { id: string; emailVerified: boolean }; token: string }>();
   };
+
+  it('sends the verification mail as HTML and text (multipart/alternative), both with the same link', async () => {
+    await signup('Hedy <b>Html</b>', 'hedy.html@example.com');
+    await eventually(async () => readMailbox(mailer.dir).some((m) => m.to === 'hedy.html@example.com'));
+    const mail = readMailbox(mailer.dir).find((m) => m.to === 'hedy.html@example.com')!;
+    expect(mail.subject).toBe('Verify your email address for Ques');
+    expect(mail.contentType).toBe('multipart/alternative');
+    const link = /https?:\/\/\S+\/verify-email\?token=[\w-]+/.exec(mail.text)![0];
+    expect(mail.html).toContain(`href="${link}"`);
+    expect(mail.html).toContain('Verify my address');
+    // The name is the person's own text: escaped in the HTML part.
+    expect(mail.html).toContain('Hi Hedy &lt;b&gt;Html&lt;/b&gt;,');
+    expect(mail.text).toContain('Hi Hedy <b>Html</b>,');
+  });
 
   it('registers every identity call from its contracts declaration, each with request and response schemas', () => {
     expect(routesWithoutSchemas(identity.app)).toEqual([]);

@@ -6,3 +6,4 @@ export type { Clock, Decider, DomainEvent, EventMetadata, RecordedEvent } from '
 export { decider, unreachable } from './events/types.js';
 export * from './errors.js';
 export * from './access.js';
+export * from './mail/letter.js';

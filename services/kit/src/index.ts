@@ -36,6 +36,8 @@ export * from './bus/nats-bus.js';
 export * from './cli.js';
 export * from './mail/mailer.js';
 export * from './mail/mailbox.js';
+export * from './mail/letter.js';
+export { renderLetterHtml } from './mail/layout.js';
 export * from './access.js';
 export * from './metrics/metrics.js';
 export * from './ops/ops.js';

@@ -600,7 +600,11 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     const quiet = await api('POST', '/api/questions', { question: 'Anyone there?', detail: '', tip: 0, isCurated: false, toUserId: owner.id, toUsername: owner.username }, asker.token);
     expect(quiet.status).toBe(201);
     const quietJob = () =>
-      h.database.db.selectFrom('scheduled_jobs').select('id').where('key', 'in', [`mail:question-asked:${quiet.body._id}`, `mail:answer-posted:${quiet.body._id}`]).executeTakeFirst();
+      h.database.db
+        .selectFrom('scheduled_jobs')
+        .select('id')
+        .where('key', 'in', [`mail:question-asked:${quiet.body._id}`, `mail:answer-posted:${quiet.body._id}`, `mail:status-link:${quiet.body._id}`])
+        .executeTakeFirst();
     expect(await quietJob()).toBeUndefined();
     await api('PUT', `/api/questions/${quiet.body._id}/answer`, { answer: 'Here.', tags: [] }, owner.token);
     expect(await quietJob()).toBeUndefined();
@@ -612,8 +616,11 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     const heard = await api('POST', '/api/questions', { question: 'Now?', detail: '', tip: 0, isCurated: false, toUserId: owner.id, toUsername: owner.username }, asker.token);
     await eventually(async () => mailsTo('una@example.com').length === 1);
     await api('PUT', `/api/questions/${heard.body._id}/answer`, { answer: 'Now.', tags: [] }, owner.token);
-    await eventually(async () => mailsTo('ned@example.com').length === 1);
-    expect(mailsTo('ned@example.com')[0]!.text).toContain('Now.');
+    // Ned's receipt (issue 28), then the answer.
+    const answered = () => mailsTo('ned@example.com').filter((m) => m.subject === 'Una Unverified answered your question');
+    await eventually(async () => answered().length === 1);
+    expect(answered()[0]!.text).toContain('Now.');
+    expect(mailsTo('ned@example.com').map((m) => m.subject)).toContain('Your question to Una Unverified on Ques');
   });
 
   it('expires each unanswered tipped question exactly once with two schedulers, never answered or withdrawn ones', async () => {

@@ -275,6 +275,10 @@ describe.runIf(run)('support on real Postgres and NATS JetStream', () => {
     expect(mail.text).toContain(`From: ada-lovelace (user id ${ada.sub}, signed in)`);
     expect(mail.text).not.toContain('someone-else');
     expect(mail.messageId).toBe(`<support-request-${requestId}@ques.support>`);
+    // Issue 28: a letter, HTML beside the text, the sender's words in both.
+    expect(mail.contentType).toBe('multipart/alternative');
+    expect(mail.html).toContain('My card was charged twice for one tip.');
+    expect(mail.html).toContain(`ada-lovelace (user id ${ada.sub}, signed in)`);
     await eventually(async () => {
       const mailed = await eventsOfType(database, 'SupportInboxMailed');
       return mailed.some((e) => (e.data as { requestId: string }).requestId === requestId);

@@ -274,10 +274,12 @@ describe.skipIf(!run)('asker trust in Chromium: status page by mailed link, with
     await until(() => !!statusMail(email)).toBe(true);
     const mail = statusMail(email)!;
     expect(mail.text).toContain(tipped.name);
-    for (const typed of ['mentor', 'loom', 'Jacquard', 'Tess']) {
-      expect(mail.text).not.toContain(typed);
-      expect(mail.subject).not.toContain(typed);
-    }
+    // ADR 0053: a tipped question's receipt names its title (a card was authorised for it), never its detail or the
+    // name typed; the subject stays free of both.
+    expect(mail.text).toContain(`Question: ${TIPPED}`);
+    expect(mail.text).toContain('Amount held: $5.00');
+    for (const typed of ['Jacquard', 'Tess']) expect(mail.text).not.toContain(typed);
+    for (const typed of ['mentor', 'loom', 'Jacquard', 'Tess']) expect(mail.subject).not.toContain(typed);
     const token = tokenIn(mail.text);
     const { tip } = (await call(base, 'GET', `/api/question-status/${token}`)).body as { tip: { releaseAt: string } };
 

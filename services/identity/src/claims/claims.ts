@@ -20,6 +20,7 @@ import {
   type Logger,
   type Mailer,
 } from '@ques/kit';
+import { claimOutcomeMail } from '../mails.js';
 import type { IdentityDB } from '../db/schema.js';
 import type { Sessions } from '../sessions/sessions.js';
 import type { Accounts } from '../users/accounts.js';
@@ -225,20 +226,8 @@ export function claimMailJob(deps: {
       return;
     }
     const page = `${deps.publicOrigin}/ask/${encodeURIComponent(profile.username)}`;
-    await deps.mailer.send({
-      to: to.email,
-      subject:
-        claim.status === 'approved'
-          ? `Your claim of ${profile.name}'s page on Ques was approved`
-          : `Your claim of ${profile.name}'s page on Ques`,
-      text:
-        claim.status === 'approved'
-          ? `Hi ${to.name},\n\nYour claim was approved: ${page} is now your page. Log in with your e-mail address and ` +
-            `password as before. Its curated answers and their sources are kept; people can now ask you questions, and ` +
-            `tipping opens once you set up payouts.\n`
-          : `Hi ${to.name},\n\nWe could not approve your claim of ${page}.\n\nWhy: ${claim.reason ?? ''}\n\n` +
-            `You can send a new claim from the page with more to go on.\n`,
-      messageId: `<profile-claim.${claimId}.${claim.status}@ques>`,
-    });
+    await deps.mailer.send(
+      claimOutcomeMail({ to: to.email, name: to.name, profileName: profile.name, page, status: claim.status, reason: claim.reason, claimId }),
+    );
   };
 }

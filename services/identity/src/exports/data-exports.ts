@@ -15,6 +15,7 @@ import {
   type QuestionsExport,
 } from '@ques/contracts';
 import { conflict, notFound, type Clock, type Logger, type Mailer } from '@ques/kit';
+import { exportReadyMail } from '../mails.js';
 import type { DataExportsTable, IdentityDB } from '../db/schema.js';
 import { toUser, type UsersReadModel } from '../users/read-models/users.js';
 import { toCsv } from './csv.js';
@@ -225,16 +226,9 @@ export class DataExports {
     // Like every notification: only to a proven address (ADR 0021). The settings page shows the state either way.
     if (!user || !user.email_verified) return;
     if (!mailer) return log.warn({ exportId: id }, 'this identity instance sends no e-mail: export mail skipped');
-    await mailer.send({
-      to: user.email,
-      subject: 'Your Ques data export is ready',
-      text:
-        `Hi ${user.name},\n\nThe export of your Ques data you asked for is ready. Download it from Account Settings ` +
-        `while signed in:\n\n${publicOrigin}/admin/account-settings\n\n` +
-        `It can be downloaded until ${expiresAt.toUTCString()}; after that it is deleted and you can ask for a new one.\n\n` +
-        `If you did not ask for it, change your password.\n`,
-      messageId: `<data-export.${id}@ques>`,
-    });
+    await mailer.send(
+      exportReadyMail({ to: user.email, name: user.name, settingsUrl: `${publicOrigin}/admin/account-settings`, expiresAt, exportId: id }),
+    );
   }
 }
 

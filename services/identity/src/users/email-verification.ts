@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { EMAIL_VERIFICATION_TTL_HOURS, IDENTITY_MESSAGES as M, VERIFICATION_MAILS_PER_HOUR } from '@ques/contracts';
 import { badRequest, conflict, notFound, scheduleJob, tooManyRequests, type Clock, type EventMetadata, type JobHandler, type Logger, type Mailer } from '@ques/kit';
+import { verificationMail } from '../mails.js';
 import type { IdentityDB } from '../db/schema.js';
 import type { UserCommands } from './commands.js';
 import type { UsersReadModel } from './read-models/users.js';
@@ -119,15 +120,6 @@ export class EmailVerification {
       .where('id', '=', row.id)
       .execute();
     const link = `${publicOrigin}/verify-email?token=${encodeURIComponent(token)}`;
-    await mailer.send({
-      to: row.email,
-      subject: 'Verify your email address for Ques',
-      text:
-        `Hi ${user.name},\n\nPlease confirm that this is your email address by opening this link ` +
-        `within ${EMAIL_VERIFICATION_TTL_HOURS} hours:\n\n${link}\n\n` +
-        `Until you do, questions you asked as a guest with this address stay unlinked from your account and we send ` +
-        `no notifications to it.\n\nIf you did not create a Ques account or change its address, ignore this email.\n`,
-      messageId: `<email-verification.${row.id}@ques>`,
-    });
+    await mailer.send(verificationMail({ to: row.email, name: user.name, link, verificationId: row.id }));
   };
 }

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { IDENTITY_MESSAGES as M, RESET_MAILS_PER_HOUR } from '@ques/contracts';
 import { badRequest, scheduleJob, type Clock, type EventMetadata, type JobHandler, type Logger, type Mailer } from '@ques/kit';
+import { passwordResetMail } from '../mails.js';
 import type { IdentityDB } from '../db/schema.js';
 import { hashPassword } from '../sessions/passwords.js';
 import type { Sessions } from '../sessions/sessions.js';
@@ -69,14 +70,7 @@ export class PasswordResets {
       .values({ token_hash: sha256(token), user_id: row.id, created_at: now, expires_at: new Date(now.getTime() + RESET_TTL_MS) })
       .execute();
     const link = `${publicOrigin}/reset-password-confirm?token=${encodeURIComponent(token)}`;
-    await mailer.send({
-      to: row.email,
-      subject: 'Reset your Ques password',
-      text:
-        `Hi ${row.name},\n\nSomeone (hopefully you) asked to reset the password of your Ques account.\n` +
-        `Open this link within 30 minutes to choose a new one:\n\n${link}\n\n` +
-        `If you did not ask for this, ignore this e-mail: your password stays as it is.\n`,
-    });
+    await mailer.send(passwordResetMail({ to: row.email, name: row.name, link }));
   };
 
   async confirm(token: string, password: string, metadata: (userId: string) => EventMetadata, correlationId: string): Promise<{ message: string }> {

@@ -8,13 +8,18 @@ export interface StoredMail {
   to: string;
   subject: string;
   messageId: string;
+  /** The top-level Content-Type (`multipart/alternative` for a letter, `text/plain` otherwise). */
+  contentType: string;
+  /** The text/plain part. */
   text: string;
+  /** The text/html part, when there is one. */
+  html?: string;
 }
 
 /**
  * Reads the `.eml` files the file mailer wrote (oldest first): what someone running the embedded product, or a test,
- * looks at instead of an inbox. Handles what nodemailer produces for plain-text mail (folded headers, RFC 2047
- * encoded words, quoted-printable or base64 bodies); not a general MIME parser.
+ * looks at instead of an inbox. Handles what nodemailer produces (folded headers, RFC 2047 encoded words,
+ * quoted-printable or base64 bodies, one multipart/alternative level); not a general MIME parser.
  */
 export function readMailbox(dir: string): StoredMail[] {
   if (!existsSync(dir)) return [];
@@ -25,7 +30,32 @@ export function readMailbox(dir: string): StoredMail[] {
 }
 
 export function parseEml(raw: string, file = ''): StoredMail {
-  const normalized = raw.replace(/\r\n/g, '\n');
+  const { headers, body } = splitEntity(raw.replace(/\r\n/g, '\n'));
+  const contentType = headers.get('content-type') ?? 'text/plain';
+  const parts = contentType.toLowerCase().startsWith('multipart/') ? multipartParts(body, contentType) : [{ headers, body }];
+  const part = (type: string) => {
+    const found = parts.find((p) => (p.headers.get('content-type') ?? 'text/plain').toLowerCase().startsWith(type));
+    return found ? decodeBody(found.body, (found.headers.get('content-transfer-encoding') ?? '7bit').toLowerCase()) : undefined;
+  };
+  const html = part('text/html');
+  return {
+    file,
+    from: decodeWords(headers.get('from') ?? ''),
+    to: decodeWords(headers.get('to') ?? ''),
+    subject: decodeWords(headers.get('subject') ?? ''),
+    messageId: headers.get('message-id') ?? '',
+    contentType: contentType.split(';')[0]!.trim().toLowerCase(),
+    text: part('text/plain') ?? '',
+    ...(html !== undefined ? { html } : {}),
+  };
+}
+
+interface Entity {
+  headers: Map<string, string>;
+  body: string;
+}
+
+function splitEntity(normalized: string): Entity {
   const split = normalized.indexOf('\n\n');
   const head = split === -1 ? normalized : normalized.slice(0, split);
   const body = split === -1 ? '' : normalized.slice(split + 2);
@@ -34,15 +64,19 @@ export function parseEml(raw: string, file = ''): StoredMail {
     const colon = line.indexOf(':');
     if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
   }
-  const encoding = (headers.get('content-transfer-encoding') ?? '7bit').toLowerCase();
-  return {
-    file,
-    from: decodeWords(headers.get('from') ?? ''),
-    to: decodeWords(headers.get('to') ?? ''),
-    subject: decodeWords(headers.get('subject') ?? ''),
-    messageId: headers.get('message-id') ?? '',
-    text: decodeBody(body, encoding),
-  };
+  return { headers, body };
+}
+
+/** The parts of a multipart body, split at its boundary. */
+function multipartParts(body: string, contentType: string): Entity[] {
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  if (!boundary) return [];
+  const chunks = body.split(`--${boundary}`);
+  // Before the first boundary: the preamble; after the closing `--boundary--`: the epilogue.
+  return chunks
+    .slice(1)
+    .filter((chunk) => !chunk.startsWith('--'))
+    .map((chunk) => splitEntity(chunk.replace(/^\n/, '').replace(/\n$/, '')));
 }
 
 function decodeBody(body: string, encoding: string): string {

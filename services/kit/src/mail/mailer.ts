@@ -3,13 +3,19 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
+import { renderLetterHtml } from './layout.js';
+import { letterText, type Letter } from './letter.js';
 
-/** One plain-text e-mail (what every service sends). */
+/**
+ * One e-mail. Services give a `letter` (ADR 0053): the mailer renders its HTML part when it sends, and `text` is the
+ * letter's plain-text part (`letterMail` fills both); a message without a letter is sent as plain text.
+ */
 export interface MailMessage {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  letter?: Letter;
   replyTo?: string;
   /** A stable id (e.g. derived from the event that caused the mail) lets the receiving side dedupe retries. */
   messageId?: string;
@@ -59,7 +65,7 @@ export function smtpMailer(url: string, from: string, log: Logger): Mailer {
   return {
     transport: 'smtp',
     async send(mail) {
-      const info = await transporter.sendMail({ from, ...mail });
+      const info = await transporter.sendMail({ from, ...(await toNodemailer(mail)) });
       log.info({ to: mail.to, subject: mail.subject, messageId: info.messageId, smtp: host }, 'mail sent');
       return { messageId: info.messageId };
     },
@@ -80,11 +86,14 @@ export function fileMailer(dir: string, from: string, log: Logger): Mailer {
   return {
     transport: 'file',
     async send(mail) {
-      const info = await transporter.sendMail({ from, ...mail });
+      const rendered = await toNodemailer(mail);
+      const info = await transporter.sendMail({ from, ...rendered });
       const message = (info as unknown as { message: Buffer }).message;
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`;
       const file = join(dir, name);
       // Written under a temporary name and renamed, so a reader never sees half a message.
+      // The HTML part beside it first, to open in a browser (the embedded default has no mail client).
+      if (rendered.html) writeFileSync(file.replace(/\.eml$/, '.html'), rendered.html);
       writeFileSync(`${file}.tmp`, message);
       renameSync(`${file}.tmp`, file);
       log.info({ to: mail.to, subject: mail.subject, file }, 'mail written');
@@ -94,6 +103,13 @@ export function fileMailer(dir: string, from: string, log: Logger): Mailer {
       transporter.close();
     },
   };
+}
+
+/** What nodemailer gets: a letter becomes the HTML part beside its text (multipart/alternative). */
+async function toNodemailer(mail: MailMessage): Promise<Omit<MailMessage, 'letter'>> {
+  const { letter, ...rest } = mail;
+  if (!letter) return rest;
+  return { ...rest, text: rest.text || letterText(letter), html: rest.html ?? (await renderLetterHtml(letter)) };
 }
 
 function safeHost(url: string): string {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readMailbox } from './mailbox.js';
+import { letterMail } from './letter.js';
 import { createMailer } from './mailer.js';
 
 const log = pino({ level: 'silent' });
@@ -105,6 +106,12 @@ describe('mailer', () => {
       expect(smtp.received[0]).toContain('To: owner@example.com');
       expect(smtp.received[0]).toContain('Subject: New question');
       expect(smtp.received[0]).toContain('Someone asked you something.');
+      // A letter goes to Mailpit as multipart/alternative: its text and its rendered HTML.
+      await mailer.send(letterMail({ to: 'owner@example.com', subject: 'Letter' }, { preview: 'p', heading: 'A heading', action: { label: 'Open', url: 'https://ques.test/admin' } }));
+      expect(smtp.received[1]).toMatch(/Content-Type: multipart\/alternative;/);
+      expect(smtp.received[1]).toContain('Content-Type: text/plain; charset=utf-8');
+      expect(smtp.received[1]).toContain('Content-Type: text/html; charset=utf-8');
+      expect(smtp.received[1]).toContain('Open: https://ques.test/admin');
       mailer.close();
     } finally {
       await smtp.close();

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { cancelJob, scheduleJob, type Clock, type JobHandler } from '@ques/kit';
+import { cancelJob, ownerBrand, scheduleJob, type Clock, type JobHandler, type MailMessage } from '@ques/kit';
 import type { QuestionsDB } from '../db/schema.js';
 import { nudgeMail, nudgeTimes, NUDGE_MARKS, type HeldTip } from './domain/nudges.js';
 
@@ -42,7 +42,7 @@ export function nudgeJobs(deps: {
   publicOrigin: string;
   log: Logger;
   /** Queues a mail in the job's transaction (the questions' `send-mail` job). */
-  queueMail: (trx: Kysely<QuestionsDB>, key: string, mail: { to: string; subject: string; text: string; messageId: string }, now: Date) => Promise<void>;
+  queueMail: (trx: Kysely<QuestionsDB>, key: string, mail: MailMessage, now: Date) => Promise<void>;
 }): Record<string, JobHandler<QuestionsDB>> {
   return {
     [NUDGE_JOB]: async (trx, job) => {
@@ -64,7 +64,7 @@ export function nudgeJobs(deps: {
       if (settings && !settings.nudges) return;
       const owner = await trx
         .selectFrom('recipients')
-        .select(['name', 'username', 'email'])
+        .select(['name', 'username', 'email', 'brand_color_main', 'brand_color_light'])
         .where('user_id', '=', payload.ownerId)
         .where('deleted', '=', false)
         // Notification mail goes only to an address its owner proved (ADR 0021).
@@ -101,6 +101,7 @@ export function nudgeJobs(deps: {
         answerUrl: (questionId) => `${deps.publicOrigin}/admin?answer=${questionId}`,
         settingsUrl: `${deps.publicOrigin}/admin/account-settings`,
         id: `${payload.ownerId}.${job.id}`,
+        brand: ownerBrand({ name: owner.name || owner.username, brandColorMain: owner.brand_color_main, brandColorLight: owner.brand_color_light }),
       });
       await deps.queueMail(trx, `mail:nudge:${job.key}`, mail, now);
       deps.log.info({ ownerId: payload.ownerId, questions: tips.length }, tips.length > 1 ? 'nudge digest queued' : 'nudge queued');

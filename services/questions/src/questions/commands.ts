@@ -9,18 +9,20 @@ import {
   type Clock,
   type EventStore,
   type JobHandler,
+  ownerBrand,
+  type Brand,
   type MailMessage,
   type Mailer,
   type RecordedEvent,
 } from '@ques/kit';
 import { cancelNudges, scheduleNudges } from '../asking/nudges.js';
-import type { QuestionsDB } from '../db/schema.js';
+import type { QuestionsDB, RecipientRow } from '../db/schema.js';
 import { questionDecider, type QuestionCommand } from './domain/decide.js';
 import { isPublic } from './domain/access.js';
 import { questionStreamId, type QuestionEvent, type QuestionState } from './domain/question.js';
 import { createStatusLink, lockGuestLink, statusLinkInsert, statusPageUrl } from '../status/links.js';
 import { takeSeenPerson } from '../recipients/recipients.js';
-import { answerPostedMail, newQuestionMail, statusLinkMail } from './notifications.js';
+import { answerPostedMail, newQuestionMail, receiptMail } from './notifications.js';
 
 export const ANSWER_WINDOW_JOB = 'answer-window';
 export const SEND_MAIL_JOB = 'send-mail';
@@ -75,21 +77,31 @@ async function sideEffects(
         await scheduleNudges(trx, { questionId: d.questionId, ownerId: d.recipient.userId, answerDeadline: d.answerDeadline });
       }
       // Only to an address its owner proved (ADR 0021): an unverified account gets no mail at all.
-      const to = await verifiedEmailOf(trx, d.recipient.userId);
+      const owner = await personOf(trx, d.recipient.userId);
+      const brand = ownerBrand({ name: d.recipient.name, brandColorMain: owner?.brand_color_main, brandColorLight: owner?.brand_color_light });
+      const to = provenEmail(owner);
       if (to) {
-        const mail = newQuestionMail({ origin, ...d, recipient: { ...d.recipient, email: to } });
+        const mail = newQuestionMail({ origin, ...d, recipient: { ...d.recipient, email: to }, brand });
         jobs.push(mailJob(`mail:question-asked:${d.questionId}`, mail, deps.clock()));
       }
-      // A guest gets the link to the question's private status page (issue 14); opening it confirms the address.
+      // The asker's receipt with the link to the question's private status page (issues 14, 28): a guest at the
+      // address they typed (opening the link confirms it), a signed-in asker at their proven address.
+      const guest = !d.asker.userId;
+      const askerTo = guest ? d.asker.email : await verifiedEmailOf(trx, d.asker.userId!);
       let link: ReturnType<typeof statusLinkInsert> | null = null;
-      if (!d.asker.userId && d.asker.email) {
-        link = statusLinkInsert(trx, d.questionId, { guest: true, now: deps.clock() });
-        const mail = statusLinkMail({
+      if (askerTo) {
+        link = statusLinkInsert(trx, d.questionId, { guest, now: deps.clock() });
+        const mail = receiptMail({
           questionId: d.questionId,
-          to: d.asker.email,
+          to: askerTo,
           recipient: d.recipient,
+          brand,
           statusUrl: statusPageUrl(origin, link.token),
-          tipped: !!d.tip,
+          origin,
+          question: d.question,
+          tip: d.tip,
+          answerDeadline: d.answerDeadline,
+          guest,
         });
         jobs.push(mailJob(`mail:status-link:${d.questionId}`, mail, deps.clock()));
       }
@@ -127,6 +139,7 @@ async function sideEffects(
         answer: event.data.answer,
         isPublic: isPublic(state),
         statusUrl,
+        brand: await brandOf(trx, state.recipient.userId, state.recipient.name),
       });
       await queueMail(trx, `mail:answer-posted:${state.questionId}`, mail, deps.clock());
       return;
@@ -176,19 +189,32 @@ export function questionJobs(
   };
 }
 
-/** An account's current address, only when its owner proved it (identity's `emailVerified`); null otherwise. */
-export async function verifiedEmailOf(trx: Kysely<QuestionsDB>, userId: string): Promise<string | null> {
+type Person = Pick<RecipientRow, 'deleted' | 'email' | 'email_verified' | 'brand_color_main' | 'brand_color_light'>;
+
+/** An account's row as far as mail needs it (its address and colours); null: no such account here. */
+async function personOf(trx: Kysely<QuestionsDB>, userId: string): Promise<Person | null> {
   // A new question's people were read by the deleted-users projection in this same transaction (ADR 0042).
   const seen = takeSeenPerson(trx, userId);
-  if (seen !== undefined) return seen && !seen.deleted && seen.email_verified && seen.email ? seen.email : null;
+  if (seen !== undefined) return seen;
   const row = await trx
     .selectFrom('recipients')
-    .select('email')
+    .select(['deleted', 'email', 'email_verified', 'brand_color_main', 'brand_color_light'])
     .where('user_id', '=', userId)
-    .where('deleted', '=', false)
-    .where('email_verified', '=', true)
     .executeTakeFirst();
-  return row?.email || null;
+  return row ?? null;
+}
+
+const provenEmail = (person: Person | null) => (person && !person.deleted && person.email_verified && person.email ? person.email : null);
+
+/** An account's current address, only when its owner proved it (identity's `emailVerified`); null otherwise. */
+export async function verifiedEmailOf(trx: Kysely<QuestionsDB>, userId: string): Promise<string | null> {
+  return provenEmail(await personOf(trx, userId));
+}
+
+/** The colours of the owner a mail is about (Ques's own when unknown). */
+export async function brandOf(trx: Kysely<QuestionsDB>, userId: string, name: string): Promise<Brand> {
+  const row = await trx.selectFrom('recipients').select(['brand_color_main', 'brand_color_light']).where('user_id', '=', userId).executeTakeFirst();
+  return ownerBrand({ name, brandColorMain: row?.brand_color_main, brandColorLight: row?.brand_color_light });
 }
 
 /** A durable `send-mail` job, committed with the caller's transaction. */

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { userSnapshotHandlers, type EventEnvelope, type ZUserSnapshot } from '@ques/contracts';
+import { IdentityEvents, userSnapshotHandlers, type EventEnvelope, type ZUserSnapshot } from '@ques/contracts';
 import { upsertLocalCopy, type ConsumerDefinition, type PersonalDataVault, type Projection, type RecordedEvent } from '@ques/kit';
 import type { QuestionsDB, RecipientRow } from '../db/schema.js';
 
@@ -22,6 +22,9 @@ async function applySnapshot(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<z
     // Identity resets it to false when the address changes: a guest's questions follow only a proven address.
     email_verified: d.emailVerified,
     archive_profile: d.archiveProfile,
+    avatar_url: d.avatarUrl,
+    brand_color_main: d.brandColorMain,
+    brand_color_light: d.brandColorLight,
     deleted: false,
     version: envelope.streamVersion,
     updated_at: envelope.occurredAt,
@@ -42,6 +45,17 @@ export async function followHandle(trx: Kysely<QuestionsDB>, userIds: string[]):
     WHERE r.user_id = q.asker_user_id AND r.user_id IN (${sql.join(userIds)}) AND NOT r.deleted AND q.from_username <> r.username`.execute(trx);
 }
 
+/** A new avatar; a late one (older than the row) is ignored like a late snapshot. */
+async function applyAvatar(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ userId: string; avatarUrl: string }>): Promise<void> {
+  await trx
+    .updateTable('recipients')
+    .set({ avatar_url: envelope.data.avatarUrl, version: envelope.streamVersion })
+    .where('user_id', '=', envelope.data.userId)
+    .where('deleted', '=', false)
+    .where('version', '<', envelope.streamVersion)
+    .execute();
+}
+
 /** A deleted account keeps a tombstone (so a late ProfileUpdated cannot revive it) with its personal data erased. */
 async function applyDeleted(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ userId: string }>, vault: PersonalDataVault): Promise<void> {
   forgetSeen(trx);
@@ -51,6 +65,9 @@ async function applyDeleted(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ 
     email: '',
     email_verified: false,
     archive_profile: false,
+    avatar_url: '',
+    brand_color_main: '',
+    brand_color_light: '',
     deleted: true,
     version: envelope.streamVersion,
     updated_at: envelope.occurredAt,
@@ -116,7 +133,11 @@ export const deletedUsersProjection: Projection<QuestionsDB> = {
     if (ids.length === 0) return;
     // The people's rows as a whole: the new question's side effects (the owner's verified address) read them from
     // here instead of reading the recipients again in the same transaction (ADR 0042).
-    const rows = await trx.selectFrom('recipients').select(['user_id', 'deleted', 'email', 'email_verified', 'username']).where('user_id', 'in', ids).execute();
+    const rows = await trx
+      .selectFrom('recipients')
+      .select(['user_id', 'deleted', 'email', 'email_verified', 'username', 'brand_color_main', 'brand_color_light'])
+      .where('user_id', 'in', ids)
+      .execute();
     const seen = new Map<string, PersonSeen | null>(ids.map((id) => [id, null]));
     for (const row of rows) seen.set(row.user_id, row);
     seenIn.set(trx, seen);
@@ -127,7 +148,7 @@ export const deletedUsersProjection: Projection<QuestionsDB> = {
   },
 };
 
-type PersonSeen = Pick<RecipientRow, 'user_id' | 'deleted' | 'email' | 'email_verified'>;
+type PersonSeen = Pick<RecipientRow, 'user_id' | 'deleted' | 'email' | 'email_verified' | 'username' | 'brand_color_main' | 'brand_color_light'>;
 
 /**
  * The rows the deleted-users projection read for the event just appended in a transaction, until its side effects
@@ -157,6 +178,11 @@ export function recipientsConsumer(vault: PersonalDataVault): ConsumerDefinition
     context: 'identity',
     handlers: {
       ...userSnapshotHandlers(applySnapshot),
+      // The status page shows the owner's avatar (issue 28); identity publishes a new one only as this event.
+      AvatarChanged: {
+        schema: IdentityEvents.AvatarChanged.schema,
+        effect: (trx, envelope: EventEnvelope<{ userId: string; avatarUrl: string }>) => applyAvatar(trx, envelope),
+      },
       UserDeleted: { schema: z.object({ userId: z.uuid() }), effect: (trx, envelope: EventEnvelope<{ userId: string }>) => applyDeleted(trx, envelope, vault) },
     },
   };

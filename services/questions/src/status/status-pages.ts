@@ -10,7 +10,7 @@ import {
 } from '@ques/contracts';
 import { notFound, requireAccess, type AccessClaims, type Clock, type EventMetadata } from '@ques/kit';
 import type { QuestionRow, QuestionsDB } from '../db/schema.js';
-import { queueMail, type QuestionCommands } from '../questions/commands.js';
+import { brandOf, queueMail, type QuestionCommands } from '../questions/commands.js';
 import { isAsker, isPublic, viewerOf } from '../questions/domain/access.js';
 import { answerPostedMail } from '../questions/notifications.js';
 import type { Parties } from '../questions/parties.js';
@@ -125,6 +125,7 @@ export class StatusPages {
         answer: row.answer ?? '',
         isPublic: isPublic(partiesOf(row)),
         statusUrl: statusPageUrl(publicOrigin, token),
+        brand: await brandOf(trx, row.to_user_id, row.recipient_name),
       });
       await queueMail(trx, `mail:answer-posted:${row.id}`, mail, clock());
     });

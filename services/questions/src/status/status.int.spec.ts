@@ -222,7 +222,8 @@ describe.runIf(run)(
         `checkout-${questionId}`,
       );
       const token = await mailedToken('tip@example.com');
-      expect(mailsTo('tip@example.com')[0]!.text).not.toContain('Tipped and tracked');
+      // ADR 0053: a tipped question's receipt names its title (the card holder is accountable for it).
+      expect(mailsTo('tip@example.com')[0]!.text).toContain('Tipped and tracked');
       const page = await api('GET', `/api/question-status/${token}`);
       expect(page.body.status).toBe('Pending');
       expect(page.body.tip).toMatchObject({

@@ -1,4 +1,4 @@
-import type { Clock, EventStore, JobHandler, Logger, Mailer } from '@ques/kit';
+import { letterMail, type Clock, type EventStore, type JobHandler, type Logger, type Mailer } from '@ques/kit';
 import type { SupportDB } from '../db/schema.js';
 import type { SupportRequestCommands } from '../requests/commands.js';
 import { supportRequestStreamId, type SupportRequestState } from '../requests/domain/support-request.js';
@@ -7,24 +7,28 @@ import { supportRequestStreamId, type SupportRequestState } from '../requests/do
 export const ANSWER_MAIL_JOB = 'support.answer-mail';
 export const answerMailJobKey = (requestId: string) => `support-answer-mail:${requestId}`;
 
-/** Pure: the mail the requester gets. */
+/** Pure: the mail the requester gets (a letter in Ques's colours, ADR 0053). */
 export function composeAnswerMail(state: Extract<SupportRequestState, { status: 'requested' }>, to: string) {
   const title = state.title.replace(/[\r\n\t]+/g, ' ').trim();
-  return {
-    to,
-    subject: `Re: ${title}`.slice(0, 250),
-    text: [
-      `Hello ${state.requester?.username ?? ''},`.replace(' ,', ','),
-      '',
-      `We answered your support request "${title}" (${state.category}):`,
-      '',
-      state.answer?.note ?? '',
-      '',
-      '— Ques support',
-      '',
-    ].join('\n'),
-    messageId: `<support-answer-${state.requestId}-${Date.parse(state.answer?.answeredAt ?? '') || 0}@ques.support>`,
-  };
+  const name = state.requester?.username;
+  return letterMail(
+    {
+      to,
+      subject: `Re: ${title}`.slice(0, 250),
+      messageId: `<support-answer-${state.requestId}-${Date.parse(state.answer?.answeredAt ?? '') || 0}@ques.support>`,
+    },
+    {
+      preview: `We answered your support request "${title}"`,
+      greeting: name ? `Hello ${name},` : 'Hello,',
+      heading: 'We answered your support request',
+      facts: [
+        { label: 'Request', value: title },
+        { label: 'Category', value: state.category },
+      ],
+      body: [{ label: `We answered your support request "${title}" (${state.category}):`, quote: state.answer?.note ?? '' }],
+      footer: '— Ques support. You received this because you sent a support request while signed in.',
+    },
+  );
 }
 
 export function answerMailJob(deps: {

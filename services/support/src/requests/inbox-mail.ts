@@ -1,4 +1,4 @@
-import { erasedValue, type Clock, type EventStore, type JobHandler, type Logger, type Mailer, type MailMessage } from '@ques/kit';
+import { erasedValue, letterMail, type Clock, type EventStore, type JobHandler, type Logger, type Mailer, type MailMessage } from '@ques/kit';
 import type { SupportDB } from '../db/schema.js';
 import type { SupportRequestCommands } from './commands.js';
 import { supportRequestStreamId, type SupportRequestState } from './domain/support-request.js';
@@ -12,7 +12,7 @@ export type InboxMessage = MailMessage & { messageId: string };
 
 const oneLine = (value: string) => value.replace(/[\r\n\t]+/g, ' ').trim();
 
-/** Pure: the e-mail the support inbox receives for a request. */
+/** Pure: the e-mail the support inbox receives for a request (a letter in Ques's colours, ADR 0053). */
 export function composeInboxMail(
   state: Extract<SupportRequestState, { status: 'requested' }>,
   to: string,
@@ -20,25 +20,28 @@ export function composeInboxMail(
   const sender = state.requester
     ? `${state.requester.username} (user id ${state.requester.userId}, signed in)`
     : 'a guest (not signed in)';
-  const text = [
-    `Category: ${state.category}`,
-    `From: ${sender}`,
-    `Request id: ${state.requestId}`,
-    `Received: ${state.requestedAt}`,
-    '',
-    'Title:',
-    state.title,
-    '',
-    'Description:',
-    state.description,
-    '',
-  ].join('\n');
-  return {
-    to,
-    subject: oneLine(`[Support] ${state.category}: ${state.title}`).slice(0, 250),
-    text,
-    messageId: `<support-request-${state.requestId}@ques.support>`,
-  };
+  return letterMail(
+    {
+      to,
+      subject: oneLine(`[Support] ${state.category}: ${state.title}`).slice(0, 250),
+      messageId: `<support-request-${state.requestId}@ques.support>`,
+    },
+    {
+      preview: `${state.category} from ${state.requester ? state.requester.username : 'a guest'}`,
+      heading: `Support request: ${state.category}`,
+      facts: [
+        { label: 'Category', value: state.category },
+        { label: 'From', value: sender },
+        { label: 'Request id', value: state.requestId },
+        { label: 'Received', value: state.requestedAt },
+      ],
+      body: [
+        { label: 'Title:', quote: state.title },
+        { label: 'Description:', quote: state.description },
+      ],
+      footer: 'Sent to the support inbox for every request; answer it from the operator console.',
+    },
+  );
 }
 
 export interface InboxMailDeps {

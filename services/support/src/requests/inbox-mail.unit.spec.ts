@@ -23,7 +23,8 @@ describe('support inbox mail', () => {
     expect(mail.subject).not.toMatch(/[\r\n]/);
     expect(mail.text).toContain('Category: Account Issue');
     expect(mail.text).toContain('From: ada (user id u-1, signed in)');
-    expect(mail.text).toContain('Line one\nLine two');
+    expect(mail.text).toContain('> Line one\n> Line two');
+    expect(mail.letter?.facts?.[0]).toEqual({ label: 'Category', value: 'Account Issue' });
     expect(mail.messageId).toBe(`<support-request-${base.requestId}@ques.support>`);
   });
 

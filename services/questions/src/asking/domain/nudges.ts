@@ -1,4 +1,5 @@
 import { ANSWER_WINDOW_MS } from '@ques/contracts';
+import { letterMail, utcDateTime, type Brand, type Letter } from '@ques/kit/domain';
 
 /*
  * Nudges (issue 16): reminders to the owner that a tip is held and will be released unless they answer. Pure: the
@@ -56,47 +57,57 @@ export function nudgeMail(input: {
   settingsUrl: string;
   /** Stable per send (the Message-ID). */
   id: string;
-}): { to: string; subject: string; text: string; messageId: string } {
+  /** The owner's colours (the mail is about their page). */
+  brand?: Brand;
+}): { to: string; subject: string; text: string; messageId: string; letter: Letter } {
   const { tips, now } = input;
   const sorted = [...tips].sort((a, b) => a.deadline.getTime() - b.deadline.getTime());
-  const footer = ['', `Turn these reminders off in Account Settings: ${input.settingsUrl}`, '', '— Ques'];
+  const head = { to: input.to, messageId: `<nudge.${input.id}@ques>` };
+  const common = {
+    brand: input.brand ?? null,
+    greeting: `Hi ${input.ownerName},`,
+    after: [`Turn these reminders off in Account Settings: ${input.settingsUrl}`],
+    footer: 'You received this because a tip is held for a question on your Ques page.',
+  };
   if (sorted.length === 1) {
     const t = sorted[0]!;
-    const subject = `${formatMoney(t.amountCents, t.currency)} held for you — released ${releasedIn(t.deadline, now)} unless you answer`;
-    return {
-      to: input.to,
-      subject,
-      text: [
-        `Hi ${input.ownerName},`,
-        '',
-        `${t.askerName} asked you: "${t.question}"`,
-        '',
-        `Their tip of ${formatMoney(t.amountCents, t.currency)} is held on their card. It is released ${releasedIn(t.deadline, now)} ` +
-          `(${t.deadline.toUTCString()}) unless you answer; answering charges it.`,
-        '',
-        `Answer it here: ${input.answerUrl(t.questionId)}`,
-        ...footer,
-      ].join('\n'),
-      messageId: `<nudge.${input.id}@ques>`,
-    };
+    const amount = formatMoney(t.amountCents, t.currency);
+    return letterMail(
+      { ...head, subject: `${amount} held for you — released ${releasedIn(t.deadline, now)} unless you answer` },
+      {
+        ...common,
+        preview: `${t.askerName} is waiting for your answer`,
+        heading: `${amount} is held for you until ${utcDateTime(t.deadline)}`,
+        facts: [
+          { label: 'From', value: t.askerName },
+          { label: 'Tip held', value: amount },
+          { label: 'Released if unanswered by', value: utcDateTime(t.deadline) },
+        ],
+        body: [
+          { label: `${t.askerName} asked you:`, quote: t.question },
+          `Their tip of ${amount} is held on their card. It is released ${releasedIn(t.deadline, now)} unless you answer; answering charges it.`,
+        ],
+        action: { label: 'Answer it here', url: input.answerUrl(t.questionId) },
+      },
+    );
   }
   const currencies = new Set(sorted.map((t) => t.currency));
   const total =
     currencies.size === 1 ? ` (${formatMoney(sorted.reduce((sum, t) => sum + t.amountCents, 0), sorted[0]!.currency)})` : '';
-  return {
-    to: input.to,
-    subject: `${sorted.length} tips${total} held for you — answer before they are released`,
-    text: [
-      `Hi ${input.ownerName},`,
-      '',
-      `${sorted.length} questions with tips are waiting for your answer. Each tip is held on the asker's card and released unless you answer:`,
-      '',
-      ...sorted.flatMap((t) => [
-        `- ${formatMoney(t.amountCents, t.currency)} from ${t.askerName}: "${t.question}" — released ${releasedIn(t.deadline, now)}`,
-        `  Answer it here: ${input.answerUrl(t.questionId)}`,
-      ]),
-      ...footer,
-    ].join('\n'),
-    messageId: `<nudge.${input.id}@ques>`,
-  };
+  return letterMail(
+    { ...head, subject: `${sorted.length} tips${total} held for you — answer before they are released` },
+    {
+      ...common,
+      preview: `${sorted.length} questions with tips are waiting for your answer`,
+      heading: `${sorted.length} tips${total} are held for you`,
+      body: [
+        `${sorted.length} questions with tips are waiting for your answer. Each tip is held on the asker's card and released unless you answer:`,
+        ...sorted.map((t) => ({
+          item: `${formatMoney(t.amountCents, t.currency)} from ${t.askerName}: "${t.question}" — released ${releasedIn(t.deadline, now)} (${utcDateTime(t.deadline)})`,
+          link: { label: 'Answer it here', url: input.answerUrl(t.questionId) },
+        })),
+      ],
+      action: { label: 'Open your questions', url: input.answerUrl(sorted[0]!.questionId).replace(/\?.*$/, '') },
+    },
+  );
 }
