@@ -294,6 +294,9 @@ export class Asking {
       email: row.email,
       email_verified: row.email_verified,
       archive_profile: row.archive_profile,
+      avatar_url: row.avatar_url,
+      brand_color_main: row.brand_color_main,
+      brand_color_light: row.brand_color_light,
       deleted: row.deleted,
       version: row.version,
       updated_at: row.updated_at,
@@ -308,6 +311,10 @@ export class Asking {
             name: a_name ?? '',
             email: a_email ?? '',
             email_verified: !!a_email_verified,
+            // Not read for the asker (only the owner's look is ever shown).
+            avatar_url: '',
+            brand_color_main: '',
+            brand_color_light: '',
           };
     const verifiedAskerEmail = asker?.email_verified && asker.email ? asker.email.toLowerCase() : null;
     return {

@@ -149,6 +149,10 @@ export interface RecipientsTable {
   /** Identity confirmed the address: only then do guest questions asked with it belong to this account. */
   email_verified: WithDefault<boolean>;
   archive_profile: WithDefault<boolean>;
+  /** The owner's avatar and brand colours, as identity published them ('' until known; issue 28's status page). */
+  avatar_url: WithDefault<string>;
+  brand_color_main: WithDefault<string>;
+  brand_color_light: WithDefault<string>;
   deleted: WithDefault<boolean>;
   /** Identity stream version last applied. */
   version: number;

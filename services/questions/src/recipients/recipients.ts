@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { userSnapshotHandlers, type EventEnvelope, type ZUserSnapshot } from '@ques/contracts';
+import { IdentityEvents, userSnapshotHandlers, type EventEnvelope, type ZUserSnapshot } from '@ques/contracts';
 import { upsertLocalCopy, type ConsumerDefinition, type PersonalDataVault, type Projection, type RecordedEvent } from '@ques/kit';
 import type { QuestionsDB, RecipientRow } from '../db/schema.js';
 
@@ -21,10 +21,24 @@ async function applySnapshot(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<z
     // Identity resets it to false when the address changes: a guest's questions follow only a proven address.
     email_verified: d.emailVerified,
     archive_profile: d.archiveProfile,
+    avatar_url: d.avatarUrl,
+    brand_color_main: d.brandColorMain,
+    brand_color_light: d.brandColorLight,
     deleted: false,
     version: envelope.streamVersion,
     updated_at: envelope.occurredAt,
   });
+}
+
+/** A new avatar; a late one (older than the row) is ignored like a late snapshot. */
+async function applyAvatar(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ userId: string; avatarUrl: string }>): Promise<void> {
+  await trx
+    .updateTable('recipients')
+    .set({ avatar_url: envelope.data.avatarUrl, version: envelope.streamVersion })
+    .where('user_id', '=', envelope.data.userId)
+    .where('deleted', '=', false)
+    .where('version', '<', envelope.streamVersion)
+    .execute();
 }
 
 /** A deleted account keeps a tombstone (so a late ProfileUpdated cannot revive it) with its personal data erased. */
@@ -36,6 +50,9 @@ async function applyDeleted(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ 
     email: '',
     email_verified: false,
     archive_profile: false,
+    avatar_url: '',
+    brand_color_main: '',
+    brand_color_light: '',
     deleted: true,
     version: envelope.streamVersion,
     updated_at: envelope.occurredAt,
@@ -128,6 +145,11 @@ export function recipientsConsumer(vault: PersonalDataVault): ConsumerDefinition
     context: 'identity',
     handlers: {
       ...userSnapshotHandlers(applySnapshot),
+      // The status page shows the owner's avatar (issue 28); identity publishes a new one only as this event.
+      AvatarChanged: {
+        schema: IdentityEvents.AvatarChanged.schema,
+        effect: (trx, envelope: EventEnvelope<{ userId: string; avatarUrl: string }>) => applyAvatar(trx, envelope),
+      },
       UserDeleted: { schema: z.object({ userId: z.uuid() }), effect: (trx, envelope: EventEnvelope<{ userId: string }>) => applyDeleted(trx, envelope, vault) },
     },
   };
