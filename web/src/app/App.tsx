@@ -6,6 +6,7 @@ import { AuthProvider, useAuth } from '../lib/auth/auth-context';
 import { loadProfilePage } from '../features/public-profile/load';
 import type { AskModalSlot } from '../features/public-profile/ProfilePage';
 import { REPORT_EVENT } from '../lib/report';
+import { openSupport, SUPPORT_EVENT } from '../lib/support';
 import type { ReportTarget } from '@ques/contracts/core';
 import { Header } from './Header';
 
@@ -88,6 +89,12 @@ function Shell() {
     window.addEventListener(REPORT_EVENT, onReport);
     return () => window.removeEventListener(REPORT_EVENT, onReport);
   }, []);
+  // Issue 28: "Contact support" in the footer and on the status page, for guests too (lib/support.ts).
+  useEffect(() => {
+    const onSupport = () => setSupportOpen(true);
+    window.addEventListener(SUPPORT_EVENT, onSupport);
+    return () => window.removeEventListener(SUPPORT_EVENT, onSupport);
+  }, []);
 
   // Theme variables follow the signed-in user's brand colours, defaults otherwise (spec §2).
   useEffect(() => {
@@ -126,9 +133,12 @@ function SiteFooter() {
   return (
     <footer className="site-footer">
       <p>© {new Date().getFullYear()} Ques · Q&amp;A for professionals and businesses</p>
-      <nav aria-label="Legal">
+      <nav aria-label="Legal and help">
         <Link to="/terms-of-use">Terms of Use</Link>
         <Link to="/privacy-policy">Privacy Policy</Link>
+        <button type="button" className="site-footer__support" onClick={openSupport}>
+          Contact support
+        </button>
       </nav>
     </footer>
   );
