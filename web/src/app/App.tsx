@@ -53,7 +53,15 @@ export function App() {
           <Route path="ask/:username/question/:id/:slug?" element={<QuestionPage />} />
           <Route path="terms-of-use" element={<TermsPage />} />
           <Route path="privacy-policy" element={<PrivacyPage />} />
-          <Route path="q/:token" element={<StatusPage />} />
+          <Route
+            path="q/:token"
+            element={
+              // Issue 28: while its chunk loads, the status page's own room (the footer stays below the fold: no shift).
+              <Suspense fallback={<div className="page-tall" />}>
+                <StatusPage />
+              </Suspense>
+            }
+          />
           <Route
             path="admin/*"
             element={

@@ -51,8 +51,17 @@ export function statusTimeline(events: readonly Pick<QuestionEvent, 'type' | 'da
         // A release of payments' own (the provider cancelled the hold).
         if (!steps.some((s) => s.step === 'released')) add('released', event.data.releasedAt);
         break;
-      default:
+      case 'QuestionCurated':
+      case 'AnswerEdited':
+      case 'QuestionVisibilityChanged':
+      case 'AnswerHiddenByOperator':
+      case 'TippedCheckoutExpired':
         break;
+      default: {
+        // A new event type must be made a step or listed above (compile time); at run time it is no step.
+        const unlisted: never = event;
+        void unlisted;
+      }
     }
   }
   return steps;

@@ -80,7 +80,8 @@ export default function StatusPage({ timeZone }: { timeZone?: string }) {
   }
   return (
     <TimeZoneContext.Provider value={timeZone}>
-      <div className="status-shell" style={data ? themeVars(data.brandColorMain, data.brandColorLight) : undefined}>
+      {/* Loading and loaded take the same room (page-tall): nothing moves when the page arrives. */}
+      <div className="status-shell page-tall" style={data ? themeVars(data.brandColorMain, data.brandColorLight) : undefined}>
         {data ? (
           <StatusView page={data} token={token} confirmation={confirmation} onChange={setPage} />
         ) : (
@@ -115,7 +116,6 @@ function StatusView({
   onChange: (page: QuestionStatusPage) => void;
 }) {
   const name = page.toName;
-  const consent = consentText(page);
   return (
     <section className="page page--narrow status-page" aria-labelledby="status-title">
       <header className="status-page__owner">
@@ -125,6 +125,30 @@ function StatusView({
         </h1>
       </header>
       {confirmation ? <Confirmation page={page} token={token} /> : null}
+      {page.status === 'Confirming' ? (
+        // Only what stays once the payment is recorded: the rest appears below it then, moving nothing.
+        confirmation ? null : <LoadingText>Confirming your payment…</LoadingText>
+      ) : (
+        <OrderDetails page={page} token={token} onChange={onChange} />
+      )}
+    </section>
+  );
+}
+
+/** The question's state, timeline, the question itself, the answer, the tip, Withdraw and support. */
+function OrderDetails({
+  page,
+  token,
+  onChange,
+}: {
+  page: QuestionStatusPage;
+  token: string;
+  onChange: (page: QuestionStatusPage) => void;
+}) {
+  const name = page.toName;
+  const consent = consentText(page);
+  return (
+    <>
       <p className="status-page__status">
         Status: <strong data-testid="status">{page.status}</strong>
         {consent ? (
@@ -173,7 +197,7 @@ function StatusView({
           Contact support
         </button>
       </p>
-    </section>
+    </>
   );
 }
 
@@ -184,9 +208,7 @@ function TipLine({ page }: { page: QuestionStatusPage }) {
   const amount = formatCents(tip.amountCents, tip.currency);
   return (
     <div className="status-page__tip" data-testid="tip">
-      {page.status === 'Confirming' ? (
-        <p>Confirming your payment of {amount}…</p>
-      ) : tip.state === 'held' ? (
+      {tip.state === 'held' ? (
         <>
           <p>
             Your card is held for {amount} — you are not charged unless {page.toName} answers.

@@ -36,8 +36,7 @@ function upcoming(page: QuestionStatusPage, amount: string, done: Set<StatusStep
   const tip = page.tip;
   const name = page.toName;
   const next: Item[] = [];
-  if (page.status === 'Confirming') next.push({ key: 'held', label: `${amount} held on your card (confirming…)`, at: null });
-  if (page.status === 'Confirming' || page.status === 'Pending') {
+  if (page.status === 'Pending') {
     next.push({ key: 'answered', label: `${name} answers`, at: null });
     if (tip) next.push({ key: 'charged', label: `${amount} charged only then`, at: null });
   }
