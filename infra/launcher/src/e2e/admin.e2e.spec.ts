@@ -635,7 +635,7 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     const { context, page, errors } = await open('desktop', owner);
     await openList(page, '/admin', 'Question Received');
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('button', { name: 'Support' }).click();
+    await page.getByRole('button', { name: 'Support', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Support' });
     await dialog.waitFor();
     expect(await dialog.getByLabel('Category').inputValue()).toBe('Technical Issue');
@@ -777,7 +777,7 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
       await shot('admin-account');
 
       await page.getByRole('button', { name: 'Open menu' }).click();
-      await page.getByRole('button', { name: 'Support' }).click();
+      await page.getByRole('button', { name: 'Support', exact: true }).click();
       await page.getByRole('dialog', { name: 'Support' }).waitFor();
       await shot('support-modal', true);
       expect(errors).toEqual([]);
