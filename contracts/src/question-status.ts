@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { STATUS_STEPS } from './core/asker-trust.js';
 
 /*
  * Asker trust (issue 14): the private status page of one question, reached by its unguessable token
@@ -11,6 +12,12 @@ const ZTime = z.iso.datetime({ offset: true });
 
 export const ZStatusTokenParams = z.object({ token: z.string().max(200) });
 
+/**
+ * A step of a question's life on its status page: asked, the tip held (card authorized), answered, the tip charged;
+ * or withdrawn, deleted by the owner, unanswered in time, and the hold released.
+ */
+export const ZStatusStep = z.enum(STATUS_STEPS);
+
 /** What the status page shows: only this question, only to whoever holds its link. */
 export const ZQuestionStatusPage = z.strictObject({
   questionId: z.string(),
@@ -19,16 +26,24 @@ export const ZQuestionStatusPage = z.strictObject({
   /** The public wording when the owner redacted it before publishing (issue 14); null otherwise. */
   publicQuestion: z.string().nullable(),
   publicDetail: z.string().nullable(),
-  /** The owner it was asked to. */
+  /** The owner it was asked to, with their avatar and brand colours (the page is in their colours; issue 28). */
   toName: z.string(),
   toUsername: z.string(),
-  status: z.enum(['Pending', 'Answered', 'Withdrawn', 'Released']),
+  toAvatarUrl: z.string(),
+  brandColorMain: z.string(),
+  brandColorLight: z.string(),
+  /** `Confirming`: the browser is back from checkout and the provider's authorization is not recorded yet. */
+  status: z.enum(['Confirming', 'Pending', 'Answered', 'Withdrawn', 'Released']),
   askedAt: ZTime,
   /** The answer, also when the owner keeps it off the public page. */
   answer: z.string().nullable(),
   answeredAt: ZTime.nullable(),
   /** Shown on the owner's public page now. */
   isPublic: z.boolean(),
+  /** The public answer page (`/ask/{username}/question/{id}/{slug}`) while it is public; null otherwise. */
+  answerPath: z.string().nullable(),
+  /** What happened so far, oldest first, each with its time (issue 28); the page adds the steps still to come. */
+  timeline: z.array(z.strictObject({ step: ZStatusStep, at: ZTime })),
   /** The asker chose "Private — only I see the answer". */
   isPrivate: z.boolean(),
   /** null without a tip. `state`: held on the card, charged (answered), or released (never charged). */

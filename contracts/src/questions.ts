@@ -6,6 +6,7 @@ import {
   QUESTION_LIMITS,
   TAG_MESSAGES,
 } from './core/question-rules.js';
+import { isStatusToken } from './core/asker-trust.js';
 import { OPS_MESSAGES } from './core/ops.js';
 import { DEFAULT_PAGE_SIZE, isUuid, MAX_PAGE_SIZE, MIN_TIP_CENTS, type Checked } from './core/questions.js';
 
@@ -62,6 +63,11 @@ export interface AskDraft {
   toUserId: string;
   /** The asker chose "Private — only I see the answer" (issue 14). */
   isPrivate: boolean;
+  /**
+   * The status link the asker's browser made for this question (issue 28), so the page after asking or paying opens
+   * at once; null when none was sent or it is malformed (then no such link is made).
+   */
+  statusToken: string | null;
 }
 
 /**
@@ -100,6 +106,7 @@ export function checkAskDraft(body: unknown, opts: { signedIn: boolean }): Check
       guest,
       toUserId: b.toUserId.toLowerCase(),
       isPrivate: b.isPrivate === true,
+      statusToken: typeof b.statusToken === 'string' && isStatusToken(b.statusToken) ? b.statusToken : null,
     },
   };
 }
@@ -365,6 +372,11 @@ export const ZAskQuestionBody = z
       agreedToTerms: z.boolean({ error: ASK_MESSAGES.mustAgree }).nullish(),
       /** The asker's consent (issue 14): true is "Private — only I see the answer"; default: may be published. */
       isPrivate: flagField('isPrivate'),
+      /**
+       * Issue 28: a status link made by the asker's browser (32 random bytes, base64url), attached when the question
+       * is created, never to an existing one; the page after asking (or the checkout's return) is `/q/{statusToken}`.
+       */
+      statusToken: textField('statusToken'),
       // curated Q&A only
       answer: textField('Answer'),
       source: textField('Source'),

@@ -54,8 +54,15 @@ describe('ask rules (spec §5, in order)', () => {
     const r = checkAskDraft({ question: ' Why? ', detail: ' more ', toUserId }, { signedIn: true });
     expect(r).toEqual({
       ok: true,
-      value: { question: 'Why?', detail: 'more', guest: null, toUserId, isPrivate: false },
+      value: { question: 'Why?', detail: 'more', guest: null, toUserId, isPrivate: false, statusToken: null },
     });
+  });
+  it("carries the status link the asker's browser made, only when it has a token's shape (issue 28)", () => {
+    const ask = (statusToken: unknown) => checkAskDraft({ question: 'Q', toUserId, statusToken }, { signedIn: true });
+    const token = 'A'.repeat(42) + '_';
+    expect([ask(token), ask('short'), ask(`${token}x`), ask(42), ask(undefined)].map((r) => r.ok && r.value.statusToken)).toEqual(
+      [token, null, null, null, null],
+    );
   });
   it("carries the asker's consent: only `isPrivate: true` is private (issue 14)", () => {
     const ask = (isPrivate: unknown) =>

@@ -306,8 +306,11 @@ export const questionsApi = {
     service: 'questions',
     summary: "A question's private status page, for whoever holds its link (no account)",
     description:
-      'The question, to whom, its status, the tip (held / charged / released, the automatic release date) and the ' +
-      'answer even when it is not public. An unknown or malformed token is a 404; no other question is reachable.',
+      'The question, to whom (with their avatar and brand colours), its status, the tip (held / charged / released, ' +
+      'the automatic release date), the timeline of what happened with its times, the answer even when it is not ' +
+      'public and the public answer page while it is public. `Confirming`: the link the browser made at checkout, ' +
+      'before the provider authorized the card (issue 28). An unknown or malformed token is a 404; no other question ' +
+      'is reachable.',
     auth: 'none',
     rateLimit: 'auth',
     errors: { 404: [STATUS_MESSAGES.notFound] },

@@ -12,6 +12,15 @@ export const STATUS_PAGE_PATH = '/q/';
 /** A status token: 32 random bytes, base64url (43 characters, 256 bits). Anything else is a 404. */
 export const STATUS_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 export const isStatusToken = (token: string) => STATUS_TOKEN_PATTERN.test(token);
+/**
+ * The page right after asking or paying (issue 28): the status page with its confirmation (amount held, fee split,
+ * release date, what happens next, the link to keep). Payments sends the checkout back here.
+ */
+export const statusConfirmationPath = (token: string) => `${STATUS_PAGE_PATH}${token}?confirmed=1`;
+
+/** The steps of a status page's timeline (issue 28), in the order they can happen. */
+export const STATUS_STEPS = ['asked', 'held', 'answered', 'charged', 'withdrawn', 'deleted', 'expired', 'released'] as const;
+export type StatusStep = (typeof STATUS_STEPS)[number];
 
 export const STATUS_MESSAGES = {
   notFound: 'This status page does not exist. Check the link in your e-mail.',
@@ -40,6 +49,12 @@ export function feeBreakdownText(name: string, amountCents: number, currency = '
     `Your card is held, not charged, until ${name} answers; released automatically after ${b.releaseDays} days. ` +
     'One-time tip, never recurring.'
   );
+}
+
+/** "$5.00 held · $4.50 to Mira · $0.50 Ques fee": the confirmation's money line (issue 28). */
+export function heldSplitText(name: string, amountCents: number, currency = 'usd'): string {
+  const b = feeBreakdown(amountCents);
+  return `${formatCents(amountCents, currency)} held · ${formatCents(b.ownerCents, currency)} to ${name} · ${formatCents(b.feeCents, currency)} Ques fee`;
 }
 
 /** "3 d 4 h" until `deadline` (never negative). */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ANSWER_WINDOW_MS,
@@ -645,6 +645,32 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     );
     const refused = await checkout(dora, 5);
     expect([refused.status, refused.body.message]).toEqual([400, ASK_MESSAGES.recipientMissing]);
+  });
+
+  it("returns a paid checkout to the confirmation page of the status link the asker's browser made, guest or signed in (issue 28)", async () => {
+    for (const asker of [null, bob]) {
+      const statusToken = randomBytes(32).toString('base64url');
+      const questionData = asker
+        ? { question: `Signed-in link ${randomUUID().slice(0, 6)}?`, toUserId: ada.id, statusToken }
+        : { ...guestQuestion(ada, `Guest link ${randomUUID().slice(0, 6)}?`), statusToken };
+      const created = await h.api(
+        'POST',
+        '/api/checkout/create-checkout-session',
+        { donationAmount: 5, userId: asker?.id ?? 'guest', questionData },
+        asker?.token,
+      );
+      expect(created.status).toBe(200);
+      const confirmation = `${PUBLIC_ORIGIN}/q/${statusToken}?confirmed=1`;
+      // Questions gets the link with the question (it stores it); the provider returns the browser to its page.
+      expect(h.questions.handedOver.find((c) => c.body.questionId === created.body.questionId)?.body).toMatchObject({
+        askerUserId: asker?.id ?? null,
+        questionData: { statusToken },
+      });
+      const paid = await press(`${created.body.url}/pay`);
+      expect(paid).toEqual({ status: 303, location: confirmation });
+      // The test-mode page's way back, once paid, goes there too.
+      expect((await page(created.body.url)).html).toContain(`href="${confirmation}"`);
+    }
   });
 
   it('declares params, query, body and response schemas on every route, all from contracts', () => {

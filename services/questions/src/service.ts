@@ -58,6 +58,8 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     const actions = new QuestionActions({ commands, questions, recipients, clock, asking });
     const statusPages = new StatusPages({
       db,
+      store,
+      recipients,
       commands,
       questions,
       parties: new Parties(recipients),

@@ -6,6 +6,7 @@ import { AuthProvider, useAuth } from '../lib/auth/auth-context';
 import { loadProfilePage } from '../features/public-profile/load';
 import type { AskModalSlot } from '../features/public-profile/ProfilePage';
 import { REPORT_EVENT } from '../lib/report';
+import { openSupport, SUPPORT_EVENT } from '../lib/support';
 import type { ReportTarget } from '@ques/contracts/core';
 import { Header } from './Header';
 
@@ -52,7 +53,15 @@ export function App() {
           <Route path="ask/:username/question/:id/:slug?" element={<QuestionPage />} />
           <Route path="terms-of-use" element={<TermsPage />} />
           <Route path="privacy-policy" element={<PrivacyPage />} />
-          <Route path="q/:token" element={<StatusPage />} />
+          <Route
+            path="q/:token"
+            element={
+              // Issue 28: while its chunk loads, the status page's own room (the footer stays below the fold: no shift).
+              <Suspense fallback={<div className="page-tall" />}>
+                <StatusPage />
+              </Suspense>
+            }
+          />
           <Route
             path="admin/*"
             element={
@@ -87,6 +96,12 @@ function Shell() {
     const onReport = (e: Event) => setReportTarget((e as CustomEvent<ReportTarget>).detail);
     window.addEventListener(REPORT_EVENT, onReport);
     return () => window.removeEventListener(REPORT_EVENT, onReport);
+  }, []);
+  // Issue 28: "Contact support" in the footer and on the status page, for guests too (lib/support.ts).
+  useEffect(() => {
+    const onSupport = () => setSupportOpen(true);
+    window.addEventListener(SUPPORT_EVENT, onSupport);
+    return () => window.removeEventListener(SUPPORT_EVENT, onSupport);
   }, []);
 
   // Theme variables follow the signed-in user's brand colours, defaults otherwise (spec §2).
@@ -126,9 +141,12 @@ function SiteFooter() {
   return (
     <footer className="site-footer">
       <p>© {new Date().getFullYear()} Ques · Q&amp;A for professionals and businesses</p>
-      <nav aria-label="Legal">
+      <nav aria-label="Legal and help">
         <Link to="/terms-of-use">Terms of Use</Link>
         <Link to="/privacy-policy">Privacy Policy</Link>
+        <button type="button" className="site-footer__support" onClick={openSupport}>
+          Contact support
+        </button>
       </nav>
     </footer>
   );

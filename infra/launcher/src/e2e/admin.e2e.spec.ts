@@ -270,14 +270,15 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Pay $5.00' }).click();
 
-    // Back on the owner's page: what happened, and a clean address.
-    await page.waitForURL((url) => url.pathname === `/ask/${owner.username}`);
+    // Back on the confirmation page of the question's status link (issue 28): what happened, and what is held.
+    await page.waitForURL(/\/q\/[A-Za-z0-9_-]{43}\?confirmed=1$/);
     await until(() => page.getByText(`Your question was sent to ${owner.name}.`).isVisible()).toBe(true);
-    expect(await text(page.locator('.profile__checkout'))).toContain('Your tip is held on your card');
-    await until(() => page.url()).toBe(`${base}/ask/${owner.username}`);
+    expect(await text(page.getByTestId('money'))).toBe(`$5.00 held · $4.50 to ${owner.name} · $0.50 Ques fee`);
     expect(await horizontalOverflow(page)).toBe(0);
     await screenshot(page, 'checkout-return', 'phone');
     // Not public before it is answered.
+    await page.goto(`/ask/${owner.username}`);
+    await page.getByText('Loading questions...').waitFor({ state: 'detached' });
     expect(await page.getByTestId('flip-card').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
@@ -634,7 +635,7 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     const { context, page, errors } = await open('desktop', owner);
     await openList(page, '/admin', 'Question Received');
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('button', { name: 'Support' }).click();
+    await page.getByRole('button', { name: 'Support', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Support' });
     await dialog.waitFor();
     expect(await dialog.getByLabel('Category').inputValue()).toBe('Technical Issue');
@@ -776,7 +777,7 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
       await shot('admin-account');
 
       await page.getByRole('button', { name: 'Open menu' }).click();
-      await page.getByRole('button', { name: 'Support' }).click();
+      await page.getByRole('button', { name: 'Support', exact: true }).click();
       await page.getByRole('dialog', { name: 'Support' }).waitFor();
       await shot('support-modal', true);
       expect(errors).toEqual([]);

@@ -197,7 +197,7 @@ describe.skipIf(!run)('operator desk in Chromium: dead letters, support requests
     const page = await context.newPage();
     await page.goto('/');
     await page.getByRole('button', { name: 'Open menu' }).click();
-    await page.getByRole('button', { name: 'Support' }).click();
+    await page.getByRole('button', { name: 'Support', exact: true }).click();
     const modal = page.getByRole('dialog', { name: 'Support' });
     await modal.waitFor();
     const title = `My payout is missing ${tag}`;

@@ -286,9 +286,9 @@ describe.skipIf(!run)('web app in Chromium, served by the BFF on the embedded de
     );
     await post();
     expect((await posted).status()).toBe(201);
-    await until(() => dialog.getByText('Your question is on its way.').isVisible()).toBe(true);
+    // Issue 28: the confirmation page of the question's status link.
+    await page.waitForURL(/\/q\/[A-Za-z0-9_-]{43}\?confirmed=1$/);
     await until(() => page.getByText(`Your question was sent to ${OWNER.name}.`).isVisible()).toBe(true);
-    // The modal closes by itself.
     await dialog.waitFor({ state: 'detached', timeout: 5_000 });
 
     // It reached the owner's inbox, as a guest's question.
@@ -372,7 +372,9 @@ describe.skipIf(!run)('web app in Chromium, served by the BFF on the embedded de
     );
     await dialog.getByRole('button', { name: 'Post Question' }).click();
     expect((await posted).status()).toBe(201);
-    await until(() => dialog.getByText('Your question is on its way.').isVisible()).toBe(true);
+    // Issue 28: on to the confirmation page of its status link.
+    await page.waitForURL(/\/q\/[A-Za-z0-9_-]{43}\?confirmed=1$/);
+    await until(() => page.getByText(`Your question was sent to ${OWNER.name}.`).isVisible()).toBe(true);
     await context.close();
   });
 

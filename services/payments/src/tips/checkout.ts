@@ -4,6 +4,7 @@ import {
   checkAskDraft,
   checkDonationAmount,
   PAYMENT_MESSAGES,
+  statusConfirmationPath,
   type CheckoutSessionResponse,
   type CreateCheckoutSessionRequest,
 } from '@ques/contracts';
@@ -62,6 +63,8 @@ interface CheckedDraft {
   accountId: string;
   /** Integer cents (the /api's `donationAmount` is dollars: converted once, in `checkDonationAmount`). */
   amountCents: number;
+  /** The status link the browser made (issue 28): questions stores it with the question, checkout returns to it. */
+  statusToken: string | null;
 }
 
 /**
@@ -142,6 +145,7 @@ export class CheckoutSaga {
       },
       accountId: account.account_id,
       amountCents,
+      statusToken: draft.statusToken,
     };
   }
 
@@ -149,6 +153,11 @@ export class CheckoutSaga {
   private async open(draft: CheckedDraft, expiresAt: Date, caller: CheckoutCaller): Promise<CheckoutCreated> {
     const { questionId } = caller;
     const back = `${this.deps.publicOrigin}/ask/${encodeURIComponent(draft.recipient.username)}`;
+    // Paid: to the confirmation page of the question's status link (issue 28), which waits for the authorization to
+    // be recorded; a client that made no link comes back to the profile as before.
+    const successUrl = draft.statusToken
+      ? `${this.deps.publicOrigin}${statusConfirmationPath(draft.statusToken)}`
+      : `${back}?checkout=success&questionId=${questionId}&session_id={CHECKOUT_SESSION_ID}`;
     try {
       return await this.deps.provider.createCheckout({
         questionId,
@@ -158,7 +167,7 @@ export class CheckoutSaga {
         amount: draft.amountCents,
         applicationFee: applicationFeeCents(draft.amountCents),
         currency: this.deps.currency,
-        successUrl: `${back}?checkout=success&questionId=${questionId}&session_id={CHECKOUT_SESSION_ID}`,
+        successUrl,
         cancelUrl: `${back}?checkout=cancelled&questionId=${questionId}`,
         expiresAt,
         idempotencyKey: idempotencyKeys.checkout(questionId),

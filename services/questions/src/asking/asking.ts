@@ -311,6 +311,10 @@ export class Asking {
             name: a_name ?? '',
             email: a_email ?? '',
             email_verified: !!a_email_verified,
+            // Not read for the asker (only the owner's look is ever shown).
+            avatar_url: '',
+            brand_color_main: '',
+            brand_color_light: '',
           };
     const verifiedAskerEmail = asker?.email_verified && asker.email ? asker.email.toLowerCase() : null;
     return {

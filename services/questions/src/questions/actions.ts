@@ -36,6 +36,7 @@ import type { Kysely } from 'kysely';
 import type { Asking } from '../asking/asking.js';
 import type { QuestionRow, QuestionsDB } from '../db/schema.js';
 import type { RecipientsReadModel } from '../recipients/recipients.js';
+import { browserLinkInsert } from '../status/links.js';
 import type { QuestionCommands } from './commands.js';
 import type { QuestionCommand } from './domain/decide.js';
 import type { Recipient } from './domain/question.js';
@@ -133,6 +134,7 @@ export class QuestionActions {
         existing.asker_user_id === asker.userId,
       // The origin commits with the question, and the response's row is read in the same statement (ADR 0042).
       async (trx) => {
+        if (draft.statusToken) await browserLinkInsert(trx, questionId, draft.statusToken, this.deps.clock()).execute();
         made = await this.deps.asking.recordOriginAndRead(trx, questionId, screened, read!);
       },
       () => made,
@@ -330,6 +332,13 @@ export class QuestionActions {
         },
       },
       metadata,
+      {
+        // The browser's link (issue 28), with the question's creation only: the checkout returns to its page.
+        alongside: async (trx, result) => {
+          if (!draft.statusToken || result.events.length === 0) return;
+          await browserLinkInsert(trx, body.questionId, draft.statusToken, this.deps.clock()).execute();
+        },
+      },
     );
     return {
       created: events.length > 0,

@@ -36,6 +36,19 @@ export function statusLinkInsert(db: Kysely<QuestionsDB>, questionId: string, op
 }
 
 /**
+ * The link the asker's browser made while asking (issue 28: the page after asking or paying opens at once, and a
+ * retry of the same request names the same link). Stored only with the question's creation, never added to an
+ * existing question, so a token someone chose only ever opens their own question. It is not a guest link: opening
+ * it proves no address. A hash already stored (a token reused) keeps its question.
+ */
+export function browserLinkInsert(db: Kysely<QuestionsDB>, questionId: string, token: string, now: Date) {
+  return db
+    .insertInto('status_links')
+    .values({ token_hash: hashStatusToken(token), question_id: questionId, guest: false, created_at: now })
+    .onConflict((oc) => oc.column('token_hash').doNothing());
+}
+
+/**
  * The guest link of a question, locked (`FOR UPDATE`): the answer's side effect and the confirmation take the same
  * row lock, so the answer e-mail goes out exactly once, whichever comes first.
  */

@@ -1,25 +1,42 @@
 import type { Kysely } from 'kysely';
 import {
+  DEFAULT_AVATAR_URL,
+  DEFAULT_BRAND_COLOR_LIGHT,
+  DEFAULT_BRAND_COLOR_MAIN,
   isStatusToken,
   isUuid,
   QUESTION_NOT_FOUND,
+  questionPath,
   STATUS_MESSAGES,
   STATUS_PAGE_PATH,
   type QuestionStatusPage,
   type StatusLinkResponse,
 } from '@ques/contracts';
-import { notFound, requireAccess, type AccessClaims, type Clock, type EventMetadata } from '@ques/kit';
-import type { QuestionRow, QuestionsDB } from '../db/schema.js';
+import {
+  notFound,
+  requireAccess,
+  type AccessClaims,
+  type Clock,
+  type EventMetadata,
+  type EventStore,
+} from '@ques/kit';
+import type { QuestionRow, QuestionsDB, RecipientRow } from '../db/schema.js';
 import { brandOf, queueMail, type QuestionCommands } from '../questions/commands.js';
 import { isAsker, isPublic, viewerOf } from '../questions/domain/access.js';
+import { questionStreamId, type QuestionEvent } from '../questions/domain/question.js';
 import { answerPostedMail } from '../questions/notifications.js';
 import type { Parties } from '../questions/parties.js';
 import type { QuestionsReadModel } from '../questions/read-models/questions.js';
 import { partiesOf } from '../questions/views.js';
+import type { RecipientsReadModel } from '../recipients/recipients.js';
 import { createStatusLink, hashStatusToken, lockGuestLink, statusPageUrl } from './links.js';
+import { statusTimeline, type TimelineStep } from './timeline.js';
 
 export interface StatusPagesDeps {
   db: Kysely<QuestionsDB>;
+  /** The question's own events: the timeline's times (issue 28). */
+  store: EventStore<QuestionsDB>;
+  recipients: RecipientsReadModel;
   commands: QuestionCommands;
   questions: QuestionsReadModel;
   parties: Parties;
@@ -30,18 +47,29 @@ export interface StatusPagesDeps {
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 const gone = () => notFound(STATUS_MESSAGES.notFound);
 
+/** What the page shows beside the row: the owner's look, the timeline, whether a guest's address is confirmed. */
+export interface StatusPageExtras {
+  emailConfirmed: boolean;
+  owner: Pick<RecipientRow, 'avatar_url' | 'brand_color_main' | 'brand_color_light'> | undefined;
+  timeline: TimelineStep[];
+}
+
 /** The page's view of a row (only ever this one question). */
-export function toStatusPage(row: QuestionRow, emailConfirmed: boolean): QuestionStatusPage {
+export function toStatusPage(row: QuestionRow, extras: StatusPageExtras): QuestionStatusPage {
   const released = row.tip_status === 'released';
   const charged = row.tip_status === 'captured' || row.tip_status === 'capturing';
   const status: QuestionStatusPage['status'] =
-    row.lifecycle === 'answered'
-      ? 'Answered'
-      : row.lifecycle === 'withdrawn'
-        ? 'Withdrawn'
-        : row.answer_window_expired || row.deleted_by_receiver
-          ? 'Released'
-          : 'Pending';
+    row.lifecycle === 'awaiting_payment'
+      ? 'Confirming'
+      : row.lifecycle === 'answered'
+        ? 'Answered'
+        : row.lifecycle === 'withdrawn'
+          ? 'Withdrawn'
+          : row.answer_window_expired || row.deleted_by_receiver
+            ? 'Released'
+            : 'Pending';
+  const shown = isPublic(partiesOf(row));
+  const capturedAt = extras.timeline.find((s) => s.step === 'charged')?.at ?? null;
   return {
     questionId: row.id,
     question: row.question,
@@ -50,11 +78,17 @@ export function toStatusPage(row: QuestionRow, emailConfirmed: boolean): Questio
     publicDetail: row.public_question !== null ? (row.public_detail ?? '') : null,
     toName: row.recipient_name,
     toUsername: row.to_username,
+    toAvatarUrl: extras.owner?.avatar_url || DEFAULT_AVATAR_URL,
+    brandColorMain: extras.owner?.brand_color_main || DEFAULT_BRAND_COLOR_MAIN,
+    brandColorLight: extras.owner?.brand_color_light || DEFAULT_BRAND_COLOR_LIGHT,
     status,
     askedAt: iso(row.created_at)!,
     answer: row.lifecycle === 'answered' ? row.answer : null,
     answeredAt: iso(row.answered_at),
-    isPublic: isPublic(partiesOf(row)),
+    isPublic: shown,
+    // The slug follows the public wording (issue 14): the original words stay out of URLs.
+    answerPath: shown ? questionPath(row.to_username, row.id, row.public_question ?? row.question) : null,
+    timeline: extras.timeline,
     isPrivate: row.asker_private,
     tip:
       row.tip_amount > 0
@@ -63,10 +97,10 @@ export function toStatusPage(row: QuestionRow, emailConfirmed: boolean): Questio
             currency: row.currency ?? 'usd',
             state: charged ? 'charged' : released ? 'released' : 'held',
             releaseAt: iso(row.answer_deadline),
-            chargedAt: charged ? iso(row.answered_at) : null,
+            chargedAt: charged ? (capturedAt ?? iso(row.answered_at)) : null,
           }
         : null,
-    emailConfirmed,
+    emailConfirmed: extras.emailConfirmed,
   };
 }
 
@@ -79,13 +113,20 @@ export class StatusPages {
 
   async view(token: string): Promise<QuestionStatusPage> {
     const { row } = await this.resolve(token);
-    return toStatusPage(row, await this.confirmed(row.id));
+    const [emailConfirmed, owner, events] = await Promise.all([
+      this.confirmed(row.id),
+      this.deps.recipients.byId(row.to_user_id),
+      this.deps.store.readStream(questionStreamId(row.id)),
+    ]);
+    return toStatusPage(row, { emailConfirmed, owner, timeline: statusTimeline(events as unknown as QuestionEvent[]) });
   }
 
   /** The page loaded: confirms a guest link's address, and mails an answer that waited for it. */
   async confirm(token: string): Promise<QuestionStatusPage> {
     const { link } = await this.resolve(token);
     const { db, clock, publicOrigin } = this.deps;
+    // Only the mailed link proves the guest's address: the one their browser made at asking (issue 28) does not.
+    if (!link.guest) return this.view(token);
     await db.transaction().execute(async (trx) => {
       const guest = await lockGuestLink(trx, link.question_id);
       if (!guest) return;
@@ -171,8 +212,9 @@ export class StatusPages {
       .executeTakeFirst();
     if (!link) throw gone();
     const row = await this.deps.questions.byId(link.question_id);
-    // Still at checkout, or its checkout ended unpaid: nothing to show.
-    if (!row || row.lifecycle === 'awaiting_payment' || row.lifecycle === 'checkout_expired') throw gone();
+    // Its checkout ended unpaid: nothing to show. Still at checkout, it is the browser's link, back from paying
+    // before the provider's authorization is recorded (issue 28): the page says it is confirming.
+    if (!row || row.lifecycle === 'checkout_expired') throw gone();
     return { link, row };
   }
 

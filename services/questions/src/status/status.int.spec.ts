@@ -378,5 +378,142 @@ describe.runIf(run)(
       ).toBe(404);
       expect((await api('POST', `/api/questions/${asked.body._id}/status-link`)).status).toBe(401);
     });
+
+    describe('the order page (issue 28)', () => {
+      const browserToken = () => randomBytes(32).toString('base64url');
+      let mira: User;
+      beforeAll(async () => {
+        mira = await registerUser(h, {
+          username: 'mira',
+          name: 'Mira Castell',
+          email: 'mira@example.com',
+          brandColorMain: '#0E7C66',
+          brandColorLight: '#E6F4F0',
+          avatarUrl: '/images/avatars/mira/abc.webp',
+        });
+      });
+      /** Payments' hand-over at checkout, with the link the asker's browser made. */
+      const submitTipped = (questionId: string, token: string, over: Record<string, unknown> = {}) =>
+        h.a.app.inject({
+          method: 'POST',
+          url: '/internal/questions/tipped',
+          payload: {
+            questionId,
+            questionData: {
+              question: 'Will you review my loom order?',
+              toUserId: mira.id,
+              agreedToTerms: true,
+              askedName: 'Ola',
+              askedEmail: 'ola@example.com',
+              statusToken: token,
+            },
+            askerUserId: null,
+            amountCents: 500,
+            currency: 'usd',
+            paymentRef: `pi_${questionId}`,
+            ...over,
+          },
+        });
+      const authorize = (questionId: string) =>
+        h.publish(
+          'payments',
+          'TipAuthorized',
+          { questionId, paymentRef: `pi_${questionId}`, amount: 500, currency: 'usd', authorizedAt: h.now().toISOString() },
+          `checkout-${questionId}`,
+        );
+      const steps = (page: { timeline: { step: string }[] }) => page.timeline.map((s) => s.step);
+
+      it("opens the browser's link at once (Confirming until the hold is recorded), in the owner's colours, then the timeline to charged and the public answer's path", async () => {
+        const questionId = randomUUID();
+        const token = browserToken();
+        expect((await submitTipped(questionId, token)).statusCode).toBe(201);
+        // Back from checkout before the provider's authorization reached questions: the page exists.
+        const confirming = await api('GET', `/api/question-status/${token}`);
+        expect(confirming.status).toBe(200);
+        expect(confirming.body).toMatchObject({
+          questionId,
+          status: 'Confirming',
+          toName: 'Mira Castell',
+          toUsername: 'mira',
+          toAvatarUrl: '/images/avatars/mira/abc.webp',
+          brandColorMain: '#0E7C66',
+          brandColorLight: '#E6F4F0',
+          answerPath: null,
+          tip: { amountCents: 500, currency: 'usd', state: 'held' },
+        });
+        expect(steps(confirming.body)).toEqual(['asked']);
+
+        await authorize(questionId);
+        await eventually(async () => (await api('GET', `/api/question-status/${token}`)).body.status === 'Pending');
+        const held = await api('POST', `/api/question-status/${token}/confirm`);
+        expect(steps(held.body)).toEqual(['asked', 'held']);
+        expect(new Date(held.body.tip.releaseAt).getTime()).toBeGreaterThan(h.now().getTime() + 4 * 86_400_000);
+        // The browser's link proves no address: the guest's stays unconfirmed until the mailed link is opened.
+        expect(held.body.emailConfirmed).toBe(false);
+        expect(mailsTo('ola@example.com').filter((m) => m.subject.includes('answered'))).toHaveLength(0);
+
+        expect((await api('PUT', `/api/questions/${questionId}/answer`, { answer: 'Yes, send it.', tags: [] }, mira.token)).status).toBe(200);
+        const capturedAt = new Date(h.now().getTime() + 1000).toISOString();
+        await h.publish('payments', 'TipCaptured', {
+          questionId,
+          paymentRef: `pi_${questionId}`,
+          capturedAt,
+          recipientUserId: mira.id,
+          amount: 500,
+          applicationFee: 50,
+          net: 450,
+          currency: 'usd',
+        }, `tip-${questionId}`);
+        await eventually(async () => steps((await api('GET', `/api/question-status/${token}`)).body).includes('charged'));
+        const charged = (await api('GET', `/api/question-status/${token}`)).body;
+        expect(steps(charged)).toEqual(['asked', 'held', 'answered', 'charged']);
+        for (const s of charged.timeline) expect(Date.parse(s.at)).not.toBeNaN();
+        expect(charged.timeline[3].at).toBe(capturedAt);
+        expect(charged).toMatchObject({
+          status: 'Answered',
+          answer: 'Yes, send it.',
+          isPublic: true,
+          answerPath: `/ask/mira/question/${questionId}/will-you-review-my-loom-order`,
+          tip: { state: 'charged', chargedAt: capturedAt },
+        });
+        // Hidden from the public page: no public path any more.
+        await api('PATCH', `/api/questions/${questionId}`, { displayOnProfile: false }, mira.token);
+        expect((await api('GET', `/api/question-status/${token}`)).body).toMatchObject({ isPublic: false, answerPath: null });
+
+        // A new avatar follows identity's AvatarChanged.
+        await h.publish('identity', 'AvatarChanged', { userId: mira.id, avatarUrl: '/images/avatars/mira/new.webp', changedAt: h.now().toISOString() }, `user-${mira.id}`, 2);
+        await eventually(async () => (await api('GET', `/api/question-status/${token}`)).body.toAvatarUrl === '/images/avatars/mira/new.webp');
+      });
+
+      it('attaches a browser link only when the question is created: a retry keeps its link, another token on it stays a 404', async () => {
+        const questionId = randomUUID();
+        const token = browserToken();
+        expect((await submitTipped(questionId, token)).statusCode).toBe(201);
+        const intruder = browserToken();
+        expect((await submitTipped(questionId, intruder)).statusCode).toBe(200);
+        expect((await api('GET', `/api/question-status/${intruder}`)).status).toBe(404);
+        expect((await api('GET', `/api/question-status/${token}`)).body.questionId).toBe(questionId);
+
+        // Withdrawn before an answer: withdrawn and released on the timeline.
+        await authorize(questionId);
+        await eventually(async () => (await api('GET', `/api/question-status/${token}`)).body.status === 'Pending');
+        const page = (await api('POST', `/api/question-status/${token}/withdraw`)).body;
+        expect(steps(page)).toEqual(['asked', 'held', 'withdrawn', 'released']);
+        expect(page).toMatchObject({ status: 'Withdrawn', answerPath: null, tip: { state: 'released' } });
+      });
+
+      it("gives a signed-in asker's free question the link their browser made, at once; a malformed one makes none", async () => {
+        const token = browserToken();
+        const asked = await api('POST', '/api/questions', { question: 'Free and signed in?', detail: '', tip: 0, toUserId: mira.id, statusToken: token }, sam.token);
+        expect(asked.status).toBe(201);
+        const page = await api('GET', `/api/question-status/${token}`);
+        expect(page.status).toBe(200);
+        expect(page.body).toMatchObject({ questionId: asked.body._id, status: 'Pending', tip: null, brandColorMain: '#0E7C66', emailConfirmed: true });
+        expect(steps(page.body)).toEqual(['asked']);
+        const bad = await api('POST', '/api/questions', { question: 'Malformed token?', detail: '', tip: 0, toUserId: mira.id, statusToken: 'short' }, sam.token);
+        expect(bad.status).toBe(201);
+        expect(await h.database.db.selectFrom('status_links').select('token_hash').where('question_id', '=', bad.body._id).execute()).toEqual([]);
+      });
+    });
   },
 );

@@ -5,6 +5,7 @@ import {
   GUEST_USERNAME,
   PAYMENT_MESSAGES,
   QUESTION_LIMITS,
+  statusConfirmationPath,
   type PublicProfile,
   type SimilarAnswer,
   type TipOptionsResponse,
@@ -15,6 +16,8 @@ import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { leaveTo } from '../../lib/browser';
 import { themeVars } from '../../lib/color';
+import { useNavigate } from '../../lib/router';
+import { newStatusToken } from '../../lib/status-token';
 import { useFormValues } from '../../lib/use-form-values';
 import { useApiData } from '../../lib/use-api-data';
 import { createCheckoutSession, fetchSimilarAnswers, fetchTipOptions, postQuestion, type QuestionPayload } from './api';
@@ -31,9 +34,6 @@ interface AskModalProps {
   /** Called after a free question was posted (spec §4 "Asking"). */
   onPosted?: () => void;
 }
-
-/** How long the "sent" state stays before the modal closes itself. */
-const SENT_CLOSE_DELAY_MS = 1500;
 
 /** The fields the form focuses when it shows their error. */
 type FocusableField = 'title' | 'name' | 'email' | 'agree';
@@ -55,20 +55,12 @@ export default function AskModal({ recipient, onClose, onPosted }: AskModalProps
       className="ask-modal"
       style={themeVars(recipient.brandColorMain, recipient.brandColorLight)}
     >
-      {(requestClose) => <AskForm recipient={recipient} requestClose={requestClose} onPosted={onPosted} />}
+      {() => <AskForm recipient={recipient} onPosted={onPosted} />}
     </Modal>
   );
 }
 
-function AskForm({
-  recipient,
-  requestClose,
-  onPosted,
-}: {
-  recipient: Recipient;
-  requestClose: () => void;
-  onPosted?: (() => void) | undefined;
-}) {
+function AskForm({ recipient, onPosted }: { recipient: Recipient; onPosted?: (() => void) | undefined }) {
   const { user } = useAuth();
   const isGuest = !user;
   const ids = {
@@ -91,7 +83,7 @@ function AskForm({
   const [isPrivate, setIsPrivate] = useState(false);
   const [error, setError] = useState<{ message: string; field: AskField } | null>(null);
   const [busy, setBusy] = useState<'posting' | 'redirecting' | null>(null);
-  const [sent, setSent] = useState(false);
+  const navigate = useNavigate();
   const formRef = useRef<HTMLFormElement>(null);
 
   const recipientId = recipient.id || recipient._id;
@@ -101,12 +93,6 @@ function AskForm({
   );
   // Null while loading (fetchTipOptions falls back to the defaults itself rather than fail).
   const tipping = tipOptions.data ?? null;
-
-  useEffect(() => {
-    if (!sent) return;
-    const t = window.setTimeout(requestClose, SENT_CLOSE_DELAY_MS);
-    return () => window.clearTimeout(t);
-  }, [sent, requestClose]);
 
   const tippingEnabled = tipping?.tippingEnabled;
   const amount = tipAmount({ tippingEnabled, ...tip });
@@ -132,6 +118,8 @@ function AskForm({
     }
     setError(null);
 
+    // The question's status link, made here (issue 28): the page after posting or paying is its confirmation.
+    const statusToken = newStatusToken();
     const askerName = user ? user.name : name.trim();
     const askerEmail = user ? user.email : email.trim();
     const payload: QuestionPayload = {
@@ -150,6 +138,7 @@ function AskForm({
       toUserEmail: recipient.email,
       ...(isGuest ? { agreedToTerms: agreed } : {}),
       ...(isPrivate ? { isPrivate: true } : {}),
+      statusToken,
     };
 
     if (amount > 0) {
@@ -174,8 +163,10 @@ function AskForm({
     setBusy('posting');
     try {
       await postQuestion(payload);
-      setSent(true);
       onPosted?.();
+      // The same confirmation page as after paying, without the money lines (issue 28).
+      void navigate(statusConfirmationPath(statusToken));
+      return;
     } catch (err) {
       setError({
         message: errorText(err, 'Failed to post question', 'Failed to post question. Please try again.'),
@@ -184,23 +175,6 @@ function AskForm({
     }
     setBusy(null);
   };
-
-  if (sent) {
-    return (
-      <div className="ask-sent" role="status">
-        <p className="ask-sent__title">Your question is on its way.</p>
-        <p>
-          {recipient.name} will be notified.{' '}
-          {isGuest
-            ? 'We e-mailed you a private link to follow your question (and to withdraw it).'
-            : 'Follow it under Questions Asked.'}
-        </p>
-        <button type="button" className="button button--primary" onClick={requestClose}>
-          Close
-        </button>
-      </div>
-    );
-  }
 
   const describe = (field: AskField) => (error?.field === field ? ids.error : undefined);
   /** A focusable field's id and its link to the error banner while the error is its own. */

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ASK_MESSAGES, DEFAULT_TIP_OPTIONS, type PublicProfile } from '@ques/contracts/core';
 import { json, mockFetch } from '../../test/fetch-mock';
 import { AuthProvider } from '../../lib/auth/auth-context';
+import { MemoryRouter, useLocation } from '../../lib/router';
 import AskModal from './AskModal';
 import { validateAsk, type AskDraft } from './validate';
 
@@ -53,13 +54,22 @@ function setup(options: { tippingEnabled?: boolean; recipient?: PublicProfile & 
   const onClose = vi.fn();
   const user = userEvent.setup();
   render(
-    <AuthProvider>
-      <AskModal recipient={options.recipient ?? recipient} onClose={onClose} onPosted={onPosted} />
-    </AuthProvider>,
+    <MemoryRouter initialEntries={['/ask/ada']}>
+      <AuthProvider>
+        <AskModal recipient={options.recipient ?? recipient} onClose={onClose} onPosted={onPosted} />
+        <Where />
+      </AuthProvider>
+    </MemoryRouter>,
   );
   const post = () => user.click(screen.getByRole('button', { name: 'Post Question' }));
   const alertText = () => screen.getByRole('alert').textContent;
   return { user, mock, onPosted, onClose, post, alertText };
+}
+
+/** Where the app is (the confirmation page after posting, issue 28). */
+function Where() {
+  const { pathname, search } = useLocation();
+  return <output data-testid="where">{pathname + search}</output>;
 }
 
 /** Waits until the tip options have loaded (the submit button is disabled until then). */
@@ -212,6 +222,10 @@ describe('ask modal — posting', () => {
       agreedToTerms: true,
     });
     expect(mock.calls.some((c) => c.url.includes('checkout'))).toBe(false);
+    // Issue 28: the link the browser made goes with the question, and the confirmation page is its page.
+    const { statusToken } = posted?.body as { statusToken: string };
+    expect(statusToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe(`/q/${statusToken}?confirmed=1`));
   });
 
   it('sends a tipped question to checkout and leaves for the hosted page', async () => {
@@ -231,6 +245,8 @@ describe('ask modal — posting', () => {
       userId: 'guest',
       questionData: { question: 'Review my deck?', tip: 25 },
     });
+    // Issue 28: the checkout carries the status link the browser made (payments returns there once paid).
+    expect((checkout?.body as { questionData: { statusToken: string } }).questionData.statusToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(mock.calls.some((c) => c.method === 'POST' && c.url === '/api/questions')).toBe(false);
   });
 

@@ -42,6 +42,8 @@ export interface QuestionPayload {
   agreedToTerms?: boolean;
   /** The asker's consent (issue 14): "Private — only I see the answer". */
   isPrivate?: boolean;
+  /** The status link the browser made (issue 28): the page after posting or paying is `/q/{statusToken}`. */
+  statusToken?: string;
 }
 
 export const postQuestion = (payload: QuestionPayload) =>

@@ -1,16 +1,20 @@
 import { useEffect, useState } from 'react';
-import { countdownText, formatCents, profilePath, type QuestionStatusPage } from '@ques/contracts/core';
-import { ErrorBanner } from '../../components/Banner';
-import { PageLoading, PageProblem } from '../../components/PageState';
+import { formatCents, profilePath, type QuestionStatusPage } from '@ques/contracts/core';
+import { Avatar } from '../../components/Avatar';
+import { LoadingText } from '../../components/Banner';
+import { PageProblem } from '../../components/PageState';
 import { ApiError, errorText } from '../../lib/api';
+import { themeVars } from '../../lib/color';
 import { usePageHead } from '../../lib/head';
-import { Link, useParams } from '../../lib/router';
+import { Link, useLocation, useParams } from '../../lib/router';
+import { openSupport } from '../../lib/support';
 import { useApiData } from '../../lib/use-api-data';
-import { openStatusPage, withdrawByStatusLink } from './api';
+import { openStatusPage, readStatusPage } from './api';
+import { Countdown, LocalTime, TimeZoneContext } from './clock';
+import { Confirmation } from './Confirmation';
+import { Timeline } from './Timeline';
+import { Withdraw } from './Withdraw';
 import './status.css';
-
-const longDate = (iso: string) =>
-  new Date(iso).toLocaleString('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC';
 
 /** Keeps search engines off the page while it is mounted (the link is the asker's alone). */
 function useNoIndex() {
@@ -23,27 +27,46 @@ function useNoIndex() {
   }, []);
 }
 
-/** The minute, for the countdown. */
-function useNow(): Date {
-  const [now, setNow] = useState(() => new Date());
+/** While the payment is confirming: the page again every second for half a minute, then every 5 s (issue 28). */
+function usePollWhileConfirming(token: string, page: QuestionStatusPage | undefined, onChange: (p: QuestionStatusPage) => void) {
+  const confirming = page?.status === 'Confirming';
   useEffect(() => {
-    const id = window.setInterval(() => setNow(new Date()), 30_000);
-    return () => window.clearInterval(id);
-  }, []);
-  return now;
+    if (!confirming) return;
+    const controller = new AbortController();
+    let attempts = 0;
+    let timer = 0;
+    const poll = async () => {
+      attempts += 1;
+      try {
+        const next = await readStatusPage(token, controller.signal);
+        if (next.status !== 'Confirming') return onChange(next);
+      } catch {
+        // Not there yet or the network hiccupped: the next poll tries again.
+      }
+      if (!controller.signal.aborted) timer = window.setTimeout(poll, attempts < 30 ? 1000 : 5000);
+    };
+    timer = window.setTimeout(poll, 1000);
+    return () => {
+      controller.abort();
+      window.clearTimeout(timer);
+    };
+  }, [token, confirming, onChange]);
 }
 
 /**
- * `/q/{token}` (issue 14): the asker's private page for one question — no account. Opening it confirms a guest's
- * address. The tip's hold, its automatic release, the outcome, the answer (also when not public), and Withdraw.
+ * `/q/{token}` (issues 14, 28): the asker's private page for one question, as an order page — no account, in the
+ * owner's colours. Opening the mailed link confirms a guest's address. `?confirmed=1` (right after asking or paying)
+ * adds the confirmation. Never server-rendered: every time is formatted in the browser, in the viewer's zone.
  */
-export default function StatusPage() {
+export default function StatusPage({ timeZone }: { timeZone?: string }) {
   const { token = '' } = useParams();
+  const confirmation = new URLSearchParams(useLocation().search).get('confirmed') === '1';
   useNoIndex();
   usePageHead('Your question — Ques', 'The private status page of a question.', '/');
   const loaded = useApiData((signal) => openStatusPage(token, signal), [token]);
   const [page, setPage] = useState<QuestionStatusPage | null>(null);
   const data = page ?? loaded.data;
+  usePollWhileConfirming(token, data, setPage);
 
   if (loaded.status === 'error') {
     const missing = loaded.error instanceof ApiError && loaded.error.status === 404;
@@ -55,11 +78,65 @@ export default function StatusPage() {
       </PageProblem>
     );
   }
-  if (!data) return <PageLoading />;
-  return <StatusView page={data} token={token} onChange={setPage} />;
+  return (
+    <TimeZoneContext.Provider value={timeZone}>
+      {/* Loading and loaded take the same room (page-tall): nothing moves when the page arrives. */}
+      <div className="status-shell page-tall" style={data ? themeVars(data.brandColorMain, data.brandColorLight) : undefined}>
+        {data ? (
+          <StatusView page={data} token={token} confirmation={confirmation} onChange={setPage} />
+        ) : (
+          <section className="page page--narrow">
+            <LoadingText>Loading</LoadingText>
+          </section>
+        )}
+      </div>
+    </TimeZoneContext.Provider>
+  );
+}
+
+/** Who may see the answer, as it stands: nothing about publishing once the question is settled without one. */
+function consentText(page: QuestionStatusPage): string | null {
+  const name = page.toName;
+  if (page.status === 'Confirming' || page.status === 'Pending')
+    return page.isPrivate ? 'Private — only you see the answer' : `May be published on ${name}'s page`;
+  if (page.status !== 'Answered') return null;
+  if (page.isPublic) return `Published on ${name}'s page`;
+  return page.isPrivate ? 'Private — only you see the answer' : 'Not published — only you see the answer';
 }
 
 function StatusView({
+  page,
+  token,
+  confirmation,
+  onChange,
+}: {
+  page: QuestionStatusPage;
+  token: string;
+  confirmation: boolean;
+  onChange: (page: QuestionStatusPage) => void;
+}) {
+  const name = page.toName;
+  return (
+    <section className="page page--narrow status-page" aria-labelledby="status-title">
+      <header className="status-page__owner">
+        <Avatar name={name} url={page.toAvatarUrl} size={56} priority alt="" />
+        <h1 id="status-title" className="page__title status-page__title">
+          Your question to <Link to={profilePath(page.toUsername)}>{name}</Link>
+        </h1>
+      </header>
+      {confirmation ? <Confirmation page={page} token={token} /> : null}
+      {page.status === 'Confirming' ? (
+        // Only what stays once the payment is recorded: the rest appears below it then, moving nothing.
+        confirmation ? null : <LoadingText>Confirming your payment…</LoadingText>
+      ) : (
+        <OrderDetails page={page} token={token} onChange={onChange} />
+      )}
+    </section>
+  );
+}
+
+/** The question's state, timeline, the question itself, the answer, the tip, Withdraw and support. */
+function OrderDetails({
   page,
   token,
   onChange,
@@ -68,75 +145,39 @@ function StatusView({
   token: string;
   onChange: (page: QuestionStatusPage) => void;
 }) {
-  const now = useNow();
-  const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState('');
   const name = page.toName;
-
-  async function withdraw() {
-    setBusy(true);
-    setError('');
-    try {
-      onChange(await withdrawByStatusLink(token));
-      setConfirming(false);
-    } catch (err) {
-      setError(errorText(err, 'Could not withdraw the question.', 'Could not reach Ques. Try again.'));
-      setConfirming(false);
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  const tip = page.tip;
-  const amount = tip ? formatCents(tip.amountCents, tip.currency) : '';
+  const consent = consentText(page);
   return (
-    <section className="page page--narrow status-page" aria-labelledby="status-title">
-      <h1 id="status-title" className="page__title">
-        Your question to <Link to={profilePath(page.toUsername)}>{name}</Link>
-      </h1>
+    <>
       <p className="status-page__status">
         Status: <strong data-testid="status">{page.status}</strong>
-        <span className="status-page__consent">
-          {page.isPrivate ? 'Private — only you see the answer' : `May be published on ${name}'s page`}
-        </span>
+        {consent ? (
+          <span className="status-page__consent" data-testid="consent">
+            {consent}
+          </span>
+        ) : null}
       </p>
+      {page.answerPath ? (
+        <p className="status-page__published">
+          <Link to={page.answerPath} className="button button--primary">
+            See the public answer on {name}’s page
+          </Link>
+        </p>
+      ) : null}
+      <Timeline page={page} />
 
       <article className="status-page__question">
         <h2>{page.question}</h2>
         {page.detail ? <p className="status-page__detail">{page.detail}</p> : null}
-        <p className="status-page__asked">Asked on {longDate(page.askedAt)}</p>
+        <p className="status-page__asked">
+          Asked <LocalTime iso={page.askedAt} />
+        </p>
       </article>
       {page.publicQuestion !== null ? (
         <div className="status-page__question" data-testid="redacted">
           <p className="status-page__note">{name} redacted the public wording to remove personal details. Published as:</p>
           <h2>{page.publicQuestion}</h2>
           {page.publicDetail ? <p className="status-page__detail">{page.publicDetail}</p> : null}
-        </div>
-      ) : null}
-
-      {tip ? (
-        <div className="status-page__tip" data-testid="tip">
-          {tip.state === 'held' ? (
-            <>
-              <p>
-                Your card is held for {amount} — you are not charged unless {name} answers.
-              </p>
-              {tip.releaseAt ? (
-                <p data-testid="countdown">
-                  Released automatically in {countdownText(new Date(tip.releaseAt), now)}, on{' '}
-                  {longDate(tip.releaseAt)}.
-                </p>
-              ) : null}
-            </>
-          ) : tip.state === 'charged' ? (
-            <p>
-              Charged {amount}
-              {tip.chargedAt ? ` on ${longDate(tip.chargedAt)}` : ''}.
-            </p>
-          ) : (
-            <p>Released — never charged.</p>
-          )}
         </div>
       ) : null}
 
@@ -147,29 +188,51 @@ function StatusView({
           {!page.isPublic ? <p className="status-page__note">Only you can see this answer.</p> : null}
         </div>
       ) : null}
+      <TipLine page={page} />
 
-      {error ? <ErrorBanner>{error}</ErrorBanner> : null}
+      {page.status === 'Pending' ? <Withdraw page={page} token={token} onChange={onChange} /> : null}
+      <p className="status-page__support">
+        Something wrong with this question or a payment?{' '}
+        <button type="button" className="text-link" onClick={openSupport}>
+          Contact support
+        </button>
+      </p>
+    </>
+  );
+}
 
-      {page.status === 'Pending' ? (
-        confirming ? (
-          <div className="status-page__confirm" role="group" aria-label="Confirm withdrawal">
-            <p>
-              Withdraw this question? {name} can no longer answer it
-              {tip ? ' and the hold on your card is released' : ''}.
+/** The tip as it stands: held with the live countdown to its release, charged, or released. Below the answer. */
+function TipLine({ page }: { page: QuestionStatusPage }) {
+  const tip = page.tip;
+  if (!tip) return null;
+  const amount = formatCents(tip.amountCents, tip.currency);
+  return (
+    <div className="status-page__tip" data-testid="tip">
+      {tip.state === 'held' ? (
+        <>
+          <p>
+            Your card is held for {amount} — you are not charged unless {page.toName} answers.
+          </p>
+          {tip.releaseAt ? (
+            <p data-testid="countdown">
+              Released automatically in <Countdown deadline={tip.releaseAt} />, on <LocalTime iso={tip.releaseAt} />.
             </p>
-            <button type="button" className="button button--danger" onClick={withdraw} disabled={busy}>
-              {busy ? 'Withdrawing…' : 'Yes, withdraw'}
-            </button>{' '}
-            <button type="button" className="button" onClick={() => setConfirming(false)} disabled={busy}>
-              Keep it
-            </button>
-          </div>
-        ) : (
-          <button type="button" className="button" onClick={() => setConfirming(true)}>
-            Withdraw
-          </button>
-        )
-      ) : null}
-    </section>
+          ) : null}
+        </>
+      ) : tip.state === 'charged' ? (
+        <p>
+          Charged {amount}
+          {tip.chargedAt ? (
+            <>
+              {' '}
+              on <LocalTime iso={tip.chargedAt} />
+            </>
+          ) : null}
+          .
+        </p>
+      ) : (
+        <p>Released — never charged.</p>
+      )}
+    </div>
   );
 }
