@@ -8,6 +8,7 @@ import type { AskModalSlot } from '../features/public-profile/ProfilePage';
 import { REPORT_EVENT } from '../lib/report';
 import type { ReportTarget } from '@ques/contracts/core';
 import { Header } from './Header';
+import { ToastProvider } from '../components/Toast';
 
 // Every screen is its own chunk: the public profile downloads only the shell and its own code.
 const HomePage = lazy(() => import('../features/home/HomePage'));
@@ -97,7 +98,7 @@ function Shell() {
   }, [user?.brandColorMain, user?.brandColorLight]);
 
   return (
-    <>
+    <ToastProvider>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -118,7 +119,7 @@ function Shell() {
           <ReportModal target={reportTarget} onClose={() => setReportTarget(null)} />
         </Suspense>
       ) : null}
-    </>
+    </ToastProvider>
   );
 }
 
