@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ASK_MESSAGES, DEFAULT_TIP_OPTIONS, type PublicProfile } from '@ques/contracts/core';
 import { json, mockFetch } from '../../test/fetch-mock';
+import { errorOf } from '../../test/field-error';
 import { AuthProvider } from '../../lib/auth/auth-context';
 import AskModal from './AskModal';
 import { askFieldErrors, recipientProblem, type AskDraft } from './validate';
@@ -64,12 +65,6 @@ function setup(options: { tippingEnabled?: boolean; recipient?: PublicProfile & 
 
 /** Waits until the tip options have loaded (the submit button is disabled until then). */
 const ready = () => waitFor(() => expect(screen.getByRole('button', { name: 'Post Question' })).toBeEnabled());
-
-/** The error shown under a control, found through its `aria-describedby` (null when the control has none). */
-function errorOf(control: HTMLElement): string | null {
-  const ids = (control.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
-  return ids.length ? (document.getElementById(ids[0]!)?.textContent ?? null) : null;
-}
 
 describe('ask modal — per-field errors (spec §5 rules, issue 28)', () => {
   it('shows every error at once, each under its field, and clears one as soon as its field is valid', async () => {
