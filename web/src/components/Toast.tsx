@@ -92,7 +92,7 @@ function ToastView({ item, dismiss }: { item: Item; dismiss: (id: number) => voi
         update();
       }}
       onBlur={(e) => {
-        if (e.currentTarget.contains(e.relatedTarget as Node | null)) return;
+        if (e.currentTarget.contains(e.relatedTarget)) return;
         focused.current = false;
         update();
       }}

@@ -18,6 +18,11 @@ const renderWith = (toast: string | ToastOptions) =>
       <Trigger toast={toast} />
     </ToastProvider>,
   );
+/** Lets the fake clock run `ms` (the toasts' timers fire inside act). */
+const tick = (ms: number) =>
+  act(() => {
+    vi.advanceTimersByTime(ms);
+  });
 const region = () => screen.getByRole('region', { name: 'Notifications' });
 
 beforeEach(() => vi.useFakeTimers());
@@ -31,9 +36,9 @@ describe('Toast (issue 28)', () => {
     expect(live).toBeEmptyDOMElement();
     fireEvent.click(screen.getByRole('button', { name: 'Do it' }));
     expect(within(live).getByText('Settings saved.')).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(SUCCESS_BANNER_MS - 100));
+    tick(SUCCESS_BANNER_MS - 100);
     expect(screen.getByText('Settings saved.')).toBeInTheDocument();
-    act(() => vi.advanceTimersByTime(200));
+    tick(200);
     expect(screen.queryByText('Settings saved.')).toBeNull();
   });
 
@@ -42,14 +47,14 @@ describe('Toast (issue 28)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Do it' }));
     const toast = screen.getByText('Link copied').parentElement!;
     fireEvent.mouseEnter(toast);
-    act(() => vi.advanceTimersByTime(SUCCESS_BANNER_MS * 3));
+    tick(SUCCESS_BANNER_MS * 3);
     expect(screen.getByText('Link copied')).toBeInTheDocument();
     fireEvent.mouseLeave(toast);
     fireEvent.focus(within(toast).getByRole('button', { name: 'Dismiss notification' }));
-    act(() => vi.advanceTimersByTime(SUCCESS_BANNER_MS * 3));
+    tick(SUCCESS_BANNER_MS * 3);
     expect(screen.getByText('Link copied')).toBeInTheDocument();
     fireEvent.blur(within(toast).getByRole('button', { name: 'Dismiss notification' }));
-    act(() => vi.advanceTimersByTime(SUCCESS_BANNER_MS + 10));
+    tick(SUCCESS_BANNER_MS + 10);
     expect(screen.queryByText('Link copied')).toBeNull();
   });
 
@@ -59,12 +64,12 @@ describe('Toast (issue 28)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Do it' }));
     fireEvent.click(screen.getByRole('button', { name: 'Do it' }));
     expect(screen.getAllByText('Answer hidden from your profile.')).toHaveLength(2);
-    act(() => vi.advanceTimersByTime(SUCCESS_BANNER_MS + 100));
+    tick(SUCCESS_BANNER_MS + 100);
     expect(screen.getAllByRole('button', { name: 'Undo' })).toHaveLength(2);
     fireEvent.click(screen.getAllByRole('button', { name: 'Undo' })[0]!);
     expect(onAction).toHaveBeenCalledTimes(1);
     expect(screen.getAllByText('Answer hidden from your profile.')).toHaveLength(1);
-    act(() => vi.advanceTimersByTime(TOAST_ACTION_MS));
+    tick(TOAST_ACTION_MS);
     expect(screen.queryByText('Answer hidden from your profile.')).toBeNull();
   });
 
