@@ -158,7 +158,7 @@ export default function QuestionReceivedPage() {
     },
     { header: 'Date', className: 'q-table__date', cell: (q) => <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> },
     { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={page.now} /> },
-    { header: 'Tag', cell: (q) => <StatusTag question={q} /> },
+    { header: 'Status', className: 'q-table__status', cell: (q) => <StatusTag question={q} /> },
     { header: 'Display on Profile', className: 'q-table__display', cell: (q) => (isPending(q) || isWithdrawn(q) ? <span className="muted">—</span> : <DisplayValue question={q} />) },
     { header: 'Actions', hideHeader: true, className: 'q-table__actions', cell: actions },
   ];

@@ -91,7 +91,7 @@ describe('Question Received (spec §2 inbox)', () => {
     const { mock } = await openInbox();
     expect(listCalls(mock.calls)[0]?.url).toContain('role=receiver');
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['Question', 'Asked By', 'Date', 'Tip', 'Tag', 'Display on Profile', 'Actions']);
+    expect(headers).toEqual(['Question', 'Asked By', 'Date', 'Tip', 'Status', 'Display on Profile', 'Actions']);
     expect(questionsShown()).toEqual([held.question, captured.question, free.question, released.question]);
   });
 
@@ -122,6 +122,22 @@ describe('Question Received (spec §2 inbox)', () => {
     expect(within(row).queryByRole('button')).toBeNull();
     expect(within(rowOf(held.question)).getByText('Pending', { selector: '.status-tag' })).toBeInTheDocument();
     expect(screen.getByText('1 waiting for your answer.')).toBeInTheDocument();
+  });
+
+  it('on a wide screen filters by status, and counts the questions in the right number (issue 28)', async () => {
+    const { user } = await openInbox();
+    expect(screen.getByTestId('list-count')).toHaveTextContent('4 questions');
+    const status = screen.getByRole('combobox', { name: 'Status' });
+    await user.selectOptions(status, 'pending');
+    expect(questionsShown()).toEqual([held.question, released.question]);
+    expect(screen.getByTestId('list-count')).toHaveTextContent('Showing 2 of 4 questions');
+    await user.selectOptions(status, 'answered');
+    expect(questionsShown()).toEqual([captured.question, free.question]);
+    await user.selectOptions(status, 'withdrawn');
+    expect(screen.getByText('No withdrawn questions.')).toBeInTheDocument();
+    await user.selectOptions(status, 'all');
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'grace');
+    expect(screen.getByTestId('list-count')).toHaveTextContent('Showing 1 of 4 questions');
   });
 
   it('filters by question text, date, and the asker’s name or username, ignoring case', async () => {

@@ -35,6 +35,8 @@ describe('Questions Curated (spec §2)', () => {
     expect(mock.calls.find((c) => c.url.startsWith('/api/questions'))?.url).toContain('role=curated');
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Question', 'Date Added', 'Display on Profile', 'Actions']);
     expect(within(bodyRows()[0]!).getByText('Yes')).toBeInTheDocument();
+    // Singular for one (issue 28).
+    expect(screen.getByTestId('list-count')).toHaveTextContent(/^1 question$/);
   });
 
   it('curates a new Q&A (no source field on a normal profile) and lists it', async () => {

@@ -168,3 +168,13 @@ export function needsFinalize(q: Question): boolean {
 export function ownerShare(tipDollars: number): string {
   return formatCents(feeBreakdown(dollarsToCents(tipDollars) ?? 0).ownerCents);
 }
+
+/** The status filter of the wide lists: every question, or those of one status (the table's Status column). */
+export type StatusFilter = 'all' | 'pending' | 'answered' | 'withdrawn';
+
+export function matchesStatus(q: Question, status: StatusFilter): boolean {
+  if (status === 'all') return true;
+  if (status === 'withdrawn') return isWithdrawn(q);
+  if (isWithdrawn(q)) return false;
+  return status === 'pending' ? isPending(q) : !isPending(q);
+}

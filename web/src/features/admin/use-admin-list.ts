@@ -5,7 +5,7 @@ import { useToast } from '../../components/Toast';
 import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { cancelPayment, setDisplayOnProfile, type ListRole } from './api';
-import { isPending, listFor, matchesSearch, needsCancelPayment, questionId } from './lists';
+import { isPending, listFor, matchesSearch, matchesStatus, needsCancelPayment, questionId, type StatusFilter } from './lists';
 import { useNarrowScreen, useNow, useQuestionList, type QuestionList } from './use-question-list';
 
 const CANCEL_FAILED = 'Failed to cancel the payment.';
@@ -32,6 +32,9 @@ export interface AdminList {
   setSearch: (search: string) => void;
   pendingOnly: boolean;
   togglePendingOnly: () => void;
+  /** Wide screens: the status filter over the table (issue 28; narrow screens have the pending toggle). */
+  status: StatusFilter;
+  setStatus: (status: StatusFilter) => void;
   error: string;
   setError: (error: string) => void;
   success: string;
@@ -70,6 +73,7 @@ export function useAdminList(role: ListRole, { onChanged }: AdminListOptions = {
   const narrow = useNarrowScreen();
   const [search, setSearch] = useState('');
   const [pendingOnly, setPendingOnly] = useState(false);
+  const [status, setStatus] = useState<StatusFilter>('all');
   const [error, setError] = useState('');
   const [success, showSuccess] = useSuccessMessage();
   const [busy, setBusy] = useState<ReadonlySet<string>>(() => new Set());
@@ -77,7 +81,9 @@ export function useAdminList(role: ListRole, { onChanged }: AdminListOptions = {
   const username = user?.username ?? '';
   const email = user?.email ?? '';
   const all = useMemo(() => listFor(role, list.items, { username, email }), [role, list.items, username, email]);
-  const shown = all.filter((q) => matchesSearch(role, q, search) && (!narrow || !pendingOnly || isPending(q)));
+  const shown = all.filter(
+    (q) => matchesSearch(role, q, search) && (narrow ? !pendingOnly || isPending(q) : matchesStatus(q, status)),
+  );
 
   const markBusy = useCallback(
     (id: string, on: boolean) =>
@@ -151,6 +157,8 @@ export function useAdminList(role: ListRole, { onChanged }: AdminListOptions = {
     setSearch,
     pendingOnly,
     togglePendingOnly: () => setPendingOnly((p) => !p),
+    status,
+    setStatus,
     error,
     setError,
     success,
