@@ -118,3 +118,30 @@ function ToastView({ item, dismiss }: { item: Item; dismiss: (id: number) => voi
     </div>
   );
 }
+
+/** What copying says. */
+export const COPY_MESSAGES = {
+  copied: 'Link copied',
+  failed: 'Could not copy: select the link and copy it yourself.',
+} as const;
+
+/**
+ * Copies a text (a profile link, an embed snippet) and says so in a toast: "Link copied" unless the caller names it
+ * otherwise ("Snippet copied"); a refused clipboard says so too. Resolves to whether it was copied.
+ */
+export function useCopy(): (text: string, copied?: string) => Promise<boolean> {
+  const toast = useToast();
+  return useCallback(
+    async (text: string, copied: string = COPY_MESSAGES.copied) => {
+      try {
+        await navigator.clipboard.writeText(text);
+        toast(copied);
+        return true;
+      } catch {
+        toast({ message: COPY_MESSAGES.failed, tone: 'error' });
+        return false;
+      }
+    },
+    [toast],
+  );
+}

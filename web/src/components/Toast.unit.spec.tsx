@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ToastProvider, TOAST_ACTION_MS, useToast, type ToastOptions } from './Toast';
+import { COPY_MESSAGES, ToastProvider, TOAST_ACTION_MS, useCopy, useToast, type ToastOptions } from './Toast';
 import { SUCCESS_BANNER_MS } from '../lib/constants';
 
 function Trigger({ toast }: { toast: string | ToastOptions }) {
@@ -78,5 +78,34 @@ describe('Toast (issue 28)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Do it' }));
     fireEvent.click(screen.getByRole('button', { name: 'Dismiss notification' }));
     expect(screen.queryByText('Answer posted.')).toBeNull();
+  });
+
+  it('useCopy: copies and says "Link copied"; a refused clipboard says so', async () => {
+    const writeText = vi.fn().mockResolvedValueOnce(undefined).mockRejectedValueOnce(new Error('denied'));
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    function Copy() {
+      const copy = useCopy();
+      return (
+        <button type="button" onClick={() => void copy('https://ques.example/ask/ada')}>
+          Copy link
+        </button>
+      );
+    }
+    render(
+      <ToastProvider>
+        <Copy />
+      </ToastProvider>,
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
+      await Promise.resolve();
+    });
+    expect(writeText).toHaveBeenCalledWith('https://ques.example/ask/ada');
+    expect(within(region()).getByText(COPY_MESSAGES.copied)).toBeInTheDocument();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Copy link' }));
+      await Promise.resolve();
+    });
+    expect(within(region()).getByText(COPY_MESSAGES.failed)).toBeInTheDocument();
   });
 });

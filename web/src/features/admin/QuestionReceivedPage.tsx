@@ -25,6 +25,7 @@ export const INBOX_MESSAGES = {
   blocked: (name: string) => `${name} is blocked: their next questions to you are refused. You can lift the block in Account Settings.`,
   blockFailed: 'Could not block this asker. Please try again.',
   answered: 'Answer posted.',
+  answerSaved: 'Answer saved.',
   answeredEarned: (share: string) => `Answer posted — you earned ${share}`,
 } as const;
 
@@ -196,7 +197,10 @@ export default function QuestionReceivedPage() {
           question={current}
           meta={`Asked by ${askerName(current)} · ${formatDate(current.createdAt)}`}
           editable
-          onSaved={list.replace}
+          onSaved={(q) => {
+            list.replace(q);
+            toast(INBOX_MESSAGES.answerSaved);
+          }}
           onClose={() => setOpen(null)}
         />
       ) : null}

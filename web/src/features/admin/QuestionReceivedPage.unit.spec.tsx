@@ -409,6 +409,7 @@ describe('Question Received (spec §2 inbox)', () => {
     await user.type(within(dialog).getByLabelText(/Your answer/), ' Truly.');
     await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
     expect(await within(dialog).findByText('The analytical one. Truly.')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Notifications' })).getByText('Answer saved.')).toBeInTheDocument();
     expect(mock.calls.find((c) => c.method === 'PUT')?.body).toEqual({
       answer: 'The analytical one. Truly.',
       tags: ['engines'],
