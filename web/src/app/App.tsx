@@ -9,6 +9,7 @@ import { REPORT_EVENT } from '../lib/report';
 import { openSupport, SUPPORT_EVENT } from '../lib/support';
 import type { ReportTarget } from '@ques/contracts/core';
 import { Header } from './Header';
+import { ToastProvider } from '../components/Toast';
 
 // Every screen is its own chunk: the public profile downloads only the shell and its own code.
 const HomePage = lazy(() => import('../features/home/HomePage'));
@@ -112,7 +113,7 @@ function Shell() {
   }, [user?.brandColorMain, user?.brandColorLight]);
 
   return (
-    <>
+    <ToastProvider>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -133,7 +134,7 @@ function Shell() {
           <ReportModal target={reportTarget} onClose={() => setReportTarget(null)} />
         </Suspense>
       ) : null}
-    </>
+    </ToastProvider>
   );
 }
 

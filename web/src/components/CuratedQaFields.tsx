@@ -1,11 +1,12 @@
 import { CURATE_MESSAGES, QUESTION_LIMITS } from '@ques/contracts/core';
 import { InputField, TextAreaField } from './Field';
+import type { FieldErrors, FieldWiring } from './use-field-errors';
 import { TagInput } from './TagInput';
 
 /**
  * The fields of a curated Q&A, shared by the owner's curate modal and the console's archive curation: the title and
- * description when it is made, then the answer, its tags and its source. A field is marked invalid when the form's
- * error is that field's message; `describedBy` points every field at the form's error banner.
+ * description when it is made, then the answer, its tags and its source. Each required field shows its own error
+ * (`field`, the wiring of the form's `useFieldErrors`; rules: `curatedQaErrors`).
  */
 export interface CuratedQaValues {
   question: string;
@@ -18,21 +19,33 @@ export interface CuratedQaValues {
 /** The setter maker of `useFormValues` (`set('answer')` is the answer field's `onChange`). */
 export type SetOf<V> = <K extends keyof V>(key: K) => (value: V[K]) => void;
 
-/** A required field: marked invalid while the form's error is its own message, pointing at the form's banner. */
-const requiredField = (message: string, error: string, describedBy: string | undefined) =>
-  ({ marker: 'required', invalid: error === message, describedBy }) as const;
+/** The fields with a rule. */
+export type CuratedField = 'question' | 'answer' | 'source';
+
+/**
+ * Spec §5 curate rules as per-field errors (issue 28): the title when the form has one, the answer, and the source
+ * when `sourceMessage` says it is required.
+ */
+export function curatedQaErrors(
+  values: { question?: string; answer: string; source?: string },
+  sourceMessage?: string,
+): FieldErrors<CuratedField> {
+  return {
+    question: values.question !== undefined && !values.question.trim() ? CURATE_MESSAGES.titleRequired : undefined,
+    answer: values.answer.trim() ? undefined : CURATE_MESSAGES.answerRequired,
+    source: sourceMessage && !values.source?.trim() ? sourceMessage : undefined,
+  };
+}
 
 export function CuratedQuestionFields<V extends Pick<CuratedQaValues, 'question' | 'detail'>>({
   values,
   set: setOf,
-  error,
-  describedBy,
+  field,
   detailRows,
 }: {
   values: V;
   set: SetOf<V>;
-  error: string;
-  describedBy: string | undefined;
+  field: (key: CuratedField) => FieldWiring;
   detailRows: number;
 }) {
   // V's fields of these names have exactly CuratedQaValues' types.
@@ -41,7 +54,8 @@ export function CuratedQuestionFields<V extends Pick<CuratedQaValues, 'question'
     <>
       <InputField
         label="Question title"
-        {...requiredField(CURATE_MESSAGES.titleRequired, error, describedBy)}
+        marker="required"
+        {...field('question')}
         type="text"
         maxLength={QUESTION_LIMITS.question}
         value={values.question}
@@ -62,16 +76,14 @@ export function CuratedQuestionFields<V extends Pick<CuratedQaValues, 'question'
 export function CuratedAnswerFields<V extends Pick<CuratedQaValues, 'answer' | 'tags' | 'source'>>({
   values,
   set: setOf,
-  error,
-  describedBy,
+  field,
   answerRows,
   answerClassName,
   sourceRule,
 }: {
   values: V;
   set: SetOf<V>;
-  error: string;
-  describedBy: string | undefined;
+  field: (key: CuratedField) => FieldWiring;
   answerRows: number;
   answerClassName?: string;
   /**
@@ -88,7 +100,8 @@ export function CuratedAnswerFields<V extends Pick<CuratedQaValues, 'answer' | '
     <>
       <TextAreaField
         label="Answer"
-        {...requiredField(CURATE_MESSAGES.answerRequired, error, describedBy)}
+        marker="required"
+        {...field('answer')}
         {...(answerClassName ? { className: answerClassName } : {})}
         rows={answerRows}
         maxLength={QUESTION_LIMITS.answer}
@@ -102,8 +115,7 @@ export function CuratedAnswerFields<V extends Pick<CuratedQaValues, 'answer' | '
           marker={sourceRule.marker}
           hint={sourceRule.marker === 'required' ? sourceRule.hint : undefined}
           placeholder={sourceRule.marker === 'optional' ? sourceRule.placeholder : undefined}
-          invalid={sourceRule.marker === 'required' && error === sourceRule.message}
-          describedBy={sourceRule.marker === 'required' ? describedBy : undefined}
+          {...field('source')}
           type="text"
           maxLength={QUESTION_LIMITS.source}
           value={values.source}

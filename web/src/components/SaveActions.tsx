@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { ErrorBanner } from './Banner';
+import { ErrorSummary } from './ErrorSummary';
 
 /**
  * A form's end: what went wrong (with `errorId` when the fields point at it), then its submit button, which says
@@ -8,6 +9,7 @@ import { ErrorBanner } from './Banner';
 export function SaveActions({
   error,
   errorId,
+  invalidCount,
   saving,
   label,
   className,
@@ -15,6 +17,8 @@ export function SaveActions({
 }: {
   error: string;
   errorId?: string;
+  /** How many fields show an error (`useFieldErrors`' `count`): the summary over the button. */
+  invalidCount?: number;
   saving: boolean;
   label: string;
   /** The actions row's class (`account__actions`, `ops-actions`). */
@@ -23,6 +27,7 @@ export function SaveActions({
 }) {
   return (
     <>
+      {invalidCount === undefined ? null : <ErrorSummary count={invalidCount} />}
       <ErrorBanner id={errorId}>{error}</ErrorBanner>
       <div className={className}>
         <button type="submit" className="button button--primary" disabled={saving}>

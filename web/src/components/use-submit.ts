@@ -9,14 +9,17 @@ import { errorText } from '../lib/api';
  * Here rather than in lib/: lib/ is in the chunk every page loads first, and only the forms' chunks need this.
  */
 export function useSubmit({
-  check,
+  fields,
+  check = () => '',
   run,
   failed,
   unreachable,
   leaves = false,
 }: {
-  /** The first problem with the values, or `''`. */
-  check: () => string;
+  /** The form's per-field errors (`useFieldErrors`): a submit shows them all, and sends nothing while there are any. */
+  fields?: { attempt: () => boolean };
+  /** The first problem with the values that is no field's own, or `''`. */
+  check?: () => string;
   run: () => Promise<string | void>;
   failed: string;
   unreachable: string;
@@ -29,6 +32,10 @@ export function useSubmit({
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
+    if (fields && !fields.attempt()) {
+      setError('');
+      return;
+    }
     const problem = check();
     setError(problem);
     if (problem) return;

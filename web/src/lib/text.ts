@@ -14,3 +14,8 @@ export function formatDate(iso: string | undefined): string {
   // One locale and time zone: a server-rendered page shows the same date the browser hydrates with (docs/adr/0024).
   return date.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' });
 }
+
+/** "1 question", "2 questions": a count with its noun in the right number. */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -205,7 +205,9 @@ describe.skipIf(!run)('operator desk in Chromium: dead letters, support requests
     await modal.getByLabel(/^Title/).fill(title);
     await modal.getByLabel(/^Description/).fill('The tip from last week does not show in my earnings.');
     await modal.getByRole('button', { name: 'Send' }).click();
-    await until(() => modal.getByText('Your support request has been sent.').isVisible(), 30_000).toBe(true);
+    // Sent: the modal closes, a toast says so (issue 28).
+    await page.getByRole('region', { name: 'Notifications' }).getByText('Your support request has been sent.').waitFor({ timeout: 30_000 });
+    await modal.waitFor({ state: 'detached' });
     await context.close();
 
     const ops = await asOperator();

@@ -1,7 +1,8 @@
 import type { Question } from '@ques/contracts/core';
 import { useState, type FormEvent } from 'react';
 import { ErrorBanner } from '../../components/Banner';
-import { Checkbox } from '../../components/Field';
+import { ErrorSummary } from '../../components/ErrorSummary';
+import { Checkbox, InputField, TextAreaField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { TagInput } from '../../components/TagInput';
 import { errorText } from '../../lib/api';
@@ -9,6 +10,9 @@ import { formatDate } from '../../lib/text';
 import { postAnswer } from './api';
 import { askerName, tipView } from './lists';
 import { AnswerField, FormFooter, QuestionSummary, useAnswerForm } from './qa-form';
+
+/** The redacted public question may not be blank. */
+export const PUBLIC_QUESTION_REQUIRED = 'Public question is required';
 
 /** Spec §8: what a failed answer says. */
 const POST_FAILED = { server: 'Failed to post answer', network: 'Failed to post answer. Please try again.' } as const;
@@ -24,12 +28,16 @@ interface AnswerModalProps {
 
 /** Answer a received question (spec §2 modals, §5 answer rules): answer required, show on profile by default, tags. */
 export function AnswerModal({ question, replierName, onAnswered, onClose }: AnswerModalProps) {
-  const { errorId, answer, error, setError, busy, setBusy, begin, field } = useAnswerForm(question, '');
-  const [tags, setTags] = useState<string[]>(question.tags ?? []);
-  const [displayOnProfile, setDisplayOnProfile] = useState(true);
   // Redaction (issue 14): the public wording, starting from the question as asked.
   const [publicQuestion, setPublicQuestion] = useState(question.question);
   const [publicDetail, setPublicDetail] = useState(question.detail ?? '');
+  const { errorId, answer, error, setError, busy, setBusy, begin, field, form } = useAnswerForm(question, '', () => ({
+    // A public wording emptied by mistake would publish a question without a title.
+    publicQuestion: question.isPrivate || publicQuestion.trim() ? undefined : PUBLIC_QUESTION_REQUIRED,
+  }));
+  const [tags, setTags] = useState<string[]>(question.tags ?? []);
+  const [displayOnProfile, setDisplayOnProfile] = useState(true);
+  const [redactOpen, setRedactOpen] = useState(false);
   const redacted = publicQuestion.trim() !== question.question || publicDetail.trim() !== (question.detail ?? '');
   const tip = tipView(question, Date.now());
 
@@ -42,7 +50,7 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
         displayOnProfile,
         replierName: replierName.trim() || 'Anonymous',
         tags,
-        ...(redacted && publicQuestion.trim() ? { publicQuestion: publicQuestion.trim(), publicDetail: publicDetail.trim() } : {}),
+        ...(redacted ? { publicQuestion: publicQuestion.trim(), publicDetail: publicDetail.trim() } : {}),
       });
       onAnswered({ ...question, answer: answer.trim(), tags, displayOnProfile, status: 'Answered', ...(updated ?? {}) });
       close();
@@ -81,20 +89,20 @@ export function AnswerModal({ question, replierName, onAnswered, onClose }: Answ
               <Checkbox checked={displayOnProfile} onChange={setDisplayOnProfile}>
                 Show on profile
               </Checkbox>
-              <details className="answer-modal__redact">
+              {/* Opened when its field has an error (the message must be seen); the toggle event keeps it open after. */}
+              <details
+                className="answer-modal__redact"
+                open={redactOpen || Boolean(form.errors.publicQuestion)}
+                onToggle={(e) => setRedactOpen(e.currentTarget.open)}
+              >
                 <summary>Edit the public wording (remove personal details)</summary>
-                <label className="field">
-                  <span className="field__label">Public question</span>
-                  <input className="input" type="text" value={publicQuestion} onChange={(e) => setPublicQuestion(e.target.value)} />
-                </label>
-                <label className="field">
-                  <span className="field__label">Public description</span>
-                  <textarea className="input" rows={3} value={publicDetail} onChange={(e) => setPublicDetail(e.target.value)} />
-                </label>
+                <InputField {...form.field('publicQuestion')} label="Public question" type="text" value={publicQuestion} onChange={setPublicQuestion} />
+                <TextAreaField label="Public description" className="input" rows={3} value={publicDetail} onChange={setPublicDetail} />
                 <p className="field__hint">Your page shows this wording; the asker keeps the original.</p>
               </details>
             </>
           )}
+          <ErrorSummary count={form.count} />
           <ErrorBanner id={errorId}>{error}</ErrorBanner>
           <FormFooter onCancel={requestClose} busy={busy} submit="Post Answer" submitting="Posting…" />
         </form>

@@ -1,7 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
-import { CURATE_MESSAGES, type Question, type User } from '@ques/contracts/core';
+import type { Question, User } from '@ques/contracts/core';
 import { ErrorBanner } from '../../components/Banner';
-import { CuratedAnswerFields, CuratedQuestionFields } from '../../components/CuratedQaFields';
+import { CuratedAnswerFields, CuratedQuestionFields, curatedQaErrors } from '../../components/CuratedQaFields';
+import { ErrorSummary } from '../../components/ErrorSummary';
+import { useFieldErrors } from '../../components/use-field-errors';
 import { Checkbox } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { errorText } from '../../lib/api';
@@ -38,20 +40,14 @@ export function CurateModal({ user, onCreated, onClose }: CurateModalProps) {
   });
   const { question, detail, answer, source, tags, displayOnProfile } = values;
   const [error, setError] = useState('');
+  const form = useFieldErrors(() => curatedQaErrors(values));
   const [busy, setBusy] = useState(false);
 
   const submit = async (e: FormEvent, close: () => void) => {
     e.preventDefault();
     if (busy) return;
     setError('');
-    if (!question.trim()) {
-      setError(CURATE_MESSAGES.titleRequired);
-      return;
-    }
-    if (!answer.trim()) {
-      setError(CURATE_MESSAGES.answerRequired);
-      return;
-    }
+    if (!form.attempt()) return;
     setBusy(true);
     try {
       const created = await createCurated({
@@ -76,8 +72,6 @@ export function CurateModal({ user, onCreated, onClose }: CurateModalProps) {
     }
   };
 
-  const describedBy = error ? errorId : undefined;
-
   return (
     <Modal title="Curate a New Q&A" onClose={onClose} className="qa-modal">
       {(requestClose) => (
@@ -85,15 +79,13 @@ export function CurateModal({ user, onCreated, onClose }: CurateModalProps) {
           <CuratedQuestionFields
             values={values}
             set={set}
-            error={error}
-            describedBy={describedBy}
+            field={form.field}
             detailRows={3}
           />
           <CuratedAnswerFields
             values={values}
             set={set}
-            error={error}
-            describedBy={describedBy}
+            field={form.field}
             answerRows={6}
             answerClassName="input input--area qa-form__answer"
             sourceRule={
@@ -105,6 +97,7 @@ export function CurateModal({ user, onCreated, onClose }: CurateModalProps) {
           <Checkbox checked={displayOnProfile} onChange={set('displayOnProfile')}>
             Show on profile
           </Checkbox>
+          <ErrorSummary count={form.count} />
           <ErrorBanner id={errorId}>{error}</ErrorBanner>
           <FormFooter onCancel={requestClose} busy={busy} submit="Save Q&A" submitting="Saving…" />
         </form>

@@ -2,7 +2,16 @@ import type { Question } from '@ques/contracts/core';
 import type { ReactNode } from 'react';
 import { ErrorBanner, SuccessBanner } from '../../components/Banner';
 import { DataTable } from '../../components/DataTable';
-import { ListBody, PendingToggle, QuestionCardHead, QuestionCards, SearchBox, type Column } from './list-parts';
+import {
+  listCountText,
+  ListBody,
+  PendingToggle,
+  QuestionCardHead,
+  QuestionCards,
+  SearchBox,
+  StatusFilterSelect,
+  type Column,
+} from './list-parts';
 import { questionId } from './lists';
 import type { AdminList, PendingList } from './use-admin-list';
 
@@ -46,7 +55,13 @@ export function PendingQuestionListShell({
       {...shell}
       searchPlaceholder="Search questions, names, dates"
       pendingToggle
-      noMatchText={search ? `No questions match “${search}”.` : 'No pending questions.'}
+      noMatchText={
+        search
+          ? `No questions match “${search}”.`
+          : shell.page.narrow || shell.page.status === 'all'
+            ? 'No pending questions.'
+            : `No ${shell.page.status} questions.`
+      }
       card={(q) => (
         <>
           <QuestionCardHead question={q} now={shell.page.now} meta={meta(q)} />
@@ -88,7 +103,13 @@ export function QuestionListShell({
       <div className="list-toolbar">
         <SearchBox value={page.search} onChange={page.setSearch} placeholder={searchPlaceholder} />
         {pendingToggle && page.narrow ? <PendingToggle pendingOnly={page.pendingOnly} onToggle={page.togglePendingOnly} /> : null}
+        {pendingToggle && !page.narrow ? <StatusFilterSelect value={page.status} onChange={page.setStatus} /> : null}
       </div>
+      {page.list.status === 'ready' && page.all.length > 0 ? (
+        <p className="list-count" data-testid="list-count">
+          {listCountText(page.all.length, page.shown.length)}
+        </p>
+      ) : null}
       <ErrorBanner>{page.error}</ErrorBanner>
       <SuccessBanner message={page.success} className="q-page__success" />
       <ListBody list={page.list} total={page.all.length} shown={page.shown.length} emptyText={emptyText} noMatchText={noMatchText}>

@@ -7,10 +7,11 @@ import { formatDate } from '../../lib/text';
 import { OwnerTrustStats } from '../../components/TrustStats';
 import { fetchMyTrustStats } from '../../lib/trust-stats';
 import { useApiData } from '../../lib/use-api-data';
+import { useToast } from '../../components/Toast';
 import { blockAsker, deleteByReceiver, finalizePayment } from './api';
 import { AnswerModal } from './AnswerModal';
 import { DisplayValue, HiddenByQues, RowMenu, StatusTag, TipCell, type Column, type MenuAction } from './list-parts';
-import { askerName, isPending, isWithdrawn, needsFinalize, questionId } from './lists';
+import { askerName, isPending, isWithdrawn, needsFinalize, ownerShare, questionId } from './lists';
 import { PendingQuestionListShell } from './QuestionListShell';
 import { usePendingList } from './use-admin-list';
 import { ViewAnswerModal } from './ViewAnswerModal';
@@ -23,6 +24,9 @@ export const INBOX_MESSAGES = {
   tipReleased: (amount: string) => `Question deleted. The ${amount} tip was released: the asker is not charged.`,
   blocked: (name: string) => `${name} is blocked: their next questions to you are refused. You can lift the block in Account Settings.`,
   blockFailed: 'Could not block this asker. Please try again.',
+  answered: 'Answer posted.',
+  answerSaved: 'Answer saved.',
+  answeredEarned: (share: string) => `Answer posted — you earned ${share}`,
 } as const;
 
 type Open = { kind: 'answer' | 'view'; id: string } | null;
@@ -31,7 +35,8 @@ type Open = { kind: 'answer' | 'view'; id: string } | null;
 export default function QuestionReceivedPage() {
   const trust = useApiData((signal) => fetchMyTrustStats(signal), []);
   usePageHead('Question Received — Ques', 'Questions people asked you.', '/admin');
-  const page = usePendingList('receiver');
+  const page = usePendingList('receiver', { onChanged: () => void trust.reload() });
+  const toast = useToast();
   const { list, user, busy } = page;
   const [open, setOpen] = useState<Open>(null);
   const pendingCount = page.all.filter(isPending).length;
@@ -62,16 +67,24 @@ export default function QuestionReceivedPage() {
     });
 
   // Spec §4: after answering a tipped question its payment is finalized; a failure shows its message, the answer stays.
+  // Issue 28: a toast confirms it — with the owner's share when the tip was captured — and the record card refreshes.
   const answered = async (updated: Question) => {
     list.replace(updated);
     const id = questionId(updated);
-    if (!needsFinalize(updated)) return;
-    try {
-      const result = await finalizePayment(id);
-      if (result?.status === 'captured' || result?.status === 'capturing') list.update(id, { tipStatus: result.status });
-    } catch (err) {
-      page.setError(errorText(err, INBOX_MESSAGES.finalizeFailed, INBOX_MESSAGES.finalizeFailed));
+    let earned: string | null = null;
+    if (needsFinalize(updated)) {
+      try {
+        const result = await finalizePayment(id);
+        if (result?.status === 'captured' || result?.status === 'capturing') {
+          list.update(id, { tipStatus: result.status });
+          earned = ownerShare(updated.tip ?? 0);
+        }
+      } catch (err) {
+        page.setError(errorText(err, INBOX_MESSAGES.finalizeFailed, INBOX_MESSAGES.finalizeFailed));
+      }
     }
+    toast(earned ? INBOX_MESSAGES.answeredEarned(earned) : INBOX_MESSAGES.answered);
+    void trust.reload();
   };
 
   const primary = (q: Question) => {
@@ -146,7 +159,7 @@ export default function QuestionReceivedPage() {
     },
     { header: 'Date', className: 'q-table__date', cell: (q) => <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> },
     { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={page.now} /> },
-    { header: 'Tag', cell: (q) => <StatusTag question={q} /> },
+    { header: 'Status', className: 'q-table__status', cell: (q) => <StatusTag question={q} /> },
     { header: 'Display on Profile', className: 'q-table__display', cell: (q) => (isPending(q) || isWithdrawn(q) ? <span className="muted">—</span> : <DisplayValue question={q} />) },
     { header: 'Actions', hideHeader: true, className: 'q-table__actions', cell: actions },
   ];
@@ -184,7 +197,10 @@ export default function QuestionReceivedPage() {
           question={current}
           meta={`Asked by ${askerName(current)} · ${formatDate(current.createdAt)}`}
           editable
-          onSaved={list.replace}
+          onSaved={(q) => {
+            list.replace(q);
+            toast(INBOX_MESSAGES.answerSaved);
+          }}
           onClose={() => setOpen(null)}
         />
       ) : null}

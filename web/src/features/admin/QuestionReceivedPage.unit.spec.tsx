@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/fetch-mock';
+import { errorOf } from '../../test/field-error';
 import { bodyRows, DAY, deferred, narrowViewport, question, renderAdmin, rowOf } from '../../test/render-app';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
@@ -90,7 +91,7 @@ describe('Question Received (spec §2 inbox)', () => {
     const { mock } = await openInbox();
     expect(listCalls(mock.calls)[0]?.url).toContain('role=receiver');
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['Question', 'Asked By', 'Date', 'Tip', 'Tag', 'Display on Profile', 'Actions']);
+    expect(headers).toEqual(['Question', 'Asked By', 'Date', 'Tip', 'Status', 'Display on Profile', 'Actions']);
     expect(questionsShown()).toEqual([held.question, captured.question, free.question, released.question]);
   });
 
@@ -121,6 +122,22 @@ describe('Question Received (spec §2 inbox)', () => {
     expect(within(row).queryByRole('button')).toBeNull();
     expect(within(rowOf(held.question)).getByText('Pending', { selector: '.status-tag' })).toBeInTheDocument();
     expect(screen.getByText('1 waiting for your answer.')).toBeInTheDocument();
+  });
+
+  it('on a wide screen filters by status, and counts the questions in the right number (issue 28)', async () => {
+    const { user } = await openInbox();
+    expect(screen.getByTestId('list-count')).toHaveTextContent('4 questions');
+    const status = screen.getByRole('combobox', { name: 'Status' });
+    await user.selectOptions(status, 'pending');
+    expect(questionsShown()).toEqual([held.question, released.question]);
+    expect(screen.getByTestId('list-count')).toHaveTextContent('Showing 2 of 4 questions');
+    await user.selectOptions(status, 'answered');
+    expect(questionsShown()).toEqual([captured.question, free.question]);
+    await user.selectOptions(status, 'withdrawn');
+    expect(screen.getByText('No withdrawn questions.')).toBeInTheDocument();
+    await user.selectOptions(status, 'all');
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'grace');
+    expect(screen.getByTestId('list-count')).toHaveTextContent('Showing 1 of 4 questions');
   });
 
   it('filters by question text, date, and the asker’s name or username, ignoring case', async () => {
@@ -182,6 +199,23 @@ describe('Question Received (spec §2 inbox)', () => {
     expect(within(rowOf(free.question)).getByText('Yes')).toBeInTheDocument();
     await waitFor(() => expect(mock.calls.find((c) => c.method === 'PATCH')?.body).toEqual({ displayOnProfile: true }));
     expect(listCalls(mock.calls)).toHaveLength(1);
+  });
+
+  it('hiding says so in a toast whose Undo issues the reverse command and shows the answer again (issue 28)', async () => {
+    const { mock, user } = await openInbox({ 'PATCH /api/questions/q2': (call) => json({ ...captured, ...(call.body as object) }) });
+    await user.click(within(rowOf(captured.question)).getByRole('button', { name: /More actions/ }));
+    await user.click(screen.getByRole('button', { name: 'Hide from profile' }));
+    const toasts = screen.getByRole('region', { name: 'Notifications' });
+    expect(await within(toasts).findByText('Answer hidden from your profile.')).toBeInTheDocument();
+    expect(within(rowOf(captured.question)).getByText('No')).toBeInTheDocument();
+
+    await user.click(within(toasts).getByRole('button', { name: 'Undo' }));
+    await waitFor(() => expect(within(rowOf(captured.question)).getByText('Yes')).toBeInTheDocument());
+    const patches = mock.calls.filter((c) => c.method === 'PATCH').map((c) => c.body);
+    expect(patches).toEqual([{ displayOnProfile: false }, { displayOnProfile: true }]);
+    expect(await within(toasts).findByText('Answer shown on your profile.')).toBeInTheDocument();
+    // An undo is not undone in turn.
+    expect(within(toasts).queryByRole('button', { name: 'Undo' })).toBeNull();
   });
 
   it('asks "Are you sure?" before deleting, and "No" keeps the question', async () => {
@@ -284,6 +318,58 @@ describe('Question Received (spec §2 inbox)', () => {
     await waitFor(() => expect(within(rowOf(held.question)).getByText('Captured')).toBeInTheDocument());
   });
 
+  it('toasts the owner’s share of the captured tip and refreshes the answer record without a reload (issue 28)', async () => {
+    let answered = 0;
+    const stats = (median: number | null) => ({
+      periodDays: 90,
+      windowDays: 5,
+      established: false,
+      figures: { answered, medianAnswerSeconds: median, answeredWithinWindow: answered ? 1 : null, publicAnswers: answered },
+    });
+    const { user } = await openInbox({
+      'GET /api/trust-stats': () => json(stats(answered ? 3600 : null)),
+      'PUT /api/questions/q1/answer': (call) => {
+        answered = 1;
+        return json({ ...held, ...(call.body as object), status: 'Answered', tipStatus: 'capturing' });
+      },
+      'POST /api/payments/process/q1/finalize-payment': () => json({ message: 'Payment captured.', status: 'captured' }),
+    });
+    expect(await screen.findByTestId('trust-median')).toHaveTextContent('—');
+    await user.click(within(rowOf(held.question)).getByRole('button', { name: 'Reply' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Answer question' });
+    await user.type(within(dialog).getByLabelText(/Your answer/), 'By the outcome.');
+    await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
+    const toasts = screen.getByRole('region', { name: 'Notifications' });
+    // $5 tip, 10 % fee: the owner's $4.50.
+    expect(await within(toasts).findByText('Answer posted — you earned $4.50')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('trust-median')).toHaveTextContent('1 hour'));
+  });
+
+  it('answer form: errors of several fields at once, each cleared as soon as its field is valid (issue 28)', async () => {
+    const pending = question({ _id: 'q5', question: 'Free one?', askedName: 'Free Asker' });
+    const { mock, user } = await openInbox({}, [pending]);
+    await user.click(within(rowOf(pending.question)).getByRole('button', { name: 'Reply' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Answer question' });
+    await user.click(within(dialog).getByText('Edit the public wording (remove personal details)'));
+    const publicQuestion = within(dialog).getByLabelText('Public question');
+    await user.clear(publicQuestion);
+    await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
+
+    const answer = within(dialog).getByLabelText(/Your answer/);
+    expect(answer).toHaveAttribute('aria-invalid', 'true');
+    expect(publicQuestion).toHaveAttribute('aria-invalid', 'true');
+    expect(errorOf(answer)).toBe('Answer is required');
+    expect(errorOf(publicQuestion)).toBe('Public question is required');
+    expect(within(dialog).getByText('Please correct the 2 highlighted fields.')).toBeInTheDocument();
+
+    await user.type(answer, 'Y');
+    expect(answer).not.toHaveAttribute('aria-invalid');
+    expect(errorOf(answer)).toBeNull();
+    expect(within(dialog).queryByText('Answer is required')).toBeNull();
+    expect(errorOf(publicQuestion)).toBe('Public question is required');
+    expect(mock.calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
   it('requires an answer and does not finalize a question without a tip', async () => {
     const pending = question({ _id: 'q5', question: 'Free one?', askedName: 'Free Asker' });
     const { mock, user } = await openInbox(
@@ -293,7 +379,7 @@ describe('Question Received (spec §2 inbox)', () => {
     await user.click(within(rowOf(pending.question)).getByRole('button', { name: 'Reply' }));
     const dialog = await screen.findByRole('dialog', { name: 'Answer question' });
     await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('Answer is required');
+    expect(errorOf(within(dialog).getByLabelText(/Your answer/))).toBe('Answer is required');
     await user.type(within(dialog).getByLabelText(/Your answer/), 'Yes.');
     await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
     await waitFor(() => expect(within(rowOf(pending.question)).getByText('Answered')).toBeInTheDocument());
@@ -323,6 +409,7 @@ describe('Question Received (spec §2 inbox)', () => {
     await user.type(within(dialog).getByLabelText(/Your answer/), ' Truly.');
     await user.click(within(dialog).getByRole('button', { name: 'Post Answer' }));
     expect(await within(dialog).findByText('The analytical one. Truly.')).toBeInTheDocument();
+    expect(within(screen.getByRole('region', { name: 'Notifications' })).getByText('Answer saved.')).toBeInTheDocument();
     expect(mock.calls.find((c) => c.method === 'PUT')?.body).toEqual({
       answer: 'The analytical one. Truly.',
       tags: ['engines'],

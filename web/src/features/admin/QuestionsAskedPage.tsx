@@ -61,7 +61,7 @@ export default function QuestionsAskedPage() {
     { header: 'Asked To', className: 'q-table__party', cell: askedTo },
     { header: 'Date', className: 'q-table__date', cell: (q) => <time dateTime={q.createdAt}>{formatDate(q.createdAt)}</time> },
     { header: 'Tip', className: 'q-table__tip', cell: (q) => <TipCell question={q} now={page.now} /> },
-    { header: 'Tag', cell: (q) => <StatusTag question={q} /> },
+    { header: 'Status', className: 'q-table__status', cell: (q) => <StatusTag question={q} /> },
     { header: 'Actions', hideHeader: true, className: 'q-table__actions', cell: actions },
   ];
 

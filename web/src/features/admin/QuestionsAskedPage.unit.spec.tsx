@@ -52,7 +52,7 @@ describe('Questions Asked (spec §2)', () => {
   it('lists the user’s own questions newest first with the spec columns', async () => {
     const { mock } = await openAsked();
     expect(mock.calls.find((c) => c.url.startsWith('/api/questions'))?.url).toContain('role=asker');
-    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Question', 'Asked To', 'Date', 'Tip', 'Tag', 'Actions']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Question', 'Asked To', 'Date', 'Tip', 'Status', 'Actions']);
     expect(questionsShown()).toEqual([tipped.question, answered.question, asGuest.question]);
   });
 

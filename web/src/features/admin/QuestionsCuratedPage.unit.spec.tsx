@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/fetch-mock';
+import { errorOf } from '../../test/field-error';
 import { bodyRows, question, renderAdmin, rowOf } from '../../test/render-app';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
@@ -34,6 +35,8 @@ describe('Questions Curated (spec §2)', () => {
     expect(mock.calls.find((c) => c.url.startsWith('/api/questions'))?.url).toContain('role=curated');
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Question', 'Date Added', 'Display on Profile', 'Actions']);
     expect(within(bodyRows()[0]!).getByText('Yes')).toBeInTheDocument();
+    // Singular for one (issue 28).
+    expect(screen.getByTestId('list-count')).toHaveTextContent(/^1 question$/);
   });
 
   it('curates a new Q&A (no source field on a normal profile) and lists it', async () => {
@@ -45,11 +48,16 @@ describe('Questions Curated (spec §2)', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Curate a New Q&A' });
     expect(within(dialog).queryByLabelText(/Source/)).not.toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Save Q&A' }));
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('Question title is required.');
-    await user.type(within(dialog).getByLabelText(/Question title/), 'Do you travel?');
-    await user.click(within(dialog).getByRole('button', { name: 'Save Q&A' }));
-    expect(within(dialog).getByRole('alert')).toHaveTextContent('Answer is required.');
-    await user.type(within(dialog).getByLabelText(/^Answer/), 'Twice a year.');
+    // Issue 28: both errors at once, each under its field; the title's goes as soon as it is typed.
+    const title = within(dialog).getByLabelText(/Question title/);
+    const answer = within(dialog).getByLabelText(/^Answer/);
+    expect(errorOf(title)).toBe('Question title is required.');
+    expect(errorOf(answer)).toBe('Answer is required.');
+    await user.type(title, 'Do you travel?');
+    expect(errorOf(title)).toBeNull();
+    expect(title).not.toHaveAttribute('aria-invalid');
+    expect(errorOf(answer)).toBe('Answer is required.');
+    await user.type(answer, 'Twice a year.');
     await user.type(within(dialog).getByLabelText('Tags'), 'travel{Enter}');
     await user.click(within(dialog).getByRole('button', { name: 'Save Q&A' }));
     expect(await screen.findByText('Do you travel?', { selector: 'td' })).toBeInTheDocument();

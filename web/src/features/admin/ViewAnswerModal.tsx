@@ -24,7 +24,7 @@ export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: 
   // What is saved: shown in view mode, and what Cancel goes back to.
   const [saved, setSaved] = useState({ answer: question.answer ?? '', tags: question.tags ?? [] });
   const [editing, setEditing] = useState(false);
-  const { errorId, answer, setAnswer, error, setError, setBusy, busy, begin, field } = useAnswerForm(
+  const { errorId, answer, setAnswer, error, setError, setBusy, busy, begin, field, form } = useAnswerForm(
     question,
     saved.answer,
   );
@@ -34,6 +34,7 @@ export function ViewAnswerModal({ question, meta, editable, onSaved, onClose }: 
     setAnswer(saved.answer);
     setTags(saved.tags);
     setError('');
+    form.reset();
     setEditing(false);
   };
 

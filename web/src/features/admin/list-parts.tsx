@@ -2,7 +2,8 @@ import type { Question } from '@ques/contracts/core';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
 import type { Column as DataColumn } from '../../components/DataTable';
-import { isPending, isWithdrawn, tipView } from './lists';
+import { isPending, isWithdrawn, tipView, type StatusFilter } from './lists';
+import { plural } from '../../lib/text';
 import { useDismiss } from '../../lib/use-dismiss';
 import type { QuestionList } from './use-question-list';
 
@@ -38,6 +39,37 @@ export function PendingToggle({ pendingOnly, onToggle }: { pendingOnly: boolean;
       {pendingOnly ? 'Show All' : 'Show Pending Only'}
     </button>
   );
+}
+
+const STATUS_OPTIONS: readonly { value: StatusFilter; label: string }[] = [
+  { value: 'all', label: 'All statuses' },
+  { value: 'pending', label: 'Pending' },
+  { value: 'answered', label: 'Answered' },
+  { value: 'withdrawn', label: 'Withdrawn' },
+];
+
+/** Wide screens: which statuses the table shows (issue 28; the cards have the pending toggle). */
+export function StatusFilterSelect({ value, onChange }: { value: StatusFilter; onChange: (v: StatusFilter) => void }) {
+  const id = useId();
+  return (
+    <div className="list-filter">
+      <label htmlFor={id} className="list-filter__label">
+        Status
+      </label>
+      <select id={id} className="input select list-filter__select" value={value} onChange={(e) => onChange(e.target.value as StatusFilter)}>
+        {STATUS_OPTIONS.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/** "5 questions", or "Showing 2 of 5 questions" while a search or filter hides some. */
+export function listCountText(total: number, shown: number): string {
+  return shown === total ? plural(total, 'question') : `Showing ${shown} of ${plural(total, 'question')}`;
 }
 
 /**

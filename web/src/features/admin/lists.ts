@@ -1,5 +1,5 @@
 import { formatDate } from '../../lib/text';
-import { formatDollars, GUEST_USERNAME, type Question } from '@ques/contracts/core';
+import { dollarsToCents, feeBreakdown, formatCents, formatDollars, GUEST_USERNAME, type Question } from '@ques/contracts/core';
 import type { ListRole } from './api';
 
 /** Spec §4: Pending until answered, anything else afterwards. */
@@ -162,4 +162,19 @@ export function needsCancelPayment(q: Question): boolean {
 export function needsFinalize(q: Question): boolean {
   const tip = typeof q.tip === 'number' ? q.tip : 0;
   return tip > 0 && q.tipStatus !== 'released' && q.tipStatus !== 'captured' && !q.answerWindowExpired;
+}
+
+/** The owner's part of a captured tip of `tipDollars` (the fee deducted, spec §3): "$4.50" for a $5 tip. */
+export function ownerShare(tipDollars: number): string {
+  return formatCents(feeBreakdown(dollarsToCents(tipDollars) ?? 0).ownerCents);
+}
+
+/** The status filter of the wide lists: every question, or those of one status (the table's Status column). */
+export type StatusFilter = 'all' | 'pending' | 'answered' | 'withdrawn';
+
+export function matchesStatus(q: Question, status: StatusFilter): boolean {
+  if (status === 'all') return true;
+  if (status === 'withdrawn') return isWithdrawn(q);
+  if (isWithdrawn(q)) return false;
+  return status === 'pending' ? isPending(q) : !isPending(q);
 }

@@ -1,43 +1,45 @@
 import { ANSWER_MESSAGES, type Question } from '@ques/contracts/core';
 import { useId, useState, type FormEvent } from 'react';
 import { TextAreaField } from '../../components/Field';
+import { useFieldErrors, type FieldErrors, type FieldWiring } from '../../components/use-field-errors';
 import { questionId } from './lists';
 
 /* Parts of the answer, edit and curate forms (spec §2 "Modals"). */
 
-/** Spec §5 answer modal: the answer must not be blank, the question must have an id. */
-export function checkAnswer(answer: string, question: Question): { ok: true; id: string } | { ok: false; message: string } {
-  if (!answer.trim()) return { ok: false, message: ANSWER_MESSAGES.answerRequired };
-  const id = questionId(question);
-  return id ? { ok: true, id } : { ok: false, message: ANSWER_MESSAGES.invalidQuestionId };
-}
-
 /**
- * The answer and edit forms' state: the answer, its error and busy flag, the `AnswerField` props, and `begin`, which
- * starts a submit — nothing while one is under way, else the answer checked (its message shown) and busy set; it
- * gives the question's id, or null when there is nothing to send.
+ * The answer and edit forms' state: the answer, the per-field errors (spec §5: the answer must not be blank; `more`
+ * adds a form's other fields' rules), the form's own error (the server's) and busy flag, the `AnswerField` props, and
+ * `begin`, which starts a submit — nothing while one is under way, else every field's error shown (issue 28) and, when
+ * there is none, busy set; it gives the question's id, or null when there is nothing to send.
  */
-export function useAnswerForm(question: Question, initialAnswer: string) {
+export function useAnswerForm<K extends string = never>(
+  question: Question,
+  initialAnswer: string,
+  more: () => FieldErrors<K> = () => ({}),
+) {
   const errorId = useId();
   const [answer, setAnswer] = useState(initialAnswer);
+  const form = useFieldErrors<'answer' | K>(
+    // The answer first: it is the form's first field.
+    (): FieldErrors<'answer' | K> => ({ answer: answer.trim() ? undefined : ANSWER_MESSAGES.answerRequired, ...more() }) as FieldErrors<'answer' | K>,
+  );
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const begin = (e: FormEvent): string | null => {
     e.preventDefault();
     if (busy) return null;
-    const checked = checkAnswer(answer, question);
-    setError(checked.ok ? '' : checked.message);
-    if (!checked.ok) return null;
+    setError('');
+    if (!form.attempt()) return null;
+    const id = questionId(question);
+    if (!id) {
+      setError(ANSWER_MESSAGES.invalidQuestionId);
+      return null;
+    }
     setBusy(true);
-    return checked.id;
+    return id;
   };
-  const field = {
-    value: answer,
-    onChange: setAnswer,
-    invalid: error === ANSWER_MESSAGES.answerRequired,
-    describedBy: error ? errorId : undefined,
-  };
-  return { errorId, answer, setAnswer, error, setError, busy, setBusy, begin, field };
+  const field = { value: answer, onChange: setAnswer, ...form.field('answer') };
+  return { errorId, answer, setAnswer, error, setError, busy, setBusy, begin, field, form };
 }
 
 /** The question being answered or viewed: title, optional detail, a meta line. */
@@ -52,23 +54,13 @@ export function QuestionSummary({ question, meta }: { question: Question; meta?:
 }
 
 /** "Your answer (required)": the answer and edit forms' text. */
-export function AnswerField({
-  value,
-  onChange,
-  invalid,
-  describedBy,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  invalid: boolean;
-  describedBy: string | undefined;
-}) {
+export function AnswerField({ value, onChange, id, error }: { value: string; onChange: (value: string) => void } & FieldWiring) {
   return (
     <TextAreaField
       label="Your answer"
       marker="required"
-      invalid={invalid}
-      describedBy={describedBy}
+      id={id}
+      error={error}
       className="input input--area qa-form__answer"
       rows={7}
       value={value}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import {
   dollarsToCents,
   feeBreakdownText,
@@ -10,7 +10,10 @@ import {
   type SimilarAnswer,
   type TipOptionsResponse,
 } from '@ques/contracts/core';
+import { ErrorBanner } from '../../components/Banner';
+import { ErrorSummary } from '../../components/ErrorSummary';
 import { Checkbox, InputField, TermsLinks, TextAreaField } from '../../components/Field';
+import { useFieldErrors } from '../../components/use-field-errors';
 import { Modal } from '../../components/Modal';
 import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -22,7 +25,7 @@ import { useFormValues } from '../../lib/use-form-values';
 import { useApiData } from '../../lib/use-api-data';
 import { createCheckoutSession, fetchSimilarAnswers, fetchTipOptions, postQuestion, type QuestionPayload } from './api';
 import { TipSelector, type TipValue } from './TipSelector';
-import { tipAmount, validateAsk, type AskField, type AskRecipient } from './validate';
+import { askFieldErrors, recipientProblem, tipAmount, type AskRecipient } from './validate';
 import './ask.css';
 
 /** The public profile carries no e-mail; a caller that knows it may add it (spec §5 rule 5 then applies). */
@@ -34,11 +37,6 @@ interface AskModalProps {
   /** Called after a free question was posted (spec §4 "Asking"). */
   onPosted?: () => void;
 }
-
-/** The fields the form focuses when it shows their error. */
-type FocusableField = 'title' | 'name' | 'email' | 'agree';
-const isFocusable = (field: AskField): field is FocusableField =>
-  field === 'title' || field === 'name' || field === 'email' || field === 'agree';
 
 /** A guest's contact fields (the autocomplete token is the field's name). */
 const GUEST_FIELDS = [
@@ -63,15 +61,7 @@ export default function AskModal({ recipient, onClose, onPosted }: AskModalProps
 function AskForm({ recipient, onPosted }: { recipient: Recipient; onPosted?: (() => void) | undefined }) {
   const { user } = useAuth();
   const isGuest = !user;
-  const ids = {
-    title: useId(),
-    detail: useId(),
-    name: useId(),
-    email: useId(),
-    agree: useId(),
-    error: useId(),
-    tipNote: useId(),
-  };
+  const ids = { error: useId(), tipNote: useId() };
   const [title, setTitle] = useState('');
   const [detail, setDetail] = useState('');
   // A guest's name and e-mail (a signed-in asker's come from the session).
@@ -81,10 +71,10 @@ function AskForm({ recipient, onPosted }: { recipient: Recipient; onPosted?: (()
   const [tip, setTip] = useState<TipValue>({ preset: null, custom: '' });
   // The asker's consent (issue 14): published by default, or private.
   const [isPrivate, setIsPrivate] = useState(false);
-  const [error, setError] = useState<{ message: string; field: AskField } | null>(null);
+  // The form's own failure (the recipient's data, the server); the fields' errors are `form`'s.
+  const [error, setError] = useState('');
   const [busy, setBusy] = useState<'posting' | 'redirecting' | null>(null);
   const navigate = useNavigate();
-  const formRef = useRef<HTMLFormElement>(null);
 
   const recipientId = recipient.id || recipient._id;
   const tipOptions = useApiData<TipOptionsResponse>(
@@ -97,26 +87,22 @@ function AskForm({ recipient, onPosted }: { recipient: Recipient; onPosted?: (()
   const tippingEnabled = tipping?.tippingEnabled;
   const amount = tipAmount({ tippingEnabled, ...tip });
 
-  const focusField = (field: AskField) => {
-    if (isFocusable(field)) document.getElementById(ids[field])?.focus();
-    else if (field === 'tip') formRef.current?.querySelector<HTMLInputElement>('.tip-selector input')?.focus();
-  };
+  const form = useFieldErrors(() =>
+    askFieldErrors({ title, isGuest, agreed, name, email, tippingEnabled, preset: tip.preset, custom: tip.custom }),
+  );
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy || !tipping) return;
+    setError('');
+    if (!form.attempt()) return;
     const recipientData: AskRecipient = { id: recipientId };
     if ('email' in recipient) recipientData.email = recipient.email;
-    const problem = validateAsk(
-      { title, isGuest, agreed, name, email, tippingEnabled, preset: tip.preset, custom: tip.custom },
-      recipientData,
-    );
+    const problem = recipientProblem(recipientData);
     if (problem) {
       setError(problem);
-      focusField(problem.field);
       return;
     }
-    setError(null);
 
     // The question's status link, made here (issue 28): the page after posting or paying is its confirmation.
     const statusToken = newStatusToken();
@@ -149,12 +135,9 @@ function AskForm({ recipient, onPosted }: { recipient: Recipient; onPosted?: (()
           leaveTo(session.url);
           return; // the page is leaving; keep the busy state
         }
-        setError({ message: session?.message || PAYMENT_MESSAGES.checkoutFailed, field: null });
+        setError(session?.message || PAYMENT_MESSAGES.checkoutFailed);
       } catch (err) {
-        setError({
-          message: errorText(err, PAYMENT_MESSAGES.checkoutFailed, 'Failed to initiate payment. Please try again.'),
-          field: null,
-        });
+        setError(errorText(err, PAYMENT_MESSAGES.checkoutFailed, 'Failed to initiate payment. Please try again.'));
       }
       setBusy(null);
       return;
@@ -168,24 +151,20 @@ function AskForm({ recipient, onPosted }: { recipient: Recipient; onPosted?: (()
       void navigate(statusConfirmationPath(statusToken));
       return;
     } catch (err) {
-      setError({
-        message: errorText(err, 'Failed to post question', 'Failed to post question. Please try again.'),
-        field: null,
-      });
+      setError(errorText(err, 'Failed to post question', 'Failed to post question. Please try again.'));
     }
     setBusy(null);
   };
 
-  const describe = (field: AskField) => (error?.field === field ? ids.error : undefined);
-  /** A focusable field's id and its link to the error banner while the error is its own. */
-  const wired = (field: FocusableField) => ({ id: ids[field], invalid: error?.field === field, describedBy: describe(field) });
+  /** The error of a control `Field` does not render (the tip, the agreement), under it and linked to it. */
+  const errorOf = (field: 'tip' | 'agree') => `${form.idOf(field)}-error`;
 
   return (
-    <form ref={formRef} className="ask-form" noValidate onSubmit={(e) => void submit(e)}>
+    <form className="ask-form" noValidate onSubmit={(e) => void submit(e)}>
       <InputField
         label="Question title"
         marker="required"
-        {...wired('title')}
+        {...form.field('title')}
         type="text"
         maxLength={QUESTION_LIMITS.question}
         autoComplete="off"
@@ -200,7 +179,7 @@ function AskForm({ recipient, onPosted }: { recipient: Recipient; onPosted?: (()
             <InputField
               key={field}
               label={label}
-              {...wired(field)}
+              {...form.field(field)}
               type={type}
               autoComplete={field}
               value={guest[field]}
@@ -216,16 +195,16 @@ function AskForm({ recipient, onPosted }: { recipient: Recipient; onPosted?: (()
         </p>
       ) : tipping.tippingEnabled ? (
         <>
-          <TipSelector
-            options={tipping.tipOptions}
-            value={tip}
-            onChange={(next) => {
-              setTip(next);
-              if (error?.field === 'tip') setError(null);
-            }}
-            invalid={error?.field === 'tip'}
-            describedBy={[describe('tip'), ids.tipNote].filter(Boolean).join(' ')}
-          />
+          <div id={form.idOf('tip')}>
+            <TipSelector
+              options={tipping.tipOptions}
+              value={tip}
+              onChange={setTip}
+              invalid={Boolean(form.errors.tip)}
+              describedBy={[form.errors.tip ? errorOf('tip') : null, ids.tipNote].filter(Boolean).join(' ')}
+            />
+            <ErrorBanner id={errorOf('tip')}>{form.errors.tip}</ErrorBanner>
+          </div>
           <p id={ids.tipNote} className="field__hint">
             A tip is held on your card, never charged unless {recipient.name} answers. It is released if there is
             no answer within 5 days.
@@ -250,17 +229,23 @@ function AskForm({ recipient, onPosted }: { recipient: Recipient; onPosted?: (()
         </label>
       </fieldset>
 
-      {error ? (
-        <p id={ids.error} className="banner banner--error" role="alert">
-          {error.message}
-        </p>
-      ) : null}
+      <ErrorSummary count={form.count} />
+      <ErrorBanner id={ids.error}>{error}</ErrorBanner>
 
       <div className="ask-form__footer">
         {isGuest ? (
-          <Checkbox {...wired('agree')} checked={agreed} onChange={setAgreed}>
-            I agree to <TermsLinks />.
-          </Checkbox>
+          <div className="ask-form__agree">
+            <Checkbox
+              id={form.idOf('agree')}
+              invalid={Boolean(form.errors.agree)}
+              {...(form.errors.agree ? { describedBy: errorOf('agree') } : {})}
+              checked={agreed}
+              onChange={setAgreed}
+            >
+              I agree to <TermsLinks />.
+            </Checkbox>
+            <ErrorBanner id={errorOf('agree')}>{form.errors.agree}</ErrorBanner>
+          </div>
         ) : (
           <p className="field__hint">
             By posting you agree to <TermsLinks />.

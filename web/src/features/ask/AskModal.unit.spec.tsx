@@ -3,10 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ASK_MESSAGES, DEFAULT_TIP_OPTIONS, type PublicProfile } from '@ques/contracts/core';
 import { json, mockFetch } from '../../test/fetch-mock';
+import { errorOf } from '../../test/field-error';
 import { AuthProvider } from '../../lib/auth/auth-context';
 import { MemoryRouter, useLocation } from '../../lib/router';
 import AskModal from './AskModal';
-import { validateAsk, type AskDraft } from './validate';
+import { askFieldErrors, recipientProblem, type AskDraft } from './validate';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
 const { leaveTo } = await import('../../lib/browser');
@@ -75,37 +76,46 @@ function Where() {
 /** Waits until the tip options have loaded (the submit button is disabled until then). */
 const ready = () => waitFor(() => expect(screen.getByRole('button', { name: 'Post Question' })).toBeEnabled());
 
-describe('ask modal — validation rules of spec §5, in order', () => {
-  it('reports each rule in turn as the guest fixes the previous one', async () => {
-    const { user, post, alertText, mock } = setup({ tippingEnabled: true });
+describe('ask modal — per-field errors (spec §5 rules, issue 28)', () => {
+  it('shows every error at once, each under its field, and clears one as soon as its field is valid', async () => {
+    const { user, post, mock } = setup({ tippingEnabled: true });
     await ready();
-
     await post();
-    expect(alertText()).toBe('Question title is required');
 
-    await user.type(screen.getByLabelText(/Question title/), '   ');
-    await post();
-    expect(alertText()).toBe('Question title is required');
+    const title = screen.getByLabelText(/Question title/);
+    const name = screen.getByLabelText('Your Name');
+    const email = screen.getByLabelText('Email');
+    const agree = screen.getByRole('checkbox');
+    const tip = screen.getByRole('group', { name: /tip/i });
+    for (const control of [title, name, email, agree, tip]) expect(control).toHaveAttribute('aria-invalid', 'true');
+    expect(errorOf(title)).toBe(ASK_MESSAGES.titleRequired);
+    expect(errorOf(name)).toBe('Name is required');
+    expect(errorOf(email)).toBe('Email is required');
+    expect(errorOf(agree)).toBe(ASK_MESSAGES.mustAgree);
+    expect(errorOf(tip)).toBe(ASK_MESSAGES.selectTip);
+    // The summary only counts them, politely; the first invalid field has the focus.
+    expect(screen.getByText('Please correct the 5 highlighted fields.').closest('[role="status"]')).toHaveAttribute('aria-live', 'polite');
+    expect(title).toHaveFocus();
 
-    await user.type(screen.getByLabelText(/Question title/), 'How do you price a workshop?');
-    await post();
-    expect(alertText()).toBe('You must agree to the Terms of Use and Privacy Policy before posting.');
+    // One character makes the title valid: its error goes at once, without another submit; the others stay.
+    await user.type(title, 'H');
+    expect(title).not.toHaveAttribute('aria-invalid');
+    expect(errorOf(title)).toBeNull();
+    expect(screen.queryByText(ASK_MESSAGES.titleRequired)).toBeNull();
+    expect(errorOf(name)).toBe('Name is required');
+    expect(screen.getByText('Please correct the 4 highlighted fields.')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('checkbox'));
-    await post();
-    expect(alertText()).toBe('Name and Email are required');
-
-    await user.type(screen.getByLabelText('Your Name'), 'Guest Person');
-    await post();
-    expect(alertText()).toBe('Name and Email are required');
-
-    await user.type(screen.getByLabelText('Email'), 'guest@example.com');
-    await post();
-    expect(alertText()).toBe('Select a tip amount to proceed');
+    await user.click(agree);
+    expect(errorOf(agree)).toBeNull();
+    // Emptied again, the title's error is back.
+    await user.clear(title);
+    expect(errorOf(title)).toBe(ASK_MESSAGES.titleRequired);
 
     await user.type(screen.getByLabelText('Custom amount ($)'), '0.5');
-    await post();
-    expect(alertText()).toBe("Your tip can't be a penny, please start with at least one buck.");
+    expect(errorOf(tip)).toBe(ASK_MESSAGES.penny);
+    await user.clear(screen.getByLabelText('Custom amount ($)'));
+    await user.type(screen.getByLabelText('Custom amount ($)'), '5');
+    expect(errorOf(tip)).toBeNull();
 
     // Nothing was posted while any rule failed.
     expect(mock.calls.filter((c) => c.method === 'POST')).toHaveLength(0);
@@ -129,65 +139,43 @@ describe('ask modal — validation rules of spec §5, in order', () => {
     await user.click(screen.getByRole('checkbox'));
     await user.type(screen.getByLabelText('Your Name'), 'G');
     await user.type(screen.getByLabelText('Email'), 'g@example.com');
+    await user.click(screen.getByRole('radio', { name: 'No tip' }));
     await post();
     expect(alertText()).toBe('Recipient email is missing');
   });
 
-  it('validateAsk: the first failing rule wins', () => {
+  it('askFieldErrors: one message per invalid field; recipientProblem: rules 4–5', () => {
     const draft: AskDraft = {
-      title: '',
+      title: ' ',
       isGuest: true,
       agreed: false,
       name: '',
-      email: '',
+      email: 'e@x.io',
       tippingEnabled: true,
       preset: null,
-      custom: '0',
+      custom: '0.99',
     };
-    const order: string[] = [];
-    // The e-mail is known to be empty (rule 5); a public profile that carries no e-mail at all skips rule 5.
-    const recipientData: { id?: string; email?: string } = { email: '' };
-    const steps: Array<() => void> = [
-      () => (draft.title = 'Q'),
-      () => (draft.agreed = true),
-      () => Object.assign(draft, { name: 'N', email: 'e@x.io' }),
-      () => (recipientData.id = 'u1'),
-      () => (recipientData.email = 'owner@x.io'),
-      () => (draft.custom = ''), // no preset and no custom amount: rule 6
-      () => (draft.custom = '0.99'), // rule 7
-      () => (draft.custom = '1'),
-    ];
-    for (const step of steps) {
-      order.push(validateAsk(draft, recipientData)?.message ?? 'ok');
-      step();
-    }
-    order.push(validateAsk(draft, recipientData)?.message ?? 'ok');
-    expect(order).toEqual([
-      ASK_MESSAGES.titleRequired,
-      ASK_MESSAGES.mustAgree,
-      ASK_MESSAGES.nameAndEmail,
-      ASK_MESSAGES.recipientMissing,
-      ASK_MESSAGES.recipientEmailMissing,
-      ASK_MESSAGES.penny, // custom "0" typed: rule 7
-      ASK_MESSAGES.selectTip,
-      ASK_MESSAGES.penny,
-      'ok',
-    ]);
-  });
-
-  it('skips the tip rules only when tipping is explicitly off', () => {
-    const base: AskDraft = {
-      title: 'Q',
-      isGuest: false,
-      agreed: false,
-      name: '',
-      email: '',
-      tippingEnabled: false,
-      preset: null,
-      custom: '',
-    };
-    expect(validateAsk(base, { id: 'u1' })).toBeNull();
-    expect(validateAsk({ ...base, tippingEnabled: undefined }, { id: 'u1' })?.message).toBe(ASK_MESSAGES.selectTip);
+    expect(askFieldErrors(draft)).toEqual({
+      title: ASK_MESSAGES.titleRequired,
+      name: 'Name is required',
+      email: undefined,
+      tip: ASK_MESSAGES.penny,
+      agree: ASK_MESSAGES.mustAgree,
+    });
+    // A signed-in asker has no contact fields or agreement; no preset and no custom amount is rule 6.
+    expect(askFieldErrors({ ...draft, title: 'Q', isGuest: false, custom: '' })).toEqual({
+      title: undefined,
+      name: undefined,
+      email: undefined,
+      tip: ASK_MESSAGES.selectTip,
+      agree: undefined,
+    });
+    // The tip rules are skipped only when tipping is explicitly off.
+    expect(askFieldErrors({ ...draft, isGuest: false, title: 'Q', custom: '', tippingEnabled: false }).tip).toBeUndefined();
+    expect(askFieldErrors({ ...draft, isGuest: false, title: 'Q', custom: '', tippingEnabled: undefined }).tip).toBe(ASK_MESSAGES.selectTip);
+    expect(recipientProblem({ email: 'o@x.io' })).toBe(ASK_MESSAGES.recipientMissing);
+    expect(recipientProblem({ id: 'u1', email: '' })).toBe(ASK_MESSAGES.recipientEmailMissing);
+    expect(recipientProblem({ id: 'u1' })).toBeNull();
   });
 });
 

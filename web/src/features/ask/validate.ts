@@ -3,7 +3,11 @@ import { ASK_MESSAGES, MIN_TIP_CENTS } from '@ques/contracts/core';
 /** Spec §5 rule 7: a custom tip is at least one whole dollar. */
 const MIN_CUSTOM_TIP = MIN_TIP_CENTS / 100;
 
-export type AskField = 'title' | 'agree' | 'name' | 'email' | 'tip' | null;
+/** The fields with a rule of their own. */
+export type AskInput = 'title' | 'agree' | 'name' | 'email' | 'tip';
+
+/** A guest's contact fields, each with its own message (the spec's "Name and Email are required", split per field). */
+export const ASK_CONTACT_MESSAGES = { name: 'Name is required', email: 'Email is required' } as const;
 
 export interface AskDraft {
   title: string;
@@ -28,27 +32,31 @@ export interface AskRecipient {
   email?: string | undefined;
 }
 
-export interface AskProblem {
-  message: string;
-  field: AskField;
+/**
+ * Spec §5 ask-modal rules 1–3, 6 and 7 as per-field errors (issue 28: all shown at once, each under its field), in
+ * the form's order. Rules 4–5 are about the recipient, not a field: `recipientProblem`.
+ */
+export function askFieldErrors(draft: AskDraft): Partial<Record<AskInput, string>> {
+  const custom = draft.custom.trim();
+  const tip =
+    draft.tippingEnabled !== false && draft.preset === null && custom === ''
+      ? ASK_MESSAGES.selectTip
+      : custom !== '' && !(Number(custom) >= MIN_CUSTOM_TIP)
+        ? ASK_MESSAGES.penny
+        : undefined;
+  return {
+    title: draft.title.trim() ? undefined : ASK_MESSAGES.titleRequired,
+    name: draft.isGuest && !draft.name.trim() ? ASK_CONTACT_MESSAGES.name : undefined,
+    email: draft.isGuest && !draft.email.trim() ? ASK_CONTACT_MESSAGES.email : undefined,
+    tip,
+    agree: draft.isGuest && !draft.agreed ? ASK_MESSAGES.mustAgree : undefined,
+  };
 }
 
-/** Spec §5 ask-modal rules 1–7 (messages of `ASK_MESSAGES`, shared with the server), checked in order; the first failure wins. */
-export function validateAsk(draft: AskDraft, recipient: AskRecipient): AskProblem | null {
-  if (!draft.title.trim()) return { message: ASK_MESSAGES.titleRequired, field: 'title' };
-  if (draft.isGuest && !draft.agreed) return { message: ASK_MESSAGES.mustAgree, field: 'agree' };
-  if (draft.isGuest && (!draft.name.trim() || !draft.email.trim())) {
-    return { message: ASK_MESSAGES.nameAndEmail, field: draft.name.trim() ? 'email' : 'name' };
-  }
-  if (!recipient.id) return { message: ASK_MESSAGES.recipientMissing, field: null };
-  if ('email' in recipient && !recipient.email?.trim()) {
-    return { message: ASK_MESSAGES.recipientEmailMissing, field: null };
-  }
-  const custom = draft.custom.trim();
-  if (draft.tippingEnabled !== false && draft.preset === null && custom === '') {
-    return { message: ASK_MESSAGES.selectTip, field: 'tip' };
-  }
-  if (custom !== '' && !(Number(custom) >= MIN_CUSTOM_TIP)) return { message: ASK_MESSAGES.penny, field: 'tip' };
+/** Spec §5 rules 4–5: the recipient's data is incomplete (the form's banner says so; no field is at fault). */
+export function recipientProblem(recipient: AskRecipient): string | null {
+  if (!recipient.id) return ASK_MESSAGES.recipientMissing;
+  if ('email' in recipient && !recipient.email?.trim()) return ASK_MESSAGES.recipientEmailMissing;
   return null;
 }
 

@@ -4,10 +4,15 @@ import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/
 import { InputField } from '../../components/Field';
 import { usePageHead } from '../../lib/head';
 import { useSubmit } from '../../components/use-submit';
+import { useFieldErrors } from '../../components/use-field-errors';
+import { ErrorSummary } from '../../components/ErrorSummary';
 import { login } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 import { nextPath, nextQuery } from './next';
+
+/** Each field's own message (issue 28: shown together, each under its field). */
+export const LOGIN_MESSAGES = { email: 'Email is required', password: 'Password is required' } as const;
 
 export default function LoginPage() {
   usePageHead('Log in — Ques', 'Log in to answer your questions on Ques.', '/login');
@@ -21,8 +26,12 @@ export default function LoginPage() {
   }, [flash, showNotice]);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  const form = useFieldErrors(() => ({
+    email: email.trim() ? undefined : LOGIN_MESSAGES.email,
+    password: password ? undefined : LOGIN_MESSAGES.password,
+  }));
   const { error, busy, onSubmit } = useSubmit({
-    check: () => (!email.trim() || !password ? 'Email and password are required' : ''),
+    fields: form,
     run: async () => {
       const data = await login(email.trim(), password);
       if (!data?.user || !data.accessToken) return data?.message || 'Login failed';
@@ -38,8 +47,9 @@ export default function LoginPage() {
     <AuthCard title="Welcome back" intro="Log in to answer your questions." showLogo>
       <SuccessBanner message={notice} />
       <form className="form" noValidate onSubmit={onSubmit}>
-        <InputField label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} />
+        <InputField {...form.field('email')} label="Email" type="email" autoComplete="email" required value={email} onChange={setEmail} />
         <InputField
+          {...form.field('password')}
           label="Password"
           labelAside={
             <Link to="/reset-password" className="text-link text-link--small">
@@ -52,6 +62,7 @@ export default function LoginPage() {
           value={password}
           onChange={setPassword}
         />
+        <ErrorSummary count={form.count} />
         <ErrorBanner>{error}</ErrorBanner>
         <AuthSubmit busy={busy} label="Log In" busyLabel="Logging in…" />
       </form>

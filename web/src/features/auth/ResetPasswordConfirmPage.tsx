@@ -4,6 +4,8 @@ import { ErrorBanner } from '../../components/Banner';
 import { InputField } from '../../components/Field';
 import { usePageHead } from '../../lib/head';
 import { useSubmit } from '../../components/use-submit';
+import { useFieldErrors } from '../../components/use-field-errors';
+import { ErrorSummary } from '../../components/ErrorSummary';
 import { confirmPasswordReset } from './api';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
 
@@ -13,8 +15,9 @@ export default function ResetPasswordConfirmPage() {
   const token = params.get('token') ?? '';
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
+  const form = useFieldErrors(() => ({ password: password ? undefined : 'Please enter a new password.' }));
   const { error, busy, onSubmit } = useSubmit({
-    check: () => (password ? '' : 'Please enter a new password.'),
+    fields: form,
     run: async () => {
       await confirmPasswordReset(token, password);
       void navigate('/login', { replace: true, state: { flash: 'Your password has been reset. Please log in.' } });
@@ -36,7 +39,8 @@ export default function ResetPasswordConfirmPage() {
   return (
     <AuthCard title="Choose a new password">
       <form className="form" noValidate onSubmit={onSubmit}>
-        <InputField label="New Password" type="password" autoComplete="new-password" required value={password} onChange={setPassword} />
+        <InputField {...form.field('password')} label="New Password" type="password" autoComplete="new-password" required value={password} onChange={setPassword} />
+        <ErrorSummary count={form.count} />
         <ErrorBanner>{error}</ErrorBanner>
         <AuthSubmit busy={busy} label="Reset Password" busyLabel="Saving…" />
       </form>

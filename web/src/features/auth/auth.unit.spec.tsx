@@ -5,6 +5,7 @@ import { TOKEN_REFRESHED_EVENT } from '../../lib/api';
 import { useLocation } from '../../lib/router';
 import { renderAppAt } from '../../test/render-app';
 import { json, mockFetch } from '../../test/fetch-mock';
+import { errorOf } from '../../test/field-error';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
 const { leaveTo } = await import('../../lib/browser');
@@ -76,6 +77,28 @@ describe('auth state (spec §3, §4)', () => {
     // A user stored without a username gets one derived from the name (spec §3).
     expect(JSON.parse(localStorage.getItem('userData') ?? '{}')).toMatchObject({ name: 'Ada Lovelace', username: 'ada-lovelace' });
     expect(localStorage.getItem('username')).toBe('ada-lovelace');
+  });
+
+  it('login: both errors at once under their fields; typing the e-mail clears its error alone (issue 28)', async () => {
+    const u = userEvent.setup();
+    const mock = renderApp('/login');
+    const email = await screen.findByLabelText('Email');
+    const password = screen.getByLabelText('Password');
+    await u.click(screen.getByRole('button', { name: 'Log In' }));
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(errorOf(email)).toBe('Email is required');
+    expect(errorOf(password)).toBe('Password is required');
+    expect(screen.getByText('Please correct the 2 highlighted fields.')).toBeInTheDocument();
+    expect(email).toHaveFocus();
+
+    await u.type(email, 'a');
+    expect(email).not.toHaveAttribute('aria-invalid');
+    expect(errorOf(email)).toBeNull();
+    expect(screen.queryByText('Email is required')).toBeNull();
+    expect(errorOf(password)).toBe('Password is required');
+    expect(screen.getByText('Please correct the highlighted field.')).toBeInTheDocument();
+    expect(mock.calls.some((c) => c.url === '/api/users/login')).toBe(false);
   });
 
   it('shows the server message when login fails, else "Login failed"', async () => {

@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { REPORT_MESSAGES, REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason, type ReportTarget } from '@ques/contracts/core';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { ErrorSummary } from '../../components/ErrorSummary';
 import { SelectField, TextAreaField } from '../../components/Field';
+import { useFieldErrors } from '../../components/use-field-errors';
 import { Modal } from '../../components/Modal';
 import { ApiError } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -19,6 +21,7 @@ export default function ReportModal({ target, onClose }: { target: ReportTarget;
   const [reason, setReason] = useState<ReportReason | ''>('');
   const [note, setNote] = useState('');
   const [error, setError] = useState('');
+  const form = useFieldErrors(() => ({ reason: reason ? undefined : 'Please choose a reason.' }));
   const [busy, setBusy] = useState(false);
   const [verifying, setVerifying] = useState(false);
   const [success, showSuccess] = useSuccessMessage();
@@ -47,10 +50,7 @@ export default function ReportModal({ target, onClose }: { target: ReportTarget;
     e.preventDefault();
     if (busy) return;
     setError('');
-    if (!reason) {
-      setError('Please choose a reason.');
-      return;
-    }
+    if (!form.attempt() || !reason) return;
     setBusy(true);
     try {
       const captchaToken = await captcha();
@@ -76,8 +76,7 @@ export default function ReportModal({ target, onClose }: { target: ReportTarget;
         <SelectField<ReportReason>
           label="Reason"
           marker="required"
-          invalid={!!error && !reason}
-          describedBy={error ? errorId : undefined}
+          {...form.field('reason')}
           value={reason}
           onChange={setReason}
           options={[{ value: '', label: 'Choose a reason…' }, ...REPORT_REASONS]}
@@ -88,6 +87,7 @@ export default function ReportModal({ target, onClose }: { target: ReportTarget;
             Verifying you are human…
           </p>
         ) : null}
+        <ErrorSummary count={form.count} />
         <ErrorBanner id={errorId}>{error}</ErrorBanner>
         <SuccessBanner message={success} />
         <div className="support-form__footer">

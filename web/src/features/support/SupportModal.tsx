@@ -6,7 +6,10 @@ import {
   SUPPORT_REQUIRED_FIELDS,
   type SupportCategory,
 } from '@ques/contracts/core';
-import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { ErrorBanner } from '../../components/Banner';
+import { ErrorSummary } from '../../components/ErrorSummary';
+import { useToast } from '../../components/Toast';
+import { useFieldErrors } from '../../components/use-field-errors';
 import { InputField, SelectField, TextAreaField } from '../../components/Field';
 import { Modal } from '../../components/Modal';
 import { ApiError } from '../../lib/api';
@@ -17,6 +20,8 @@ import './support.css';
 
 export const SUPPORT_MESSAGES = {
   required: SUPPORT_REQUIRED_FIELDS,
+  titleRequired: 'Title is required',
+  descriptionRequired: 'Description is required',
   sent: 'Your support request has been sent.',
   failed: 'There was an error sending your request. Please try again later.',
   network: 'Error sending support request.',
@@ -36,10 +41,13 @@ export default function SupportModal({ onClose }: { onClose: () => void }) {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
   const [error, setError] = useState('');
-  const [invalid, setInvalid] = useState(false);
+  const form = useFieldErrors(() => ({
+    title: title.trim() ? undefined : SUPPORT_MESSAGES.titleRequired,
+    description: description.trim() ? undefined : SUPPORT_MESSAGES.descriptionRequired,
+  }));
   const [busy, setBusy] = useState(false);
   const [captcha, setCaptcha] = useState<CaptchaState>('hidden');
-  const [success, showSuccess] = useSuccessMessage();
+  const toast = useToast();
   // A solved token is good for one request; kept until it is spent.
   const token = useRef<string | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -68,16 +76,11 @@ export default function SupportModal({ onClose }: { onClose: () => void }) {
     }
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = async (e: FormEvent, close: () => void) => {
     e.preventDefault();
     if (busy) return;
     setError('');
-    if (!title.trim() || !description.trim()) {
-      setInvalid(true);
-      setError(SUPPORT_MESSAGES.required);
-      return;
-    }
-    setInvalid(false);
+    if (!form.attempt()) return;
     setBusy(true);
     const captchaToken = await ensureCaptcha();
     if (!captchaToken) {
@@ -96,10 +99,9 @@ export default function SupportModal({ onClose }: { onClose: () => void }) {
         userId: user ? user.id || user._id : undefined,
       });
       if (result?.success === false) throw new ApiError(200, undefined, result);
-      setTitle('');
-      setDescription('');
-      setCategory(DEFAULT_SUPPORT_CATEGORY);
-      showSuccess(SUPPORT_MESSAGES.sent);
+      // Issue 28: done — the modal closes and a toast (outliving it) says the request went.
+      toast(SUPPORT_MESSAGES.sent);
+      close();
     } catch (err) {
       setError(err instanceof ApiError ? SUPPORT_MESSAGES.failed : SUPPORT_MESSAGES.network);
     } finally {
@@ -112,40 +114,40 @@ export default function SupportModal({ onClose }: { onClose: () => void }) {
 
   return (
     <Modal title="Support" onClose={onClose} className="support-modal">
-      <form className="support-form" noValidate onSubmit={(e) => void submit(e)}>
-        <p className="support-form__intro">Tell us what happened and we will get back to you by e-mail.</p>
-        <SelectField<SupportCategory> label="Category" value={category} onChange={setCategory} options={SUPPORT_CATEGORIES} />
-        <InputField
-          label="Title"
-          marker="required"
-          invalid={invalid && !title.trim()}
-          describedBy={error ? errorId : undefined}
-          type="text"
-          maxLength={SUPPORT_LIMITS.title}
-          value={title}
-          onChange={setTitle}
-        />
-        <TextAreaField
-          label="Description"
-          marker="required"
-          invalid={invalid && !description.trim()}
-          describedBy={error ? errorId : undefined}
-          rows={5}
-          maxLength={SUPPORT_LIMITS.description}
-          value={description}
-          onChange={setDescription}
-        />
+      {(requestClose) => (
+          <form className="support-form" noValidate onSubmit={(e) => void submit(e, requestClose)}>
+            <p className="support-form__intro">Tell us what happened and we will get back to you by e-mail.</p>
+            <SelectField<SupportCategory> label="Category" value={category} onChange={setCategory} options={SUPPORT_CATEGORIES} />
+            <InputField
+              {...form.field('title')}
+              label="Title"
+              marker="required"
+              type="text"
+              maxLength={SUPPORT_LIMITS.title}
+              value={title}
+              onChange={setTitle}
+            />
+            <TextAreaField
+              {...form.field('description')}
+              label="Description"
+              marker="required"
+              rows={5}
+              maxLength={SUPPORT_LIMITS.description}
+              value={description}
+              onChange={setDescription}
+            />
 
-        {captcha === 'hidden' ? null : <CaptchaStatus state={captcha} />}
-        <ErrorBanner id={errorId}>{error}</ErrorBanner>
-        <SuccessBanner message={success} />
+            {captcha === 'hidden' ? null : <CaptchaStatus state={captcha} />}
+            <ErrorSummary count={form.count} />
+            <ErrorBanner id={errorId}>{error}</ErrorBanner>
 
-        <div className="support-form__footer">
-          <button type="submit" className="button button--primary" disabled={busy}>
-            {captcha === 'solving' ? 'Verifying…' : busy ? 'Sending…' : 'Send'}
-          </button>
-        </div>
-      </form>
+            <div className="support-form__footer">
+              <button type="submit" className="button button--primary" disabled={busy}>
+                {captcha === 'solving' ? 'Verifying…' : busy ? 'Sending…' : 'Send'}
+              </button>
+            </div>
+          </form>
+      )}
     </Modal>
   );
 }

@@ -1,6 +1,8 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ToastProvider } from '../../components/Toast';
+import { errorOf } from '../../test/field-error';
 import { AuthProvider } from '../../lib/auth/auth-context';
 import { json, mockFetch } from '../../test/fetch-mock';
 import { ALTCHA_FIXTURE, FIXTURE_COUNTER, FIXTURE_KEY, keySignatureOf } from './captcha.fixture';
@@ -12,12 +14,15 @@ afterEach(() => restore?.());
 function open(routes: Parameters<typeof mockFetch>[0]) {
   const mock = mockFetch(routes);
   restore = mock.restore;
+  const onClose = vi.fn();
   render(
     <AuthProvider>
-      <SupportModal onClose={() => undefined} />
+      <ToastProvider>
+        <SupportModal onClose={onClose} />
+      </ToastProvider>
     </AuthProvider>,
   );
-  return { mock, user: userEvent.setup() };
+  return { mock, user: userEvent.setup(), onClose };
 }
 
 async function fill(user: ReturnType<typeof userEvent.setup>) {
@@ -34,26 +39,38 @@ describe('support modal (spec §2, §5, §8)', () => {
     expect(screen.getByLabelText('Category')).toHaveValue('Technical Issue');
   });
 
-  it('requires title and description before anything is sent', async () => {
+  it('requires title and description, each error under its field, cleared as the field is filled (issue 28)', async () => {
     const { mock, user } = open({});
     await user.click(screen.getByRole('button', { name: 'Send' }));
-    expect(screen.getByRole('alert')).toHaveTextContent(SUPPORT_MESSAGES.required);
-    await user.type(screen.getByLabelText(/^Title/), 'Only a title');
+    const title = screen.getByLabelText(/^Title/);
+    const description = screen.getByLabelText(/^Description/);
+    expect(title).toHaveAttribute('aria-invalid', 'true');
+    expect(description).toHaveAttribute('aria-invalid', 'true');
+    expect(errorOf(title)).toBe(SUPPORT_MESSAGES.titleRequired);
+    expect(errorOf(description)).toBe(SUPPORT_MESSAGES.descriptionRequired);
+    expect(screen.getByText('Please correct the 2 highlighted fields.')).toBeInTheDocument();
+    await user.type(title, 'O');
+    expect(title).not.toHaveAttribute('aria-invalid');
+    expect(errorOf(title)).toBeNull();
+    expect(screen.queryByText(SUPPORT_MESSAGES.titleRequired)).toBeNull();
+    expect(errorOf(description)).toBe(SUPPORT_MESSAGES.descriptionRequired);
     await user.click(screen.getByRole('button', { name: 'Send' }));
-    expect(screen.getByRole('alert')).toHaveTextContent(SUPPORT_MESSAGES.required);
     expect(mock.calls).toHaveLength(0);
     expect(screen.queryByTestId('captcha')).not.toBeInTheDocument();
   });
 
-  it('solves the captcha on Send, then sends the request with the solved token', async () => {
-    const { mock, user } = open({
+  it('solves the captcha on Send, sends the request with the solved token, then closes with a toast', async () => {
+    const { mock, user, onClose } = open({
       'GET /api/support/captcha': () => json(ALTCHA_FIXTURE),
       'POST /api/support/send': () => json({ success: true }),
     });
     await fill(user);
     await user.click(screen.getByRole('button', { name: 'Send' }));
     expect(screen.getByTestId('captcha')).toBeInTheDocument();
-    expect(await screen.findByText(SUPPORT_MESSAGES.sent)).toBeInTheDocument();
+    const toasts = screen.getByRole('region', { name: 'Notifications' });
+    expect(await within(toasts).findByText(SUPPORT_MESSAGES.sent)).toBeInTheDocument();
+    // Issue 28: the modal closes on success instead of staying open under its message.
+    await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1));
 
     expect(mock.calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /api/support/captcha', 'POST /api/support/send']);
     const body = mock.calls[1]!.body as Record<string, unknown>;
@@ -63,8 +80,6 @@ describe('support modal (spec §2, §5, §8)', () => {
     expect(payload.solution).toMatchObject({ counter: FIXTURE_COUNTER, derivedKey: FIXTURE_KEY });
     // What the support service checks: the key the challenge's signature commits to.
     await expect(keySignatureOf(payload.solution.derivedKey)).resolves.toBe(ALTCHA_FIXTURE.parameters.keySignature);
-    // The form is cleared for another request.
-    expect(screen.getByLabelText(/^Title/)).toHaveValue('');
   });
 
   it('uses a fresh challenge for every request (a solved one is single use)', async () => {

@@ -1,8 +1,15 @@
 import { useState } from 'react';
-import { CURATE_MESSAGES, OPS_MESSAGES, type ArchiveProfile, type Question } from '@ques/contracts/core';
+import { OPS_MESSAGES, type ArchiveProfile, type Question } from '@ques/contracts/core';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
 import { SaveActions } from '../../../components/SaveActions';
-import { CuratedAnswerFields, CuratedQuestionFields, type SetOf } from '../../../components/CuratedQaFields';
+import {
+  CuratedAnswerFields,
+  CuratedQuestionFields,
+  curatedQaErrors,
+  type CuratedField,
+  type SetOf,
+} from '../../../components/CuratedQaFields';
+import { useFieldErrors, type FieldWiring } from '../../../components/use-field-errors';
 import { Checkbox } from '../../../components/Field';
 import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
@@ -43,18 +50,14 @@ const SOURCE_RULE = {
 function ArchiveAnswerFields<V extends Pick<CuratedInput, 'answer' | 'tags' | 'source'>>(props: {
   values: V;
   set: SetOf<V>;
-  error: string;
-  describedBy: string | undefined;
+  field: (key: CuratedField) => FieldWiring;
 }) {
   return <CuratedAnswerFields {...props} answerRows={5} sourceRule={SOURCE_RULE} />;
 }
 
-function firstProblem(input: Pick<CuratedInput, 'answer' | 'source'> & { question?: string }): string {
-  if (input.question !== undefined && !input.question.trim()) return CURATE_MESSAGES.titleRequired;
-  if (!input.answer.trim()) return CURATE_MESSAGES.answerRequired;
-  if (!input.source.trim()) return OPS_MESSAGES.sourceRequired;
-  return '';
-}
+/** The console's curate rules: those of the owner's form, the source required on an archive. */
+const archiveErrors = (input: Pick<CuratedInput, 'answer' | 'source'> & { question?: string }) =>
+  curatedQaErrors(input, OPS_MESSAGES.sourceRequired);
 
 /** /ops/archives/:id — one archive profile's curated Q&A (issue 18): add (source required), edit, show/hide, delete. */
 export default function ArchiveCuratedPage() {
@@ -151,8 +154,9 @@ function ArchiveSummary({ archive }: { archive: ArchiveProfile }) {
 
 function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q: Question) => void }) {
   const { values, set, reset } = useFormValues<CuratedInput>(EMPTY);
-  const { error, errorId, describedBy, busy, onSubmit } = useSubmit({
-    check: () => firstProblem(values),
+  const form = useFieldErrors(() => archiveErrors(values));
+  const { error, errorId, busy, onSubmit } = useSubmit({
+    fields: form,
     run: async () => {
       const created = await createCurated(archiveId, {
         ...values,
@@ -162,6 +166,7 @@ function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q
         source: values.source.trim(),
       });
       reset();
+      form.reset();
       onCreated(created);
     },
     failed: 'Failed to create curated question.',
@@ -173,20 +178,15 @@ function CurateForm({ archiveId, onCreated }: { archiveId: string; onCreated: (q
       <h2 className="ops-subtitle" id="ops-curate-title">
         Add a curated Q&amp;A
       </h2>
-      <CuratedQuestionFields
-        values={values}
-        set={set}
-        error={error}
-        describedBy={describedBy}
-        detailRows={2}
-      />
-      <ArchiveAnswerFields values={values} set={set} error={error} describedBy={describedBy} />
+      <CuratedQuestionFields values={values} set={set} field={form.field} detailRows={2} />
+      <ArchiveAnswerFields values={values} set={set} field={form.field} />
       <Checkbox checked={values.displayOnProfile} onChange={set('displayOnProfile')}>
         Show on profile
       </Checkbox>
       <SaveActions
         error={error}
         errorId={errorId}
+        invalidCount={form.count}
         saving={busy}
         label="Add curated Q&A"
         className="ops-actions"
@@ -294,8 +294,9 @@ function EditForm({
     source: question.source,
   });
   const { answer, tags, source } = values;
-  const { error, errorId, describedBy, busy, onSubmit } = useSubmit({
-    check: () => firstProblem({ answer, source }),
+  const form = useFieldErrors(() => archiveErrors({ answer, source }));
+  const { error, errorId, busy, onSubmit } = useSubmit({
+    fields: form,
     run: async () =>
       onSaved(await editCurated(question.id, { answer: answer.trim(), tags, source: source.trim() })),
     failed: 'The curated Q&A could not be saved.',
@@ -304,8 +305,8 @@ function EditForm({
 
   return (
     <form className="ops-form" onSubmit={onSubmit} aria-label={`Edit “${question.question}”`} noValidate>
-      <ArchiveAnswerFields values={values} set={set} error={error} describedBy={describedBy} />
-      <SaveActions error={error} errorId={errorId} saving={busy} label="Save changes" className="ops-actions">
+      <ArchiveAnswerFields values={values} set={set} field={form.field} />
+      <SaveActions error={error} errorId={errorId} invalidCount={form.count} saving={busy} label="Save changes" className="ops-actions">
         <button type="button" className="button button--ghost" onClick={onCancel}>
           Cancel
         </button>

@@ -3,6 +3,7 @@ import type { ArchiveProfile } from '@ques/contracts/core';
 import { Avatar } from '../../../components/Avatar';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
 import { Field } from '../../../components/Field';
+import { useFieldErrors } from '../../../components/use-field-errors';
 import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
 import { Link, Route, Routes } from '../../../lib/router';
@@ -156,6 +157,7 @@ function ArchiveForm({
   const [avatarError, setAvatarError] = useState('');
   const [fileKey, setFileKey] = useState(0);
   const [error, setError] = useState('');
+  const form = useFieldErrors(() => ({ name: values.name.trim() ? undefined : 'Name is required' }));
   const [busy, setBusy] = useState(false);
   const set = (key: keyof ArchiveInput) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [key]: e.target.value }));
@@ -171,8 +173,8 @@ function ArchiveForm({
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    if (!values.name.trim()) return setError('Name is required');
-    if (avatarError) return;
+    setError('');
+    if (!form.attempt() || avatarError) return;
     setBusy(true);
     setError('');
     try {
@@ -188,6 +190,7 @@ function ArchiveForm({
         }
       }
       if (!archive) {
+        form.reset();
         setValues(EMPTY);
         setAvatar(null);
         setFileKey((k) => k + 1);
@@ -216,7 +219,7 @@ function ArchiveForm({
       <h2 className="ops-subtitle" id="ops-archive-form-title">
         {archive ? `Edit @${archive.username}` : 'Create an archive profile'}
       </h2>
-      <Field label="Name" marker="required">
+      <Field label="Name" marker="required" {...form.field('name')}>
         {(field) => (
           <input
             {...field}

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { ErrorBanner, LoadingText, SuccessBanner } from '../../../components/Banner';
 import { SelectField, TextAreaField, type SelectOption } from '../../../components/Field';
+import { useFieldErrors } from '../../../components/use-field-errors';
 import { Modal } from '../../../components/Modal';
 import { ApiError, errorText, newIdempotencyKey } from '../../../lib/api';
 import type { ApiData } from '../../../lib/use-api-data';
@@ -163,6 +164,7 @@ export function ConfirmDialog({
   const errorId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const form = useFieldErrors(() => ({ note: note && !text.trim() ? note.missing : undefined }));
   return (
     <Modal title={title} onClose={onClose} className="ops-desk__confirm">
       {(requestClose) => (
@@ -171,12 +173,9 @@ export function ConfirmDialog({
           onSubmit={(e) => {
             e.preventDefault();
             if (busy) return;
-            if (note && !text.trim()) {
-              setError(note.missing);
-              return;
-            }
-            setBusy(true);
             setError('');
+            if (!form.attempt()) return;
+            setBusy(true);
             onConfirm(key.current, text.trim())
               .then(() => requestClose())
               .catch((err: unknown) => {
@@ -196,6 +195,7 @@ export function ConfirmDialog({
             <TextAreaField
               label={note.label}
               marker="required"
+              {...form.field('note')}
               rows={note.rows}
               maxLength={note.maxLength}
               value={text}
