@@ -27,8 +27,8 @@ function signedIn(): boolean {
 const hydrated = (el: Element) => Object.keys(el).some((key) => key.startsWith('__reactProps$'));
 
 /**
- * The same button after React took the page over: the element itself, or — when hydration re-rendered it into new
- * nodes (the answers grid re-flows from the server's one column to the screen's) — its twin by class and text.
+ * The same button after React took the page over: the element itself (hydration keeps the server's nodes: the answers
+ * grid's columns are CSS alone), or — should a render replace it with new nodes — its twin by class and text.
  */
 function twin(el: HTMLElement): HTMLElement | undefined {
   if (el.isConnected) return el;
@@ -37,7 +37,7 @@ function twin(el: HTMLElement): HTMLElement | undefined {
   );
 }
 
-/** Calls `then` once the page stopped changing for a moment (hydration done, the answers grid re-flowed). */
+/** Calls `then` once the page stopped changing for a moment (hydration and its first effects done). */
 function whenSettled(then: () => void): void {
   let changedAt = performance.now();
   const observer = new MutationObserver(() => void (changedAt = performance.now()));

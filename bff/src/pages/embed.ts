@@ -25,13 +25,19 @@ import type { Upstreams } from '../upstreams.js';
 /** The card's CSP: nothing can load; it may be framed anywhere. */
 export const EMBED_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *";
 
-/** The card (pure). */
+/**
+ * The card (pure). The label wraps rather than being cut ("Ask Mira Castell a quest…", issue 28): up to three lines fit
+ * the snippet's 320 × 80 frame.
+ */
 export function embedHtml(origin: string, profile: PublicProfile): string {
   const main = brandColor(profile.brandColorMain, DEFAULT_BRAND_MAIN);
   const light = brandColor(profile.brandColorLight, DEFAULT_BRAND_LIGHT);
   const href = `${origin}${profilePath(profile.username)}`;
-  const label = escapeHtml(embedLabel(profile));
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${label} · Ques</title><style>html,body{margin:0;height:100%}body{display:flex;align-items:center;justify-content:center;background:${light};font:600 16px/1.25 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}a{display:inline-block;padding:12px 20px;border-radius:8px;background:${main};color:${textOn(main)};text-decoration:none;max-width:calc(100% - 48px);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}a:hover{text-decoration:underline}a:focus-visible{outline:3px solid ${textOn(light)};outline-offset:3px}</style></head><body><main><a href="${escapeHtml(href)}" target="_blank" rel="noopener">${label}</a></main></body></html>`;
+  const words = embedLabel(profile);
+  const label = escapeHtml(words);
+  // A long name (up to 80 characters) gets a smaller type: the label stays whole within the 80 px frame.
+  const size = words.length > 64 ? 12 : 15;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${label} · Ques</title><style>html,body{margin:0;height:100%}body{display:flex;align-items:center;justify-content:center;background:${light};font:600 ${size}px/1.2 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}main{box-sizing:border-box;max-width:100%;padding:0 8px}a{display:inline-block;padding:${size < 15 ? '6px 12px' : '8px 16px'};border-radius:8px;background:${main};color:${textOn(main)};text-decoration:none;max-width:100%;box-sizing:border-box;text-align:center;overflow-wrap:anywhere}a:hover{text-decoration:underline}a:focus-visible{outline:3px solid ${textOn(light)};outline-offset:3px}</style></head><body><main><a href="${escapeHtml(href)}" target="_blank" rel="noopener">${label}</a></main></body></html>`;
 }
 
 const NOT_FOUND_HTML =

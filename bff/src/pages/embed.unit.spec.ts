@@ -26,6 +26,13 @@ describe('the embed card (pure)', () => {
     expect(Buffer.byteLength(html)).toBeLessThan(5 * 1024);
   });
 
+  it('wraps the label instead of cutting it, in a smaller type for a long name (issue 28)', () => {
+    const html = embedHtml('https://ques.test', ada);
+    expect(html).not.toMatch(/ellipsis|nowrap/);
+    expect(html).toContain('font:600 15px');
+    expect(embedHtml('https://ques.test', { ...ada, name: 'M'.repeat(70) })).toContain('font:600 12px');
+  });
+
   it('shows an archive\'s answers link, never an ask button', () => {
     const html = embedHtml('https://ques.test', { ...ada, name: 'Archie', archiveProfile: true });
     expect(html).toContain('View Archie&#39;s answers');

@@ -170,13 +170,33 @@ describe('SeoRenderer with the server render: cache and eviction', () => {
       state.answers = [];
       seo.evict(['q1']);
       expect((await seo.render('/ask/ada'))!.html).toContain('<p></p>');
-      // By the username, and the deletion: 404 with the identity's message, nothing of the person left.
+      // By the username, and the deletion: 404, the app told the page does not exist, nothing of the person left.
       state.profile = null;
       seo.evict(['ada']);
       const gone = await seo.render('/ask/ada');
       expect(gone!.status).toBe(404);
       expect(gone!.html).not.toContain('Ada');
-      expect(gone!.html).toContain('"error":"User not found"');
+      expect(gone!.html).toContain('"profile:ada":{"error":"Not found","status":404}');
+    } finally {
+      await close();
+    }
+  });
+
+  it('renders an unknown answer, and an id that is no UUID, as 404 pages whose data tells the app so', async () => {
+    const { state, seo, close } = await setup();
+    try {
+      const unknown = '1a2b3c4d-0000-4000-8000-0000000000aa';
+      const page = await seo.render(`/ask/ada/question/${unknown}/slug`);
+      expect(page!.status).toBe(404);
+      expect(page!.html).toContain(`"answer:${unknown}":{"error":"Not found","status":404}`);
+      const malformed = await seo.render('/ask/ada/question/Not-A-Uuid');
+      expect(malformed!.status).toBe(404);
+      expect(malformed!.html).toContain('"answer:not-a-uuid":{"error":"Not found","status":404}');
+      // Both were rendered by the app (its not-found page), not sent as the bare shell.
+      expect(state.renders.map((r) => (r as { url: string }).url)).toEqual([
+        `/ask/ada/question/${unknown}/slug`,
+        '/ask/ada/question/Not-A-Uuid',
+      ]);
     } finally {
       await close();
     }

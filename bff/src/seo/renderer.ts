@@ -7,7 +7,6 @@ import {
   profilePath,
   questionMeta,
   STRUCTURED_DATA_QUESTIONS,
-  type PageMeta,
   type TrustStats,
 } from '@ques/contracts/core';
 import type { PageRendering } from '../pages/ssr.js';
@@ -15,35 +14,12 @@ import { composePage, type Screen } from '../pages/template.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ServiceName, Upstreams } from '../upstreams.js';
 import { renderMetaBlock, splitIndexHtml, withMetaBlock, type IndexParts } from './meta.js';
+import { matchSeoRoute, notFound, type Loaded, type SeoRoute } from './route.js';
 
-/** The public pages whose HTML carries their own metadata (spec §2). */
 /** The web app's first page of public answers (web/src/features/public-profile/api.ts QUESTIONS_PAGE_SIZE). */
 export const PUBLIC_PAGE_SIZE = 24;
 
-export type SeoRoute =
-  { kind: 'profile'; username: string } | { kind: 'question'; username: string; id: string };
-
-const decode = (segment: string) => {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-};
-
-/**
- * `/ask/:username` and `/ask/:username/question/:id/:slug?` (same shapes as the web app's routes); `'not-found'`
- * for one of those shapes that cannot exist (undecodable name, an id that is no UUID); null for any other path.
- */
-export function matchSeoRoute(pathname: string): SeoRoute | 'not-found' | null {
-  const match = /^\/ask\/([^/]+)(?:\/question\/([^/]+)(?:\/[^/]+)?)?\/?$/i.exec(pathname);
-  if (!match) return null;
-  const username = decode(match[1]!)?.trim().toLowerCase();
-  if (!username || username.length > 100) return 'not-found';
-  if (match[2] === undefined) return { kind: 'profile', username };
-  const id = decode(match[2]);
-  return isUuid(id) ? { kind: 'question', username, id: id.toLowerCase() } : 'not-found';
-}
+export { matchSeoRoute, type SeoRoute } from './route.js';
 
 export interface SeoPage {
   status: 200 | 301 | 404;
@@ -62,24 +38,6 @@ const STATIC_PAGES: Record<string, Screen> = {
 /** Query parameters a rendered page may depend on and still be cached (the profile's tag filter). */
 const CACHED_QUERY = new Set(['tag']);
 
-/** What the spec's pages say when their data is missing (web/src/features: ProfilePage, QuestionPage). */
-const ANSWER_NOT_AVAILABLE = 'This answer is not available.';
-
-interface Loaded {
-  status: 200 | 404 | 'unavailable' | 'moved';
-  /** `moved`: the owner's current handle (identity answered the profile of a handle renamed away, issue 28). */
-  movedTo?: string;
-  /** The metadata computed from the data (the crawler tags without a server render). */
-  meta: PageMeta | null;
-  /** The page data the web app renders and hydrates from (web/src/lib/ssr.tsx `values`). */
-  values: Record<string, { data: unknown } | { error: string }>;
-  /** Everything the page shows was loaded (worth caching; the app need not fetch anything). */
-  complete: boolean;
-  /** The owner's user id (evicted by id when identity or questions publish a change). */
-  ownerId?: string;
-  /** The questions the page shows. */
-  questionIds?: string[];
-}
 
 interface CachedPage extends SeoPage {
   /** Keep for the full time to live, the not-found time, or not at all. */
@@ -358,13 +316,7 @@ export class SeoRenderer {
       const questionsKey = `questions:${route.username}`;
       if (profile.body && isRenamed(profile.body, route.username))
         return { status: 'moved', movedTo: profile.body.username, meta: null, values: {}, complete: true, ownerId: profile.body._id };
-      if (!profile.body)
-        return {
-          status: 404,
-          meta: null,
-          values: { [profileKey]: { error: profile.message || 'User not found' } },
-          complete: true,
-        };
+      if (!profile.body) return notFound(route);
       // Without the answers the preview is still right; only the FAQ data is missing (and the page not cached).
       const mine = answers.items.filter((q) => belongsTo(q, profile.body!));
       const meta = profileMeta(this.origin, profile.body, mine, trust);
@@ -383,6 +335,8 @@ export class SeoRenderer {
         questionIds: answers.page.map((q) => q._id),
       };
     }
+    // An id that is no UUID names no answer: nothing to ask the services.
+    if (!isUuid(route.id)) return notFound(route);
     if (!this.opts.upstreams.has('questions')) throw new UpstreamError('questions service not configured');
     const [profile, question] = await Promise.all([
       profileCall(),
@@ -396,13 +350,7 @@ export class SeoRenderer {
     if (profile.body && isRenamed(profile.body, route.username))
       return { status: 'moved', movedTo: profile.body.username, meta: null, values: {}, complete: true, ownerId: profile.body._id, questionIds: [route.id] };
     if (!profile.body || !question.body || !belongsTo(question.body, profile.body) || !isPublished(question.body))
-      return {
-        status: 404,
-        meta: null,
-        values: { [answerKey]: { error: ANSWER_NOT_AVAILABLE } },
-        complete: true,
-        ...(profile.body ? { ownerId: profile.body._id } : {}),
-      };
+      return notFound(route, profile.body?._id);
     return {
       status: 200,
       meta: questionMeta(this.origin, profile.body, question.body),

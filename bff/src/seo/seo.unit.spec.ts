@@ -261,7 +261,10 @@ describe('page metadata (pure)', () => {
       username: 'ada',
       id: Q1,
     });
-    expect(matchSeoRoute('/ask/ada/question/not-a-uuid/x')).toBe('not-found');
+    // An id that is no UUID is still the answer page's shape: the renderer gives it the not-found page.
+    expect(matchSeoRoute('/ask/ada/question/Not-A-UUID/x')).toEqual({ kind: 'question', username: 'ada', id: 'not-a-uuid' });
+    expect(matchSeoRoute(`/ask/ada/question/${'x'.repeat(101)}`)).toBe('not-found');
+    expect(matchSeoRoute('/ask/ada/question/%E0%A4%A')).toBe('not-found');
     expect(matchSeoRoute('/ask/%E0%A4%A')).toBe('not-found');
     for (const other of [
       '/',

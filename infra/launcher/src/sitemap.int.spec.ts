@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
 import { call, signup } from './test/identity-journey.js';
@@ -86,5 +87,28 @@ describe('XML sitemap through the BFF on the embedded default', () => {
     await expect
       .poll(async () => (await call(service, 'GET', '/api/sitemap/answers')).body.map((a: { id: string }) => a.id), { timeout: 10_000 })
       .toEqual([shown]);
+  });
+
+  // Issue 28: a mistyped or stale link gets the designed not-found page with a 404, server-rendered, never a raw error.
+  it('answers an unknown profile, and an unknown, hidden or malformed answer, with 404 and the designed not-found page', async () => {
+    const grace = await signup(base, 'Grace Hopper', 'grace.not-found@example.com');
+    const hidden = await curate(grace.token, 'A note to myself?', false);
+    for (const path of [
+      '/ask/nobody-here',
+      `/ask/${grace.username}/question/${randomUUID()}`,
+      `/ask/${grace.username}/question/${hidden}/a-note-to-myself`,
+      `/ask/${grace.username}/question/not-an-id`,
+    ]) {
+      const res = await fetch(`${base}${path}`, { headers: { accept: 'text/html' } });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
+      const html = await res.text();
+      expect(html, path).toContain('<h1 class="page__title">Page not found</h1>');
+      expect(html, path).toContain('<title>Page not found — Ques</title>');
+      expect(html, path).toContain('Go to the home page');
+      expect(html, path).not.toMatch(/User not found|Error:|not available|Loading/);
+    }
+    // The real profile next to them is there.
+    expect((await fetch(`${base}/ask/${grace.username}`)).status).toBe(200);
   });
 });

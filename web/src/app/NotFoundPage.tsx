@@ -1,7 +1,6 @@
-import { PageProblem } from '../components/PageState';
-import { usePageHead } from '../lib/head';
+import { NotFound } from '../components/NotFound';
 
+/** Any address the app has no page for (its own chunk: App.tsx loads it lazily). */
 export default function NotFoundPage() {
-  usePageHead('Page not found — Ques', 'This page does not exist.', '/');
-  return <PageProblem title="Page not found">The page you were looking for doesn’t exist or has moved.</PageProblem>;
+  return <NotFound />;
 }

@@ -7,9 +7,12 @@ import type { Page } from './use-paged-list';
  * Data a server-rendered page was rendered with (docs/adr/0024): the BFF loads it, renders the page with it, and
  * embeds it in the HTML as a non-executable `<script type="application/json" id="ques-page-data">`; the browser
  * hydrates from the same object, so its first render is the server's (no second fetch, no flash). Each value is the
- * answer a hook would have loaded itself: `{ data }`, or `{ error }` with the message the page shows.
+ * answer a hook would have loaded itself: `{ data }`, or `{ error }` with the message the page shows (and `status: 404`
+ * when what it names does not exist: the hook then holds the same ApiError a 404 from the API gives).
  */
-export type Loaded<T> = { data: T } | { error: string };
+export type Loaded<T> = { data: T } | { error: string; status?: NotFoundStatus };
+/** The one status a value's error carries: what it names does not exist (the page is the designed not-found page). */
+export type NotFoundStatus = 404;
 
 export interface PageData {
   /** The path (without query) the data belongs to: another page never reads it. */

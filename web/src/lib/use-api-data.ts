@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
+import { ApiError } from './api';
 import type { Loaded } from './ssr';
 
 export type LoadStatus = 'loading' | 'error' | 'ready';
@@ -46,7 +47,7 @@ export function useApiData<T>(
       ? LOADING
       : 'data' in initial
         ? { status: 'ready', data: initial.data, error: undefined }
-        : { status: 'error', data: undefined, error: new Error(initial.error) },
+        : { status: 'error', data: undefined, error: loadedError(initial) },
   );
   const skipFirstLoad = useRef(initial !== undefined);
   const latestLoad = useRef(load);
@@ -86,3 +87,7 @@ export function useApiData<T>(
 
   return { ...state, reload, retry, setData, signal };
 }
+
+/** The error a server-loaded value stands for: a 404 from the API, or a failure with its message. */
+const loadedError = (loaded: { error: string; status?: number }) =>
+  loaded.status ? new ApiError(loaded.status, loaded.error) : new Error(loaded.error);

@@ -153,6 +153,43 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
     await visitor.close();
   });
 
+  it('previews the whole label, and the colours just saved, in Account Settings (issue 28)', async () => {
+    const name = 'Maximiliana Castellanos-Whitford';
+    const label = `Ask ${name} a question`;
+    const owner = await signup(base, name, 'maximiliana.button@example.com');
+    const saved = await call(base, 'PUT', '/api/users/profile', { name, brandColorMain: '#7A1FA2', brandColorLight: '#F6EEFA' }, owner.token);
+    expect(saved.status).toBe(200);
+    const context = await newContext(browser, 'desktop', base);
+    await seedSession(context, { accessToken: owner.token, refreshToken: owner.refreshToken, user: saved.body });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto('/admin/account-settings');
+    await page.locator('iframe.embed-preview').scrollIntoViewIfNeeded();
+    const button = page.frameLocator('iframe.embed-preview').getByRole('link', { name: label });
+    await button.waitFor();
+    // The whole label, in the 320 × 80 card: nothing cut, nothing past the frame's edges.
+    const fit = await button.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return {
+        text: el.textContent,
+        cut: el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight,
+        inside: box.left >= 0 && box.top >= 0 && box.right <= window.innerWidth && box.bottom <= window.innerHeight,
+        frameOverflow: document.documentElement.scrollWidth > window.innerWidth || document.documentElement.scrollHeight > window.innerHeight,
+      };
+    });
+    expect(fit).toEqual({ text: label, cut: false, inside: true, frameOverflow: false });
+    const background = () => button.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(await background()).toBe('rgb(122, 31, 162)');
+
+    // Saved new colours show in the preview at once, without a reload.
+    await page.getByLabel('Main colour').fill('#0b6e4f');
+    await page.getByRole('button', { name: 'Save Account Settings' }).click();
+    await page.getByText('Profile updated successfully!').waitFor();
+    await until(background).toBe('rgb(11, 110, 79)');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('refuses to be framed anywhere else: the profile page in a frame on another origin stays empty', async () => {
     hostedHtml = `<!doctype html><html lang="en"><head><title>Framing</title></head><body><iframe title="profile" src="${base}/ask/${ada.username}"></iframe></body></html>`;
     const visitor = await newContext(browser, 'desktop', elsewhereUrl);

@@ -111,7 +111,7 @@ describe.skipIf(!run)('server-rendered public pages in Chromium, served by the B
     // The first click on a card (before the app is there) is held, and replayed once the page is hydrated.
     const card = page.getByTestId('flip-card').filter({ hasText: ANSWERS[19]!.question });
     await card.getByRole('button', { name: /View Answer/ }).click();
-    await until(() => card.getByText(ANSWERS[19]!.answer).isVisible()).toBe(true);
+    await until(() => card.locator('.qa-card__answer').getByText(ANSWERS[19]!.answer).isVisible()).toBe(true);
     expect(requests.some((p) => /\/assets\/shared-/.test(p))).toBe(true);
     // Hydrated from the embedded data: still no API call for the page's data.
     expect(requests.filter((p) => p.startsWith('/api/'))).toEqual([]);

@@ -14,7 +14,22 @@ export const EMBED_UI = {
  * loads nothing), or a small framed card served from `/embed/{username}` (the only page of Ques other sites may frame).
  * An archive profile's snippets link to its answers (archives take no questions).
  */
-export function EmbedSection({ user }: { user: Pick<User, 'username' | 'name' | 'archiveProfile' | 'brandColorMain'> }) {
+type EmbedUser = Pick<User, 'username' | 'name' | 'archiveProfile' | 'brandColorMain' | 'brandColorLight'>;
+
+/**
+ * The preview's address: the card's, with a version made of what the card shows. The card is served with a five-minute
+ * cache (bff/src/pages/embed.ts) and a frame whose address stays the same never reloads: without the version the
+ * preview kept the colours it first loaded after a save (issue 28). A new name or colour is a new address, loaded at
+ * once, from the user the save answered with.
+ */
+export function previewSrc(user: EmbedUser): string {
+  const shown = [user.name, user.archiveProfile ? 'archive' : '', user.brandColorMain ?? '', user.brandColorLight ?? ''].join('\n');
+  let hash = 0;
+  for (let i = 0; i < shown.length; i++) hash = (Math.imul(hash, 31) + shown.charCodeAt(i)) | 0;
+  return `${EMBED_PREFIX}${encodeURIComponent(user.username)}?v=${(hash >>> 0).toString(36)}`;
+}
+
+export function EmbedSection({ user }: { user: EmbedUser }) {
   const [feedback, setFeedback] = useState('');
   const headingId = useId();
   const origin = siteOrigin();
@@ -53,7 +68,7 @@ export function EmbedSection({ user }: { user: Pick<User, 'username' | 'name' | 
       <p className="field__label">Preview</p>
       <iframe
         className="embed-preview"
-        src={`${EMBED_PREFIX}${encodeURIComponent(user.username)}`}
+        src={previewSrc(user)}
         title={`Preview of your ask button card`}
         width={320}
         height={80}

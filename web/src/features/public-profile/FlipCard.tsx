@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type TouchEvent } from 'react';
 import { Link } from '../../lib/router';
-import type { PublicQuestion } from '@ques/contracts/core';
+import { excerpt, type PublicQuestion } from '@ques/contracts/core';
+import { LocalDate } from '../../components/LocalDate';
 import { SWIPE_THRESHOLD_PX } from '../../lib/constants';
 
 interface FlipCardProps {
@@ -9,11 +10,16 @@ interface FlipCardProps {
   href: string;
 }
 
+/** The front's answer preview: at most this many characters (CSS then clamps it to three lines). */
+const PREVIEW_CHARS = 200;
+
 /** A click that arrives this soon after a handled swipe belongs to that swipe and is ignored. */
 const GHOST_CLICK_MS = 400;
 
 /**
- * Q&A flip card (spec §2 "Flip-card Q&A item"). The front is a button (Enter/Space/click flip it); the back
+ * Q&A flip card (spec §2 "Flip-card Q&A item"). The front shows the question, the start of the answer and the date
+ * (issue 28); its "View Answer" button (named "View Answer {question}") covers the whole face, so a click anywhere, Enter
+ * or Space flip it — the button holds only its own words, never the preview (a name as long as the card). The back
  * shows the detail, answer and source with a "Close" button. Focus follows the visible face. A horizontal
  * swipe of more than 50 px to the left opens the card, to the right closes it.
  */
@@ -21,6 +27,7 @@ export function FlipCard({ question, href }: FlipCardProps) {
   const [flipped, setFlipped] = useState(false);
   const [animate, setAnimate] = useState(false);
   const backId = useId();
+  const ids = { question: useId(), cta: useId() };
   const frontRef = useRef<HTMLButtonElement>(null);
   const backRef = useRef<HTMLDivElement>(null);
   const focusTarget = useRef<'front' | 'back' | null>(null);
@@ -67,24 +74,31 @@ export function FlipCard({ question, href }: FlipCardProps) {
       onTouchEnd={onTouchEnd}
       data-testid="flip-card"
     >
-      <button
-        ref={frontRef}
-        type="button"
-        className="qa-card__face qa-card__front"
-        aria-controls={backId}
-        hidden={flipped}
-        onClick={() => {
-          if (!fromSwipe()) flip(true, true);
-        }}
-      >
-        <span className="qa-card__question">{question.question}</span>
-        <span className="qa-card__cta">
-          View Answer
-          <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-            <path d="M3 8h9M8.5 4.5L12 8l-3.5 3.5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
-          </svg>
-        </span>
-      </button>
+      <div className="qa-card__face qa-card__front" hidden={flipped}>
+        <h3 className="qa-card__question" id={ids.question}>
+          {question.question}
+        </h3>
+        <p className="qa-card__preview">{excerpt(question.answer, PREVIEW_CHARS)}</p>
+        <div className="qa-card__foot">
+          <LocalDate iso={question.answeredAt ?? question.createdAt} className="qa-card__date" />
+          <button
+            ref={frontRef}
+            type="button"
+            className="qa-card__cta"
+            id={ids.cta}
+            aria-controls={backId}
+            aria-labelledby={`${ids.cta} ${ids.question}`}
+            onClick={() => {
+              if (!fromSwipe()) flip(true, true);
+            }}
+          >
+            View Answer
+            <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
+              <path d="M3 8h9M8.5 4.5L12 8l-3.5 3.5" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+          </button>
+        </div>
+      </div>
       <div
         ref={backRef}
         id={backId}

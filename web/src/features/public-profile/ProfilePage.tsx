@@ -1,9 +1,11 @@
 import { openReport } from '../../lib/report';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
-import { profileMeta, questionPath, type PublicProfile, type PublicQuestion } from '@ques/contracts/core';
+import { profileMeta, profilePath, questionPath, type PublicProfile, type PublicQuestion } from '@ques/contracts/core';
 import { Link, useParams, useSearchParams } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
 import { PublicTrustStats } from '../../components/TrustStats';
+import { copyLinkItem, MoreMenu, type MoreMenuItem } from '../../components/MoreMenu';
+import { NotFound } from '../../components/NotFound';
 import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
 import { useAuth } from '../../lib/auth/auth-context';
 import { themeVars } from '../../lib/color';
@@ -11,7 +13,7 @@ import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin, useDocumentHead } from '../../lib/head';
 import { publicAnswers } from './api';
 import { FlipCard } from './FlipCard';
-import { MasonryGrid } from './MasonryGrid';
+import { AnswerGrid } from './AnswerGrid';
 import { collectTags, TagFilter } from './TagFilter';
 import { usePublicPage } from './use-public-page';
 import { AskingGate } from './AskingGate';
@@ -26,8 +28,6 @@ export interface AskModalSlot {
   preload: () => Promise<unknown>;
 }
 
-/** Rough rendered height of a card's front, to balance the masonry columns. */
-const estimateCard = (q: PublicQuestion) => 96 + Math.ceil(q.question.length / 34) * 26;
 const cardKey = (q: PublicQuestion) => q._id;
 
 export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
@@ -97,6 +97,7 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
     [setSearchParams],
   );
 
+  if (page.profileNotFound) return <NotFound />;
   if (page.profileError) {
     return (
       <section className="page page--narrow">
@@ -165,13 +166,8 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
                   </AskingGate>
                 ) : null}
               </div>
-              <button
-                type="button"
-                className="text-link text-link--small link-button profile__report"
-                onClick={() => openReport({ kind: 'profile', username: profile.username })}
-              >
-                Report this profile
-              </button>
+              {/* After the ask button in reading order; placed over the banner's corner (profile.css). */}
+              <MoreMenu className="profile__more" label="More actions for this page" items={pageActions(profile, isOwner)} />
             </header>
           </>
         )}
@@ -197,10 +193,9 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
               {visible.length === 0 ? (
                 <p className="empty-state">No answers with this tag yet.</p>
               ) : (
-                <MasonryGrid
+                <AnswerGrid
                   items={visible}
                   getKey={cardKey}
-                  estimate={estimateCard}
                   label={profile ? `Answers from ${profile.name}` : 'Answers'}
                   render={(q) => (
                     <FlipCard question={q} href={questionPath(profile?.username ?? username, q._id, q.question)} />
@@ -229,6 +224,13 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
       ) : null}
     </div>
   );
+}
+
+/** The page's secondary actions: its link for everyone, "Report" for everyone but its owner. */
+function pageActions(profile: PublicProfile, isOwner: boolean): MoreMenuItem[] {
+  const link = copyLinkItem(`${siteOrigin()}${profilePath(profile.username)}`);
+  if (isOwner) return [link];
+  return [link, { label: 'Report this profile', onSelect: () => openReport({ kind: 'profile', username: profile.username }) }];
 }
 
 const CHECKOUT_PARAMS = ['checkout', 'questionId', 'session_id'] as const;

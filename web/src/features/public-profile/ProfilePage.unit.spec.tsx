@@ -51,6 +51,13 @@ function LocationProbe() {
   return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
 }
 
+/** The full answer on the card's back (its front shows only the start of it). */
+function answerOnBack(id: string): HTMLElement {
+  const answer = document.querySelector<HTMLElement>('.qa-card__back .qa-card__answer')!;
+  expect(answer).toHaveTextContent(`Answer ${id}`);
+  return answer;
+}
+
 let restore: (() => void) | undefined;
 afterEach(() => restore?.());
 
@@ -148,7 +155,14 @@ describe('public profile /ask/:username', () => {
     });
     const list = await screen.findByRole('list', { name: 'Answers from Ada Lovelace' });
     const fronts = within(list).getAllByRole('button', { name: /View Answer/ });
-    expect(fronts.map((b) => b.textContent)).toEqual(['What’s new, Ada?View Answer', 'Question old?View Answer']);
+    expect(fronts).toHaveLength(2);
+    // Each named with its question; the front also shows the start of the answer and the date (issue 28).
+    expect(fronts[0]).toHaveAccessibleName('View Answer What’s new, Ada?');
+    expect(fronts[1]).toHaveAccessibleName('View Answer Question old?');
+    const front = fronts[0]!.closest<HTMLElement>('.qa-card__front')!;
+    expect(within(front).getByRole('heading', { level: 3 })).toHaveTextContent('What’s new, Ada?');
+    expect(within(front).getByText('Answer new')).toHaveClass('qa-card__preview');
+    expect(within(front).getByText('Mar 1, 2025')).toHaveAttribute('datetime', '2025-03-01T00:00:00.000Z');
     await userEvent.setup().click(fronts[0]!);
     expect(screen.getAllByRole('link', { name: 'What’s new, Ada?' })[0]).toHaveAttribute(
       'href',
@@ -160,7 +174,7 @@ describe('public profile /ask/:username', () => {
     const user = userEvent.setup();
     open();
     await user.click(await screen.findByRole('button', { name: /View Answer/ }));
-    expect(screen.getByText('Answer a')).toBeVisible();
+    expect(answerOnBack('a')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.getByRole('button', { name: /View Answer/ })).toBeVisible();
   });
@@ -173,11 +187,11 @@ describe('public profile /ask/:username', () => {
       fireEvent.touchEnd(card, { changedTouches: [{ clientX: to, clientY: 100 }] });
     };
     swipe(200, 170); // 30 px: not a swipe
-    expect(screen.getByText('Answer a')).not.toBeVisible();
+    expect(answerOnBack('a')).not.toBeVisible();
     swipe(200, 140);
-    expect(screen.getByText('Answer a')).toBeVisible();
+    expect(answerOnBack('a')).toBeVisible();
     swipe(100, 160);
-    expect(screen.getByText('Answer a')).not.toBeVisible();
+    expect(answerOnBack('a')).not.toBeVisible();
   });
 
   it('filters by tag', async () => {
@@ -214,9 +228,46 @@ describe('public profile /ask/:username', () => {
     expect(screen.queryByRole('button', { name: /^Ask / })).not.toBeInTheDocument();
   });
 
-  it('reports a profile that fails to load', async () => {
+  it('keeps "Report this profile" in the ⋯ menu, after the ask button, opened and closed from the keyboard', async () => {
+    const user = userEvent.setup();
+    open();
+    const ask = await screen.findByRole('button', { name: 'Ask Ada Lovelace a Question' });
+    expect(screen.queryByRole('button', { name: /Report/ })).not.toBeInTheDocument();
+    const more = screen.getByRole('button', { name: 'More actions for this page' });
+    // Reached after the ask button: nothing stands between the visitor and it.
+    expect(ask.compareDocumentPosition(more) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    more.focus();
+    await user.keyboard('{Enter}');
+    expect(more).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'Copy link to this page',
+      'Report this profile',
+    ]);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).not.toBeInTheDocument();
+    expect(more).toHaveFocus();
+  });
+
+  it('leaves "Report" out of the ⋯ menu on the owner’s own page', async () => {
+    const user = userEvent.setup();
+    open({ signedInAs: 'ada' });
+    expect(await screen.findByText('You are viewing your own public page')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'More actions for this page' }));
+    expect(screen.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['Copy link to this page']);
+    expect(screen.queryByText(/Report/)).not.toBeInTheDocument();
+  });
+
+  it('shows the designed not-found page for an unknown profile, never a raw error', async () => {
     open({ profileStatus: 404 });
-    expect(await screen.findByText('Error: Failed to fetch user profile (status: 404)')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/');
+    expect(screen.queryByText(/Error:/)).not.toBeInTheDocument();
+    expect(document.title).toBe('Page not found — Ques');
+  });
+
+  it('reports a profile that fails to load for another reason', async () => {
+    open({ profileStatus: 503 });
+    expect(await screen.findByText('Error: Failed to fetch user profile (status: 503)')).toBeInTheDocument();
   });
 
   it('opens the ask modal', async () => {

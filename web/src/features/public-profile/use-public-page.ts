@@ -1,4 +1,5 @@
 import type { PublicProfile, PublicQuestion, TrustStats } from '@ques/contracts/core';
+import { ApiError } from '../../lib/api';
 import { fetchPublicProfile } from '../../lib/public-profile';
 import { pageDataKeys, usePageData, type QuestionsData } from '../../lib/ssr';
 import { useApiData } from '../../lib/use-api-data';
@@ -40,6 +41,8 @@ export function usePublicPage(username: string) {
 
   return {
     profile: profile.data ?? null,
+    /** No such person (a 404, from the API or the server's render): the page is the designed not-found page. */
+    profileNotFound: profile.error instanceof ApiError && profile.error.status === 404,
     profileError: messageOf(profile.error, 'Unknown error'),
     trust: trust.data ?? null,
     questions: questions.items,

@@ -1,15 +1,18 @@
 import { openReport } from '../../lib/report';
-import { profilePath, questionMeta } from '@ques/contracts/core';
+import { profilePath, questionMeta, questionPath } from '@ques/contracts/core';
 import { Link, useParams } from '../../lib/router';
 import { Avatar } from '../../components/Avatar';
 import { ErrorBanner } from '../../components/Banner';
+import { LocalDate } from '../../components/LocalDate';
+import { copyLinkItem, MoreMenu, type MoreMenuItem } from '../../components/MoreMenu';
+import { NotFound } from '../../components/NotFound';
 import { PageLoading } from '../../components/PageState';
 import { ApiError } from '../../lib/api';
 import { themeVars } from '../../lib/color';
 import { AVATAR_SIZE } from '../../lib/constants';
+import { useAuth } from '../../lib/auth/auth-context';
 import { siteOrigin, useDocumentHead } from '../../lib/head';
 import { fetchPublicProfile } from '../../lib/public-profile';
-import { formatDate } from '../../lib/text';
 import { pageDataKeys, usePageData, type AnswerData } from '../../lib/ssr';
 import { useApiData } from '../../lib/use-api-data';
 import { fetchQuestion } from './api';
@@ -17,19 +20,18 @@ import './question.css';
 
 const NOT_AVAILABLE = 'This answer is not available.';
 
-/** Question and owner; "not available" unless it is a published answer of this owner. */
+/** Question and owner; not found (404) unless it is a published answer of this owner. */
 async function loadAnswer(id: string, username: string, signal: AbortSignal) {
   const [question, profile] = await Promise.all([fetchQuestion(id, signal), fetchPublicProfile(username, signal)]);
   const published = Boolean(question.answer?.trim()) && question.displayOnProfile !== false && !question.deletedByReceiver;
   const belongs = (question.toUsername ?? '').toLowerCase() === profile.username.toLowerCase();
-  if (!published || !belongs) throw new Error(NOT_AVAILABLE);
+  if (!published || !belongs) throw new ApiError(404, NOT_AVAILABLE);
   return { question, profile };
 }
 
-function errorMessage(err: unknown): string {
-  if (err instanceof ApiError && err.status === 404) return NOT_AVAILABLE;
-  return (err as Error | undefined)?.message || 'Failed to load this answer.';
-}
+/** No such answer to show: unknown, not this owner's, not public, or an id that cannot be one (a 400). */
+const isMissing = (err: unknown) => err instanceof ApiError && (err.status === 404 || err.status === 400);
+const errorMessage = (err: unknown) => (err as Error | undefined)?.message || 'Failed to load this answer.';
 
 /** Public answered-question page (spec §2 "Answered-question page"): "Loading" until both requests finished. */
 export default function QuestionPage() {
@@ -38,9 +40,11 @@ export default function QuestionPage() {
   const answer = useApiData((signal) => loadAnswer(id, username, signal), [id, username], initial);
   const data = answer.data;
   const error = answer.status === 'error' ? errorMessage(answer.error) : '';
+  const { user } = useAuth();
 
   useDocumentHead(data ? questionMeta(siteOrigin(), data.profile, data.question) : null);
 
+  if (answer.status === 'error' && isMissing(answer.error)) return <NotFound />;
   if (error) {
     return (
       <section className="page page--narrow">
@@ -57,6 +61,13 @@ export default function QuestionPage() {
 
   const { question, profile } = data;
   const ownerPath = profilePath(profile.username);
+  const isOwner = user?.username.toLowerCase() === profile.username.toLowerCase();
+  const actions: MoreMenuItem[] = [copyLinkItem(`${siteOrigin()}${questionPath(profile.username, question._id, question.question)}`)];
+  if (!isOwner)
+    actions.push({
+      label: 'Report this answer',
+      onSelect: () => openReport({ kind: 'answer', questionId: question.id, username: profile.username }),
+    });
   return (
     <div className="qa-page" style={themeVars(profile.brandColorMain, profile.brandColorLight)}>
       <article className="qa-page__article">
@@ -71,16 +82,13 @@ export default function QuestionPage() {
         <div className="qa-page__answer">{question.answer}</div>
         {question.source ? <p className="qa-page__source">Source: {question.source}</p> : null}
         <p className="qa-page__meta">
-          <time dateTime={question.createdAt}>{formatDate(question.createdAt)}</time>
+          <LocalDate iso={question.answeredAt ?? question.createdAt} />
         </p>
         <Link to={ownerPath} className="button button--primary">
           View more answers from {profile.name}
         </Link>
-        <p className="qa-page__report">
-          <button type="button" className="text-link text-link--small link-button" onClick={() => openReport({ kind: 'answer', questionId: question.id, username: profile.username })}>
-            Report this answer
-          </button>
-        </p>
+        {/* Last in reading order, shown in the article's top corner (question.css); the owner's has no "Report". */}
+        <MoreMenu className="qa-page__more" label="More actions for this answer" items={actions} />
       </article>
     </div>
   );
