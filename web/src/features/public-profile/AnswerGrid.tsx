@@ -12,7 +12,7 @@ interface AnswerGridProps<T> {
  * media queries alone (profile.css). The server's HTML therefore already has the layout the browser keeps: hydration
  * re-renders nothing and no card moves on the first pointer move, scroll or key (issue 28; the JavaScript masonry it
  * replaces rendered one column on the server and re-flowed on hydration). Cards read left to right, newest first, and
- * a page appended by "load more" goes after the last row without moving what is on screen (docs/adr/0052).
+ * a page appended by "load more" goes after the last row without moving what is on screen (docs/adr/0055).
  */
 export function AnswerGrid<T>({ items, getKey, render, label }: AnswerGridProps<T>) {
   return (
