@@ -56,17 +56,6 @@ async function applyAvatar(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ u
     .execute();
 }
 
-/** A new avatar; a late one (older than the row) is ignored like a late snapshot. */
-async function applyAvatar(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ userId: string; avatarUrl: string }>): Promise<void> {
-  await trx
-    .updateTable('recipients')
-    .set({ avatar_url: envelope.data.avatarUrl, version: envelope.streamVersion })
-    .where('user_id', '=', envelope.data.userId)
-    .where('deleted', '=', false)
-    .where('version', '<', envelope.streamVersion)
-    .execute();
-}
-
 /** A deleted account keeps a tombstone (so a late ProfileUpdated cannot revive it) with its personal data erased. */
 async function applyDeleted(trx: Kysely<QuestionsDB>, envelope: EventEnvelope<{ userId: string }>, vault: PersonalDataVault): Promise<void> {
   forgetSeen(trx);
