@@ -24,6 +24,7 @@ export * from './support.js';
 export * from './reports.js';
 export * from './ops.js';
 export * from './claims.js';
+export * from './onboarding.js';
 
 export type {
   LoginResponse,
@@ -53,3 +54,4 @@ export type { OpsDeadLetter, OpsJob, OpsRetryOutcome, OpsStreamStatus } from '..
 export * from './asking.js';
 export * from './embed.js';
 export type { DataExport, ExportStatus, LatestExport } from '../exports.js';
+export type { OnboardingChecklist } from '../onboarding.js';
