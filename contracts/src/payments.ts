@@ -134,6 +134,8 @@ export const ZAccountStatusResponse = z.strictObject({
   stripeAccountId: z.string().nullable(),
   /** Spec §3: "a completed value matters". null without an account. */
   stripeAccountStatus: z.enum(PAYOUT_ACCOUNT_STATUSES).nullable(),
+  /** The payout account's country (chosen once, issue 28); null without an account. */
+  country: z.string().nullable(),
   chargesEnabled: z.boolean(),
   payoutsEnabled: z.boolean(),
   detailsSubmitted: z.boolean(),

@@ -103,6 +103,7 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
       userId: ada.id,
       stripeAccountId: null,
       stripeAccountStatus: null,
+      country: null,
       chargesEnabled: false,
       payoutsEnabled: false,
       detailsSubmitted: false,
@@ -136,6 +137,7 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     expect(pending.body).toMatchObject({
       stripeAccountId: connected.body.stripeAccountId,
       stripeAccountStatus: 'pending',
+      country: 'DE',
     });
     const notYet = await h.api(
       'PUT',
