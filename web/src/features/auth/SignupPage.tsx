@@ -34,7 +34,7 @@ export default function SignupPage() {
       if (!user || typeof user.name !== 'string') return data.message || 'Signup failed';
       if (!accessToken) console.warn('Signup response carried no token'); // spec §8: only logged
       signIn(user, accessToken, data.refreshToken);
-      void navigate(nextPath(location.search), { replace: true });
+      void navigate(nextPath(location.search, '/admin/setup'), { replace: true });
     },
     failed: 'Signup failed',
     unreachable: 'Signup failed. Please try again.',
