@@ -152,7 +152,7 @@ function Checklist({
         })}
       </ol>
       <div className="panel setup__end">
-        <h2 className="setup-step__title">{data.done ? 'You’re live — share your link' : 'Then you’re live'}</h2>
+        <h2 className="setup-step__title">{data.done ? 'Ready for questions' : 'Then you’re live'}</h2>
         <p className="setup-step__text">
           {data.done
             ? 'Your page is ready for questions. Share it wherever people already find you.'

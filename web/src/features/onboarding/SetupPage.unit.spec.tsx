@@ -76,7 +76,7 @@ describe('the set-up page (issue 28)', () => {
     const writeText = vi.spyOn(navigator.clipboard, 'writeText');
     await user.click(await screen.findByRole('button', { name: 'Copy link' }));
     expect(writeText).toHaveBeenCalledWith(expect.stringMatching(/^https?:\/\/[^/]+\/ask\/ada$/));
-    expect(writeText).toHaveBeenCalledWith((screen.getByLabelText('Your link') as HTMLInputElement).value);
+    expect(writeText).toHaveBeenCalledWith(screen.getByLabelText<HTMLInputElement>('Your link').value);
     expect(await screen.findByText('Link copied.')).toBeInTheDocument();
     expect(mock.calls.find((c) => c.method === 'POST')?.body).toEqual({ mark: 'linkShared' });
     await screen.findByRole('heading', { level: 1, name: 'You’re live — share your link' });

@@ -135,11 +135,9 @@ export function ColorsStep({ user, updateUser, onChanged, onDirty }: StepProps) 
       <div className="setup-colors">
         <ColorInput label="Main colour" value={main} onChange={setMain} />
         <ColorInput label="Light colour" value={light} onChange={setLight} />
-        <div className="color-preview" style={themeVars(main, light)} aria-hidden="true">
-          <span className="color-preview__banner" />
-          <span className="color-preview__text">Your public page</span>
-          <span className="color-preview__button">Ask a Question</span>
-        </div>
+        <span className="setup-colors__preview" style={themeVars(main, light)} aria-hidden="true">
+          Ask a Question
+        </span>
       </div>
       <ErrorBanner>{error}</ErrorBanner>
       <div>
