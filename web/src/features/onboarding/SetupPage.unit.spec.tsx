@@ -105,4 +105,12 @@ describe('the admin navigation (issue 28)', () => {
     expect(within(nav).getByRole('link', { name: 'View my page' })).toHaveAttribute('href', '/ask/ada');
     expect(within(nav).getByRole('link', { name: 'Set-up' })).toHaveAttribute('aria-current', 'page');
   });
+
+  it('the avatar menu links to the owner’s public page', async () => {
+    const { mock, user } = renderAdmin('/admin/setup', { 'GET /api/users/onboarding': () => json(checklist()) });
+    restore = mock.restore;
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    const header = screen.getByRole('banner');
+    expect(within(header).getByRole('link', { name: 'View my page' })).toHaveAttribute('href', '/ask/ada');
+  });
 });
