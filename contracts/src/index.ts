@@ -18,3 +18,4 @@ export * from './question-status.js';
 export * from './exports.js';
 export * from './core/reports.js';
 export * from './core/claims.js';
+export * from './onboarding.js';

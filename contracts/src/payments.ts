@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  DEFAULT_PAYOUT_COUNTRY,
   MAX_TIP_OPTIONS,
   PAYMENT_MESSAGES,
   PAYOUT_ACCOUNT_STATUSES,
@@ -35,7 +34,8 @@ export * from './core/payments.js';
 /** `PUT /api/payments/tipOptions`: `userId` is in the spec's payload but the owner is whoever the token says. */
 export const ZSaveTipOptionsRequest = z.object({
   userId: z.unknown().optional(),
-  tipOptions: z.array(z.unknown(), { error: PAYMENT_MESSAGES.invalidOption }),
+  /** Absent: only the switch changes (issue 28: the tipping switch saves at once, the saved options stay). */
+  tipOptions: z.array(z.unknown(), { error: PAYMENT_MESSAGES.invalidOption }).optional(),
   tippingEnabled: z.boolean({ error: PAYMENT_MESSAGES.tippingNotBoolean }),
 });
 export type SaveTipOptionsRequest = z.infer<typeof ZSaveTipOptionsRequest>;
@@ -65,15 +65,19 @@ export function checkTipOptions(input: unknown[]): Checked<TipOption[]> {
   return { ok: true, value: values.map(toTipOption) };
 }
 
-/** `POST /api/payments/connect`: the country of the connected account (spec: from an IP lookup, fallback CA). */
+/**
+ * `POST /api/payments/connect`: the country of the connected account. Required (issue 28): it cannot be changed
+ * later, so the owner chooses it explicitly (the page prefills it from the browser's locale) — no silent default.
+ */
 export const ZConnectRequest = z.object({
   userId: z.unknown().optional(),
   country: z
-    .string({ error: PAYMENT_MESSAGES.invalidCountry })
+    .string({
+      error: (issue) => (issue.input === undefined ? PAYMENT_MESSAGES.chooseCountry : PAYMENT_MESSAGES.invalidCountry),
+    })
     .trim()
     .regex(/^[A-Za-z]{2}$/, PAYMENT_MESSAGES.invalidCountry)
-    .transform((c) => c.toUpperCase())
-    .default(DEFAULT_PAYOUT_COUNTRY),
+    .transform((c) => c.toUpperCase()),
 });
 export type ConnectRequest = z.infer<typeof ZConnectRequest>;
 
@@ -130,6 +134,8 @@ export const ZAccountStatusResponse = z.strictObject({
   stripeAccountId: z.string().nullable(),
   /** Spec §3: "a completed value matters". null without an account. */
   stripeAccountStatus: z.enum(PAYOUT_ACCOUNT_STATUSES).nullable(),
+  /** The payout account's country (chosen once, issue 28); null without an account. */
+  country: z.string().nullable(),
   chargesEnabled: z.boolean(),
   payoutsEnabled: z.boolean(),
   detailsSubmitted: z.boolean(),

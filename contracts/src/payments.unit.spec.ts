@@ -60,8 +60,10 @@ describe('payments contracts', () => {
     expect(applicationFeeCents(1234)).toBe(123);
   });
 
-  it('defaults the payout country to CA and upper-cases it', () => {
-    expect(ZConnectRequest.parse({}).country).toBe('CA');
+  it('requires the payout country (issue 28: never assumed) and upper-cases it', () => {
+    const missing = ZConnectRequest.safeParse({});
+    expect(missing.success).toBe(false);
+    expect(missing.error?.issues[0]?.message).toBe('Please choose the country of your payout account. It cannot be changed later.');
     expect(ZConnectRequest.parse({ country: 'us' }).country).toBe('US');
     expect(ZConnectRequest.safeParse({ country: 'USA' }).success).toBe(false);
   });

@@ -1,6 +1,7 @@
 import type { ApiCall } from './call.js';
 import { exportsApi } from './exports.js';
 import { identityApi, identityBrowserCalls } from './identity.js';
+import { onboardingApi } from './onboarding.js';
 import { curationOpsApi } from './ops-curation.js';
 import { opsStreamsApi } from './ops-streams.js';
 import { questionsOpsApi, supportOpsApi } from './ops-support.js';
@@ -14,6 +15,7 @@ import { trustApi } from './trust.js';
 
 export * from './call.js';
 export { exportsApi, exportsInternalCalls } from './exports.js';
+export { onboardingApi, onboardingInternalCalls } from './onboarding.js';
 export { identityApi, identityBrowserCalls } from './identity.js';
 export { paymentsApi, paymentsBrowserCalls } from './payments.js';
 export { questionsApi, questionsInternalCalls } from './questions.js';
@@ -48,6 +50,8 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(claimsOpsApi),
   // Issue 15: the data export (api/exports.ts).
   ...Object.values(exportsApi),
+  // Issue 28: the owner's set-up checklist (api/onboarding.ts, ADR 0052).
+  ...Object.values(onboardingApi),
 ];
 
 /**

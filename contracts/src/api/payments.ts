@@ -53,7 +53,9 @@ export const paymentsApi = {
     path: '/api/payments/tipOptions',
     service: 'payments',
     summary: 'Save your tip options and turn tipping on or off',
-    description: 'Spec §5: at most 5 options from the allowed list, no duplicates, $0 always there.',
+    description:
+      'Spec §5: at most 5 options from the allowed list, no duplicates, $0 always there. Without `tipOptions` only ' +
+      'the switch changes (the saved options stay): the tipping switch saves on its own.',
     auth: 'required',
     errors: {
       400: [P.invalidOption, P.tooManyOptions, P.zeroRequired, P.duplicateOption, P.tippingNotBoolean],
@@ -71,7 +73,7 @@ export const paymentsApi = {
     summary: 'Create your payout account (once) and get a link to its onboarding page',
     auth: 'required',
     errors: {
-      400: [P.invalidCountry],
+      400: [P.invalidCountry, P.chooseCountry],
       ...AUTH,
       403: [P.onlyOwner],
       409: ['A different payout account is already linked to this profile.'],

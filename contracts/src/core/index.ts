@@ -25,6 +25,7 @@ export * from './support.js';
 export * from './reports.js';
 export * from './ops.js';
 export * from './claims.js';
+export * from './onboarding.js';
 
 export type {
   ChangeHandleResponse,
@@ -55,3 +56,4 @@ export type { OpsDeadLetter, OpsJob, OpsRetryOutcome, OpsStreamStatus } from '..
 export * from './asking.js';
 export * from './embed.js';
 export type { DataExport, ExportStatus, LatestExport } from '../exports.js';
+export type { OnboardingChecklist } from '../onboarding.js';

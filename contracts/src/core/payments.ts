@@ -43,8 +43,6 @@ export const DEFAULT_TIP_OPTIONS: TipOption[] = DEFAULT_TIP_OPTION_VALUES.map(to
 export const PLATFORM_FEE_PERCENT = 10;
 /** The platform's fee on `amount` cents, rounded to the cent. */
 export const applicationFeeCents = (amount: number) => Math.round((amount * PLATFORM_FEE_PERCENT) / 100);
-/** Spec §9: default payout country. */
-export const DEFAULT_PAYOUT_COUNTRY = 'CA';
 
 /** A payout account's onboarding state; tipping can be enabled only when it is `completed` (spec §4). */
 export const PAYOUT_ACCOUNT_STATUSES = ['pending', 'restricted', 'completed'] as const;
@@ -82,6 +80,7 @@ export const PAYMENT_MESSAGES = {
   duplicateOption: 'Each tip amount can be offered only once.',
   tippingNotBoolean: 'tippingEnabled must be true or false',
   invalidCountry: 'Please choose a valid two-letter country code.',
+  chooseCountry: 'Please choose the country of your payout account. It cannot be changed later.',
   onlyOwner: 'You can only see and change your own payment settings.',
   ownProfile: 'You cannot tip your own profile.',
   notAcceptingTips: 'This profile is not accepting tips right now.',

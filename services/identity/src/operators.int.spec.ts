@@ -82,6 +82,25 @@ describe.runIf(run)('platform operators (issue 18) on real Postgres: granted onl
     expect(row.operator).toBe(false);
   });
 
+  it('issue 28: a role granted while signed in takes effect at the next request, without signing out', async () => {
+    const res = await inject('POST', '/api/users', { name: 'Gil Granted', email: 'gil@example.com', password: PASSWORD });
+    const { accessToken, refreshToken } = res.json<{ accessToken: string; refreshToken: string }>();
+    expect((await inject('GET', '/api/users/profile', undefined, accessToken)).statusCode).toBe(200);
+    expect(await runIdentityCli(['grant-operator', '--email', 'gil@example.com'], env)).toBe(0);
+    // The next request (the web app reads the profile on every start) refuses the token that misses the role…
+    const next = await inject('GET', '/api/users/profile', undefined, accessToken);
+    expect(next.statusCode).toBe(401);
+    expect(next.json().message).toBe('Not authorized, token failed');
+    // …so the app refreshes, as on any 401, in the same session: the new token opens the operator routes.
+    const refreshed = await inject('POST', '/api/users/refresh-token', { refreshToken });
+    expect(refreshed.statusCode).toBe(200);
+    const fresh = refreshed.json().accessToken as string;
+    expect(claimsOf(fresh).op).toBe(true);
+    expect(claimsOf(fresh).sid).toBe(claimsOf(accessToken).sid);
+    expect((await inject('GET', '/api/users/profile', undefined, fresh)).statusCode).toBe(200);
+    expect((await audit(fresh)).statusCode).toBe(200);
+  });
+
   it('revoking ends every session of the account at once', async () => {
     const token = await login('ada@example.com');
     expect((await audit(token)).statusCode).toBe(200);

@@ -7,6 +7,7 @@ import type { IdentityDB } from './db/schema.js';
 import { ArchiveConsole } from './operators/archives.js';
 import { Operators, parseOperatorEmails } from './operators/operators.js';
 import { registerOperatorRoutes } from './operators/routes.js';
+import { httpOnboardingSources, Onboarding, registerOnboardingRoutes } from './onboarding/onboarding.js';
 import { LoginThrottle, outboxAnnouncer, Sessions } from './sessions/sessions.js';
 import { SignIn } from './sessions/sign-in.js';
 import { Accounts } from './users/accounts.js';
@@ -52,6 +53,8 @@ export interface IdentityParts {
   claimCommands: ProfileClaimCommands;
   claimsView: ProfileClaimsReadModel;
   claimMail: JobHandler<IdentityDB>;
+  /** The owner's set-up checklist (issue 28, ADR 0052). */
+  onboarding: Onboarding;
 }
 
 export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, IdentityParts> = {
@@ -79,6 +82,11 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     const users = new UsersReadModel(db);
     const sessions = new Sessions(db, clock, outboxAnnouncer(database));
     const mail = { clock, log, mailer, publicOrigin: config.PUBLIC_ORIGIN };
+    const internal = {
+      questionsUrl: config.QUESTIONS_URL,
+      paymentsUrl: config.PAYMENTS_URL,
+      ...(config.INTERNAL_API_TOKEN ? { internalToken: config.INTERNAL_API_TOKEN } : {}),
+    };
     return {
       commands,
       users,
@@ -93,15 +101,12 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
         db,
         users,
         ...mail,
-        sources: httpExportSources({
-          questionsUrl: config.QUESTIONS_URL,
-          paymentsUrl: config.PAYMENTS_URL,
-          ...(config.INTERNAL_API_TOKEN ? { internalToken: config.INTERNAL_API_TOKEN } : {}),
-        }),
+        sources: httpExportSources(internal),
       }),
       claimCommands: profileClaimCommands(store),
       claimsView: new ProfileClaimsReadModel(db),
       claimMail: claimMailJob(mail),
+      onboarding: new Onboarding({ store, users, sources: httpOnboardingSources(internal), clock, log }),
     };
   },
   async routes(app, parts, ctx) {
@@ -118,6 +123,7 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     registerExportRoutes(app, parts);
     const claims = new ProfileClaims({ ...parts, store: ctx.store, claims: parts.claimCommands, accounts, clock: ctx.clock });
     registerClaimRoutes(app, { claims, sessions: parts.sessions });
+    registerOnboardingRoutes(app, parts);
     app.addHook('onClose', async () => parts.exports.settled());
   },
   jobs: ({ verification, resets, claimMail }) => ({

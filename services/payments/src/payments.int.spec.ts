@@ -7,6 +7,7 @@ import {
   BROWSER_CALLS,
   PAYMENT_MESSAGES,
   exportsInternalCalls,
+  onboardingInternalCalls,
 } from '@ques/contracts';
 import { rebuildProjections, registeredRoutes } from '@ques/kit';
 import {
@@ -102,6 +103,7 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
       userId: ada.id,
       stripeAccountId: null,
       stripeAccountStatus: null,
+      country: null,
       chargesEnabled: false,
       payoutsEnabled: false,
       detailsSubmitted: false,
@@ -113,9 +115,19 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
       ada.token,
     );
     expect([noAccount.status, noAccount.body.message]).toEqual([422, PAYMENT_MESSAGES.setUpFirst]);
+    // The switch alone is refused the same way before payouts are connected (issue 28).
+    const switchOnly = await h.api('PUT', '/api/payments/tipOptions', { tippingEnabled: true }, ada.token);
+    expect([switchOnly.status, switchOnly.body.message]).toEqual([422, PAYMENT_MESSAGES.setUpFirst]);
+    expect((await h.api('GET', `/internal/onboarding/payments/${ada.id}`)).body).toEqual({ payoutsConnected: false, tippingEnabled: false });
 
-    const connected = await h.api('POST', '/api/payments/connect', { userId: ada.id }, ada.token);
+    // Issue 28: the country cannot be changed later, so it is never assumed: the owner sends it.
+    const noCountry = await h.api('POST', '/api/payments/connect', { userId: ada.id }, ada.token);
+    expect([noCountry.status, noCountry.body.message]).toEqual([400, PAYMENT_MESSAGES.chooseCountry]);
+    expect((await h.api('GET', '/api/payments/account-status', undefined, ada.token)).body.stripeAccountId).toBeNull();
+    const connected = await h.api('POST', '/api/payments/connect', { userId: ada.id, country: 'de' }, ada.token);
     expect(connected.status).toBe(200);
+    const linked = await h.database.db.selectFrom('payout_accounts').select('country').where('user_id', '=', ada.id).executeTakeFirstOrThrow();
+    expect(linked.country).toBe('DE');
     expect(connected.body.url).toBe(`${PUBLIC_ORIGIN}/pay/test/onboarding/${connected.body.stripeAccountId}`);
     // Connecting again reuses the account.
     expect(
@@ -125,6 +137,7 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     expect(pending.body).toMatchObject({
       stripeAccountId: connected.body.stripeAccountId,
       stripeAccountStatus: 'pending',
+      country: 'DE',
     });
     const notYet = await h.api(
       'PUT',
@@ -146,6 +159,13 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
         (await h.api('GET', '/api/payments/account-status', undefined, ada.token)).body
           .stripeAccountStatus === 'completed',
     );
+
+    // Issue 28: the switch saves on its own, in one call, keeping the saved options.
+    const switched = await h.api('PUT', '/api/payments/tipOptions', { tippingEnabled: true }, ada.token);
+    expect(switched.status).toBe(200);
+    expect(switched.body).toMatchObject({ tippingEnabled: true, tipOptions: [{ value: '$0' }, { value: '$5' }, { value: '$25' }, { value: '$50' }, { value: 'Custom' }] });
+    expect((await h.api('GET', `/api/payments/tipOptions?userId=${ada.id}`)).body.tippingEnabled).toBe(true);
+    expect((await h.api('GET', `/internal/onboarding/payments/${ada.id}`)).body).toEqual({ payoutsConnected: true, tippingEnabled: true });
 
     const saved = await h.api(
       'PUT',
@@ -676,8 +696,8 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
   it('declares params, query, body and response schemas on every route, all from contracts', () => {
     expect(routesWithoutSchemas(h.a.app)).toEqual([]);
     // Every route payments serves is one of its declared calls (API_CALLS, BROWSER_CALLS, or the internal read of a
-    // person's data export), and each is served.
-    const declared = [...API_CALLS, ...BROWSER_CALLS, ...Object.values(exportsInternalCalls)].filter(
+    // person's data export or the set-up checklist's facts), and each is served.
+    const declared = [...API_CALLS, ...BROWSER_CALLS, ...Object.values(exportsInternalCalls), ...Object.values(onboardingInternalCalls)].filter(
       (c) => c.service === 'payments',
     );
     const served = registeredRoutes(h.a.app)

@@ -6,6 +6,7 @@ import { payoutAccountCommands, type PayoutAccountCommands } from './accounts/co
 import { payoutAccountsProjection, PayoutAccountsReadModel } from './accounts/read-models/payout-accounts.js';
 import { registerAccountRoutes } from './accounts/routes.js';
 import { registerExportRoutes } from './exports/export.js';
+import { registerOnboardingFactsRoute } from './accounts/onboarding.js';
 import { loadPaymentsConfig, type PaymentsConfig } from './config.js';
 import { paymentsMigrations } from './db/migrations/index.js';
 import type { PaymentsDB } from './db/schema.js';
@@ -172,6 +173,8 @@ export const paymentsService: ServiceDefinition<PaymentsDB, PaymentsConfig, Paym
     if (provider instanceof TestModeProvider) await registerTestModePages(app, provider);
     // Issue 15: payments' part of a person's data export, read by identity.
     registerExportRoutes(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
+    // Issue 28: payments' facts for the owner's set-up checklist, read by identity.
+    registerOnboardingFactsRoute(app, { accounts: parts.accounts, tipOptions: parts.tipOptions, sync: parts.sync, internalToken: ctx.config.INTERNAL_API_TOKEN });
     registerOperatorAuditRoute(app, ctx.db, opsApi.auditPayments);
     app.addHook('onClose', async () => inbox.settled());
     ctx.log.info({ provider: provider.mode }, 'payments provider ready');

@@ -95,7 +95,7 @@ describe.runIf(run)('payments with the Stripe SDK against a local Stripe double'
       return_url: `${PUBLIC_ORIGIN}/admin/payment?stripe=return`,
       refresh_url: `${PUBLIC_ORIGIN}/admin/payment?stripe=refresh`,
     });
-    const again = await h.api('POST', '/api/payments/connect', {}, ada.token);
+    const again = await h.api('POST', '/api/payments/connect', { country: 'CA' }, ada.token);
     expect(again.body.url).toMatch(/^https:\/\/connect\.double\.test\/setup\/acct_double_/);
     expect(stripe.requestsTo('POST', /^\/v1\/accounts$/)).toHaveLength(1);
   });

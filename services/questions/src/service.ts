@@ -5,6 +5,7 @@ import { Asking } from './asking/asking.js';
 import { nudgeJobs } from './asking/nudges.js';
 import { registerAskingRoutes } from './asking/routes.js';
 import { registerExportRoutes } from './exports/export.js';
+import { registerOnboardingFactsRoute } from './exports/onboarding.js';
 import { loadQuestionsConfig, type QuestionsConfig } from './config.js';
 import { questionsMigrations } from './db/migrations/index.js';
 import type { QuestionsDB } from './db/schema.js';
@@ -81,6 +82,8 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     registerOperatorAuditRoute(app, ctx.db, opsApi.auditQuestions);
     // Issue 15: questions' part of a person's data export, read by identity.
     registerExportRoutes(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
+    // Issue 28: the owner's set-up checklist asks whether an answer is public yet.
+    registerOnboardingFactsRoute(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
     registerTrustRoutes(app, parts.trust);
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],

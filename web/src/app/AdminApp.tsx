@@ -9,6 +9,7 @@ const QuestionsAskedPage = lazy(() => import('../features/admin/QuestionsAskedPa
 const QuestionsCuratedPage = lazy(() => import('../features/admin/QuestionsCuratedPage'));
 const PaymentPage = lazy(() => import('../features/payments/PaymentPage'));
 const AccountSettingsPage = lazy(() => import('../features/account/AccountSettingsPage'));
+const SetupPage = lazy(() => import('../features/onboarding/SetupPage'));
 
 /**
  * /admin/* — loaded only for signed-in users, never part of the public bundle. The admin area puts screens of three
@@ -23,6 +24,7 @@ export default function AdminApp() {
         <Route path="questions-curated" element={<QuestionsCuratedPage />} />
         <Route path="payment" element={<PaymentPage />} />
         <Route path="account-settings/*" element={<AccountSettingsPage />} />
+        <Route path="setup" element={<SetupPage />} />
         <Route path="*" element={<AreaNotFound title="Not found — Ques" description="This admin page does not exist." home="/admin" homeLabel="Go to your questions" />} />
       </Route>
     </Routes>

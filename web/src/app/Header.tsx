@@ -3,6 +3,7 @@ import { Link, useLocation } from '../lib/router';
 import { Avatar } from '../components/Avatar';
 import { useAuth } from '../lib/auth/auth-context';
 import { Logo } from '../components/Logo';
+import { profilePath } from '@ques/contracts/core';
 
 interface HeaderProps {
   onOpenSupport: () => void;
@@ -94,6 +95,11 @@ export function Header({ onOpenSupport }: HeaderProps) {
                 <li>
                   <Link to="/">Home</Link>
                 </li>
+                {user.username ? (
+                  <li>
+                    <Link to={profilePath(user.username)}>View my page</Link>
+                  </li>
+                ) : null}
                 <li>
                   <Link to="/admin">Manage Questions</Link>
                 </li>

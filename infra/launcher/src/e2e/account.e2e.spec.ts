@@ -52,7 +52,10 @@ describe.skipIf(!run)('account settings: e-mail verification and the current pas
     const link = /https?:\/\/\S+\/verify-email\?token=[\w-]+/.exec(verificationMails(product.mailDir, email)[1]!.text)![0];
     await page.goto(link);
     await until(() => page.getByRole('status').first().textContent()).toContain('Your email address is verified.');
-    await page.getByRole('link', { name: 'Go to Account Settings' }).click();
+    // Issue 28: the verified address continues the set-up path.
+    await page.getByRole('link', { name: 'Continue setting up your page' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Set up your page' }).waitFor();
+    await page.goto('/admin/account-settings');
     await page.getByRole('heading', { name: 'Account Settings' }).waitFor();
     expect(await page.getByRole('region', { name: 'Verify your email' }).count()).toBe(0);
 

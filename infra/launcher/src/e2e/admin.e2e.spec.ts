@@ -200,17 +200,15 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     await page.goto('/admin/payment');
     await page.getByRole('heading', { level: 1, name: 'Payment' }).waitFor();
     await until(() =>
-      page.getByText('No Stripe account connected yet. Connect one to receive tips.').isVisible(),
+      page.getByText('Connect a payout account first: tips are paid out to it. Then turn tipping on.').isVisible(),
     ).toBe(true);
-    // The browser's locale (en-US) picks the payout country.
-    expect(await page.getByLabel('Country').inputValue()).toBe('US');
+    // The browser's locale (en-US) prefills the payout country (issue 28: chosen and confirmed, never assumed).
+    expect(await page.getByLabel('Payout country').inputValue()).toBe('US');
 
-    // Tipping cannot go on before there is a payout account.
+    // Tipping cannot go on before payouts are connected: the switch says why and links to the payouts step.
     const tipping = page.getByRole('switch', { name: 'Enabling Tipping' });
-    await tipping.click();
-    await until(() => page.getByRole('alert').textContent()).toBe(
-      'Please set up your Stripe Connect account first.',
-    );
+    expect(await tipping.isDisabled()).toBe(true);
+    expect(await page.getByText('Please set up your Stripe Connect account first.').isVisible()).toBe(true);
     expect(await tipping.isChecked()).toBe(false);
     // The defaults: five options, so no sixth.
     const selects = page.getByLabel(/^Tip amount Option \d$/);
@@ -223,8 +221,9 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     ]);
     expect(await page.getByRole('button', { name: 'Add tip option' }).isDisabled()).toBe(true);
 
-    // Connect → the test-mode onboarding page → Complete onboarding → back on the Payment screen.
-    await page.getByRole('button', { name: 'Connect Stripe account' }).click();
+    // Connect → confirm the country → the test-mode onboarding page → Complete onboarding → back on the Payment screen.
+    await page.getByRole('button', { name: 'Connect payouts' }).click();
+    await page.getByRole('button', { name: 'Confirm United States and continue' }).click();
     await page.waitForURL(/\/pay\/test\/onboarding\//);
     await page.getByText('Payout account onboarding').waitFor();
     expect(await page.getByText('TEST MODE — no real money.', { exact: false }).isVisible()).toBe(true);
@@ -232,10 +231,10 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     await page.getByRole('button', { name: 'Complete onboarding' }).click();
     await page.waitForURL(`${base}/admin/payment?stripe=return`);
     await until(() =>
-      page.getByText('Your Stripe account is connected and ready to receive tips.').isVisible(),
+      page.getByText('Your payout account in United States is ready to receive tips.').isVisible(),
     ).toBe(true);
-    expect(await page.getByRole('button', { name: 'Edit Stripe account' }).isVisible()).toBe(true);
-    expect(await page.getByLabel('Country').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Edit payout account' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Payout country').count()).toBe(0);
 
     // $0 (always offered), $5 and $25: remove Custom and $50.
     await page.getByRole('button', { name: 'Remove Tip amount Option 5' }).click();
@@ -248,15 +247,17 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     expect(await page.getByRole('button', { name: 'Remove Tip amount Option 1' }).count()).toBe(0);
     expect(await page.getByText('Always offered').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Add tip option' }).isEnabled()).toBe(true);
+    // The switch saves on its own (issue 28); the amounts keep their Save.
     await tipping.click();
+    await until(() => page.getByText('Saved — tipping is on.').isVisible()).toBe(true);
     expect(await tipping.isChecked()).toBe(true);
     expect(await page.getByRole('alert').count()).toBe(0);
-    await page.getByRole('button', { name: 'Save Payment Settings' }).click();
+    await page.getByRole('button', { name: 'Save tip amounts' }).click();
     await until(() => page.getByText('Payment options saved successfully!').isVisible()).toBe(true);
 
     // Saved: after a reload the screen shows the same, and the public tip options are what visitors get.
     await page.reload();
-    await page.getByRole('button', { name: 'Save Payment Settings' }).waitFor();
+    await page.getByRole('button', { name: 'Save tip amounts' }).waitFor();
     expect(await tipping.isChecked()).toBe(true);
     expect(await selects.evaluateAll((els) => els.map((el) => (el as HTMLSelectElement).value))).toEqual([
       '$0',

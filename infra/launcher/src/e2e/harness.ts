@@ -171,7 +171,8 @@ export async function newContext(
 }
 
 /**
- * Logs `email` in through the login form (the test password) in a fresh desktop context; the page ends on `/`.
+ * Logs `email` in through the login form (the test password) in a fresh desktop context; the page ends where login
+ * sends the account (the set-up page for a new owner).
  * `errors` are the page's console errors, `scripts` the script URLs it loaded.
  */
 export async function logInInBrowser(browser: Browser, base: string, email: string, path = '/login') {
@@ -184,7 +185,8 @@ export async function logInInBrowser(browser: Browser, base: string, email: stri
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(TEST_PASSWORD);
   await page.getByRole('button', { name: 'Log In' }).click();
-  await page.waitForURL((url) => url.pathname === '/');
+  // Issue 28: a new owner lands on the set-up page (else their questions, or the ?next= page).
+  await page.waitForURL((url) => url.pathname !== '/login');
   return { context, page, errors, scripts };
 }
 

@@ -49,6 +49,19 @@ export class SignIn {
     return { accessToken: issueAccess(await this.configured(row), issued.familyId), refreshToken: issued.refreshToken };
   }
 
+  /**
+   * Issue 28: the operator role takes effect at the account's next request, without signing out. The web app reads
+   * the profile at every start; a token whose `op` claim no longer says what the account is (granted by the CLI or
+   * `OPERATOR_EMAILS` after it was issued) is refused with a 401, which the app answers by refreshing — and the new
+   * token carries the role. (A revoked role already ends the sessions.)
+   */
+  async assertCurrentRole(claims: AccessClaims): Promise<void> {
+    const row = await this.deps.users.byId(claims.sub);
+    if (!row) return;
+    const current = await this.configured(row);
+    if (Boolean(current.operator) !== (claims.op === true)) throw unauthorized('Not authorized, token failed');
+  }
+
   private configured(row: Parameters<typeof toUser>[0]) {
     return withConfiguredOperator(this.deps.operators ?? null, this.deps.operatorEmails ?? new Set(), row);
   }

@@ -1,6 +1,7 @@
 import { IdentityEvents, type UserSnapshot } from '@ques/contracts';
 import type { IntegrationMapper, RecordedEvent } from '@ques/kit';
 import { CLAIM_EVENT_TYPES } from '../claims/domain.js';
+import { ONBOARDING_EVENT_TYPES } from '../onboarding/domain.js';
 import type { UserEvent, UserProfile } from './domain/user.js';
 
 const snapshot = (p: UserProfile): UserSnapshot => ({
@@ -20,6 +21,8 @@ const snapshot = (p: UserProfile): UserSnapshot => ({
 export const identityIntegration: IntegrationMapper = (recorded: RecordedEvent) => {
   // Profile claims are identity's own business (ADR 0034): an approval reaches the others as the profile's snapshot.
   if (CLAIM_EVENT_TYPES.has(recorded.type)) return null;
+  // The set-up checklist's marks (issue 28) are nobody else's business either.
+  if (ONBOARDING_EVENT_TYPES.has(recorded.type)) return null;
   const e = { type: recorded.type, data: recorded.data } as UserEvent;
   switch (e.type) {
     case 'UserRegistered':

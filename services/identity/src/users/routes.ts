@@ -55,7 +55,11 @@ export async function registerIdentityRoutes(app: HttpApp, parts: IdentityRoutes
     return signIn.logout(claims, request.body.refreshToken, request.correlationId);
   });
 
-  routeFor(app, identityApi.getProfile, async (request) => accounts.profile((await caller(request)).claims.sub));
+  routeFor(app, identityApi.getProfile, async (request) => {
+    const { claims } = await caller(request);
+    await signIn.assertCurrentRole(claims);
+    return accounts.profile(claims.sub);
+  });
 
   routeFor(app, identityApi.updateProfile, async (request) => accounts.update(await caller(request), request.body));
 

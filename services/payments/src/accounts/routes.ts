@@ -21,6 +21,7 @@ const statusOf = (userId: string, row: PayoutAccountRow | undefined): AccountSta
   userId,
   stripeAccountId: row?.account_id ?? null,
   stripeAccountStatus: row?.status ?? null,
+  country: row?.country ?? null,
   chargesEnabled: row?.charges_enabled ?? false,
   payoutsEnabled: row?.payouts_enabled ?? false,
   detailsSubmitted: row?.details_submitted ?? false,

@@ -68,7 +68,7 @@ export async function paymentsOf(db: Kysely<PaymentsDB>, userId: string): Promis
 }
 
 /** `/internal/*`: when `INTERNAL_API_TOKEN` is set, the caller must send it. */
-function checkInternal(request: FastifyRequest, token: string | undefined): void {
+export function checkInternal(request: FastifyRequest, token: string | undefined): void {
   if (!token) return;
   const given = request.headers['x-internal-token'];
   const ok = typeof given === 'string' && given.length === token.length && timingSafeEqual(Buffer.from(given), Buffer.from(token));

@@ -49,7 +49,7 @@ export async function registerTipOptionsRoutes(
         type: 'SaveTipOptions',
         data: {
           userId: claims.sub,
-          tipOptions: body.tipOptions,
+          ...(body.tipOptions ? { tipOptions: body.tipOptions } : {}),
           tippingEnabled: body.tippingEnabled,
           accountStatus: account?.status ?? null,
           now: ctx.clock(),

@@ -1,9 +1,13 @@
 import { Avatar } from '../../components/Avatar';
 import { SideNavLayout, type SideNavGroup } from '../../components/SideNavLayout';
+import { profilePath } from '@ques/contracts/core';
 import { useAuth } from '../../lib/auth/auth-context';
+import { Link } from '../../lib/router';
 import './admin.css';
 
 const GROUPS: readonly SideNavGroup[] = [
+  // Issue 28: the set-up checklist, where a new owner starts.
+  { heading: 'Get started', items: [{ to: '/admin/setup', label: 'Set-up', end: false }] },
   {
     heading: 'Manage Questions',
     items: [
@@ -30,6 +34,14 @@ export function AdminLayout() {
       groups={GROUPS}
       avatar={<Avatar name={user?.name} url={user?.avatarUrl} size={32} initialsWhenDefault />}
       whoName={user?.name || 'Unknown User'}
+      // The owner's public page is always one click away (issue 28).
+      footer={
+        user?.username ? (
+          <Link to={profilePath(user.username)} className="admin__view-page">
+            View my page
+          </Link>
+        ) : null
+      }
     />
   );
 }

@@ -9,6 +9,7 @@ import { ErrorSummary } from '../../components/ErrorSummary';
 import { login } from './api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AuthCard, AuthSubmit, AuthSwitch } from './AuthCard';
+import { landingAfterSignIn } from '../../lib/onboarding';
 import { nextPath, nextQuery } from './next';
 
 /** Each field's own message (issue 28: shown together, each under its field). */
@@ -36,7 +37,10 @@ export default function LoginPage() {
       const data = await login(email.trim(), password);
       if (!data?.user || !data.accessToken) return data?.message || 'Login failed';
       signIn(data.user, data.accessToken, data.refreshToken);
-      void navigate(nextPath(location.search), { replace: true });
+      // Issue 28: a page asked for (`?next=`) comes first; else the set-up page until its checklist is done or
+      // dismissed, then the owner's questions.
+      const next = nextPath(location.search, '');
+      void navigate(next || (await landingAfterSignIn('/admin')), { replace: true });
     },
     failed: 'Login failed',
     unreachable: 'Login failed. Please try again.',

@@ -85,7 +85,7 @@ export default function SignupPage() {
       if (!user || typeof user.name !== 'string') throw new Error(data.message || 'Signup failed');
       if (!accessToken) console.warn('Signup response carried no token'); // spec §8: only logged
       signIn(user, accessToken, data.refreshToken);
-      void navigate(nextPath(location.search), { replace: true });
+      void navigate(nextPath(location.search, '/admin/setup'), { replace: true });
     } catch (err) {
       const message = err instanceof Error && !('status' in err) ? err.message : errorText(err, 'Signup failed', 'Signup failed. Please try again.');
       // The server's words go under the field they are about.

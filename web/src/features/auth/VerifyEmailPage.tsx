@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { ONBOARDING_PATH } from '@ques/contracts/core';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
 import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
@@ -66,7 +67,13 @@ export default function VerifyEmailPage() {
         </p>
       ) : null}
       {state.kind === 'failed' ? <ErrorBanner>{state.message}</ErrorBanner> : null}
-      {state.kind !== 'verifying' ? (
+      {/* Issue 28: a verified address continues the set-up path; a failed link's way on is Account Settings (resend). */}
+      {state.kind === 'verified' ? (
+        <AuthSwitch to={user ? ONBOARDING_PATH : `/login?next=${encodeURIComponent(ONBOARDING_PATH)}`}>
+          {user ? 'Continue setting up your page' : 'Log in to set up your page'}
+        </AuthSwitch>
+      ) : null}
+      {state.kind === 'failed' ? (
         <AuthSwitch to={user ? '/admin/account-settings' : '/login'}>{user ? 'Go to Account Settings' : 'Log in'}</AuthSwitch>
       ) : null}
     </AuthCard>

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '../../test/fetch-mock';
-import { renderAppAt } from '../../test/render-app';
+import { renderAdmin, renderAppAt } from '../../test/render-app';
 import { VERIFY_INCOMPLETE } from './VerifyEmailPage';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
@@ -21,7 +21,17 @@ describe('/verify-email (the link mailed by identity)', () => {
     const posts = mock.calls.filter((c) => c.url.endsWith('/api/users/verify-email'));
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toEqual({ token: 'tok-123' });
-    expect(screen.getByRole('link', { name: 'Log in' })).toBeInTheDocument();
+    // Issue 28: the next step is the set-up page (through the login when signed out).
+    expect(screen.getByRole('link', { name: 'Log in to set up your page' })).toHaveAttribute('href', '/login?next=%2Fadmin%2Fsetup');
+  });
+
+  it('signed in, continues the set-up path (issue 28): the next step is the set-up page', async () => {
+    const { mock } = renderAdmin('/verify-email?token=tok-456', {
+      'POST /api/users/verify-email': () => json({ message: 'Your email address is verified.' }),
+    });
+    restore = mock.restore;
+    expect(await screen.findByRole('link', { name: 'Continue setting up your page' })).toHaveAttribute('href', '/admin/setup');
+    expect(screen.queryByRole('link', { name: 'Go to Account Settings' })).not.toBeInTheDocument();
   });
 
   it("shows identity's message when the link is expired or used", async () => {

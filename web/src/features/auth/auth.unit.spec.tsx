@@ -1,4 +1,4 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_REFRESHED_EVENT } from '../../lib/api';
@@ -58,16 +58,20 @@ describe('auth state (spec §3, §4)', () => {
     expect(screen.queryByRole('banner')).not.toBeInTheDocument();
   });
 
-  it('logs in: stores tokens and user data, then goes home', async () => {
+  const checklist = (done: boolean, dismissed: boolean) => () =>
+    json({ username: 'ada', steps: {}, done, dismissed });
+
+  it('logs in: stores tokens and user data, then goes to the set-up page while it is not done (issue 28)', async () => {
     const u = userEvent.setup();
     const mock = renderApp('/login', {
       'POST /api/users/login': () =>
         json({ message: 'ok', user: { ...user, username: '' }, accessToken: 'A1', refreshToken: 'R1' }),
+      'GET /api/users/onboarding': checklist(false, false),
     });
     await u.type(await screen.findByLabelText('Email'), 'ada@example.com');
     await u.type(screen.getByLabelText('Password'), 'secret pass');
     await u.click(screen.getByRole('button', { name: 'Log In' }));
-    await waitFor(() => expect(where()).toBe('/'));
+    await waitFor(() => expect(where()).toBe('/admin/setup'));
     expect(mock.calls.find((c) => c.url === '/api/users/login')?.body).toEqual({
       email: 'ada@example.com',
       password: 'secret pass',
@@ -99,6 +103,25 @@ describe('auth state (spec §3, §4)', () => {
     expect(errorOf(password)).toBe('Password is required');
     expect(screen.getByText('Please correct the highlighted field.')).toBeInTheDocument();
     expect(mock.calls.some((c) => c.url === '/api/users/login')).toBe(false);
+  });
+
+  it('after login: the questions once the checklist is done or dismissed; a ?next= page always comes first', async () => {
+    const login = () => json({ message: 'ok', user, accessToken: 'A1', refreshToken: 'R1' });
+    for (const [start, list, expected] of [
+      ['/login', checklist(true, false), '/admin'],
+      ['/login', checklist(false, true), '/admin'],
+      ['/login?next=%2Fclaim%2Fhedy', checklist(false, false), '/claim/hedy'],
+    ] as const) {
+      const u = userEvent.setup();
+      renderApp(start, { 'POST /api/users/login': login, 'GET /api/users/onboarding': list });
+      await u.type(await screen.findByLabelText('Email'), 'ada@example.com');
+      await u.type(screen.getByLabelText('Password'), 'secret pass');
+      await u.click(screen.getByRole('button', { name: 'Log In' }));
+      await waitFor(() => expect(where()).toBe(expected));
+      cleanup();
+      restore?.();
+      localStorage.clear();
+    }
   });
 
   it('shows the server message when login fails, else "Login failed"', async () => {
@@ -146,7 +169,8 @@ describe('auth state (spec §3, §4)', () => {
 
     await u.click(screen.getByRole('checkbox'));
     await u.click(screen.getByRole('button', { name: 'Sign Up' }));
-    await waitFor(() => expect(where()).toBe('/'));
+    // Issue 28: a new owner goes on to the set-up page.
+    await waitFor(() => expect(where()).toBe('/admin/setup'));
     expect(localStorage.getItem('accessToken')).toBe('A1');
   });
 

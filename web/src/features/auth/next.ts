@@ -1,10 +1,11 @@
 /**
  * Where login and signup go afterwards: `?next=` when it is a path on this site (the claim page sends people here
- * and back, issue 18), else the home page. Never another origin (`//host`, `/\host`, `https:`).
+ * and back, issue 18), else `fallback` (the home page unless the caller says: sign-up goes on to the set-up page,
+ * issue 28). Never another origin (`//host`, `/\host`, `https:`).
  */
-export function nextPath(search: string): string {
+export function nextPath(search: string, fallback = '/'): string {
   const next = new URLSearchParams(search).get('next');
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return fallback;
   return next;
 }
 

@@ -39,41 +39,88 @@ async function openPayment(routes: Parameters<typeof renderAdmin>[1] = {}) {
 const selectors = () => screen.getAllByRole('combobox', { name: /^Tip amount Option \d$/ });
 
 describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
-  it('will not turn tipping on without a payout account', async () => {
-    const { user } = await openPayment();
-    await user.click(screen.getByRole('switch', { name: 'Enabling Tipping' }));
-    expect(screen.getByText('Please set up your Stripe Connect account first.')).toBeInTheDocument();
-    expect(screen.getByRole('switch', { name: 'Enabling Tipping' })).not.toBeChecked();
-    expect(screen.getByRole('button', { name: 'Connect Stripe account' })).toBeInTheDocument();
+  it('issue 28: the tip switch is disabled, with the reason and a link to connect payouts, until payouts complete', async () => {
+    await openPayment();
+    const tipping = screen.getByRole('switch', { name: 'Enabling Tipping' });
+    expect(tipping).toBeDisabled();
+    expect(tipping).toHaveAccessibleDescription('Please set up your Stripe Connect account first. Connect payouts');
+    expect(screen.getByRole('link', { name: 'Connect payouts' })).toHaveAttribute('href', '#payouts');
+    // Payouts come first on the page.
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings.slice(0, 2)).toEqual(['Connect payouts', 'Tipping']);
   });
 
-  it('will not turn tipping on before the payout account is complete', async () => {
-    const { user } = await openPayment({ 'GET /api/payments/account-status': () => json(pending) });
-    await user.click(screen.getByRole('switch', { name: 'Enabling Tipping' }));
-    expect(screen.getByText('Please complete your Stripe Connect account before enabling tipping.')).toBeInTheDocument();
-    expect(screen.getByRole('switch', { name: 'Enabling Tipping' })).not.toBeChecked();
-    expect(screen.getByRole('button', { name: 'Edit Stripe account' })).toBeInTheDocument();
+  it('keeps the switch disabled while the payout account is not complete', async () => {
+    await openPayment({ 'GET /api/payments/account-status': () => json({ ...pending, country: 'GB' }) });
+    const tipping = screen.getByRole('switch', { name: 'Enabling Tipping' });
+    expect(tipping).toBeDisabled();
+    expect(tipping).toHaveAccessibleDescription(
+      'Please complete your Stripe Connect account before enabling tipping. Connect payouts',
+    );
+    expect(screen.getByRole('button', { name: 'Finish setting up payouts' })).toBeInTheDocument();
   });
 
-  it('turns tipping on with a completed account and saves the options', async () => {
+  it('with payouts complete, the switch saves at once in one call (no Save), and says so', async () => {
     const { mock, user } = await openPayment({
-      'GET /api/payments/account-status': () => json(completed),
+      'GET /api/payments/account-status': () => json({ ...completed, country: 'GB' }),
+      'PUT /api/payments/tipOptions': (call) =>
+        json({ tipOptions: DEFAULTS, tippingEnabled: (call.body as { tippingEnabled: boolean }).tippingEnabled, message: 'Payment options saved successfully!' }),
+    });
+    expect(screen.getByText('Your payout account in United Kingdom is ready to receive tips.')).toBeInTheDocument();
+    const tipping = screen.getByRole('switch', { name: 'Enabling Tipping' });
+    expect(tipping).toBeEnabled();
+    await user.click(tipping);
+    expect(await screen.findByText('Saved — tipping is on.')).toBeInTheDocument();
+    expect(tipping).toBeChecked();
+    const puts = mock.calls.filter((c) => c.method === 'PUT');
+    expect(puts.map((c) => c.body)).toEqual([{ userId: 'u1', tippingEnabled: true }]);
+    await user.click(tipping);
+    expect(await screen.findByText('Saved — tipping is off.')).toBeInTheDocument();
+  });
+
+  it('puts the switch back and says why when its save fails', async () => {
+    const { user } = await openPayment({
+      'GET /api/payments/account-status': () => json({ ...completed, country: 'GB' }),
+      'PUT /api/payments/tipOptions': () => json({ message: 'Please complete your Stripe Connect account before enabling tipping.' }, { status: 422 }),
+    });
+    const tipping = screen.getByRole('switch', { name: 'Enabling Tipping' });
+    await user.click(tipping);
+    expect(await screen.findByRole('alert')).toHaveTextContent('Please complete your Stripe Connect account before enabling tipping.');
+    expect(tipping).not.toBeChecked();
+  });
+
+  it('saves the tip amounts with their own Save', async () => {
+    const { mock, user } = await openPayment({
+      'GET /api/payments/account-status': () => json({ ...completed, country: 'GB' }),
       'PUT /api/payments/tipOptions': (call) => json({ ...(call.body as object), message: 'Payment options saved successfully!' }),
     });
-    await user.click(screen.getByRole('switch', { name: 'Enabling Tipping' }));
-    expect(screen.getByRole('switch', { name: 'Enabling Tipping' })).toBeChecked();
     await user.click(screen.getByRole('button', { name: 'Remove Tip amount Option 4' }));
-    await user.click(screen.getByRole('button', { name: 'Save Payment Settings' }));
+    await user.click(screen.getByRole('button', { name: 'Save tip amounts' }));
     expect(await screen.findByText('Payment options saved successfully!')).toBeInTheDocument();
     const body = mock.calls.find((c) => c.method === 'PUT')?.body as { userId: string; tipOptions: { value: string }[]; tippingEnabled: boolean };
     expect(body.userId).toBe('u1');
-    expect(body.tippingEnabled).toBe(true);
+    expect(body.tippingEnabled).toBe(false);
     expect(body.tipOptions.map((o) => o.value)).toEqual(['$0', '$5', '$25', 'Custom']);
+  });
+
+  it('asks before leaving with tip amounts not saved (the unsaved-changes guard)', async () => {
+    const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
+    const { user } = await openPayment();
+    await user.click(screen.getByRole('button', { name: 'Remove Tip amount Option 4' }));
+    await user.click(screen.getByRole('link', { name: 'Account Settings' }));
+    expect(confirm).toHaveBeenCalledWith('You have unsaved changes. Leave anyway?');
+    // Refused: still here, the change kept.
+    expect(screen.getByRole('heading', { level: 1, name: 'Payment' })).toBeInTheDocument();
+    expect(selectors()).toHaveLength(4);
+    confirm.mockReturnValue(true);
+    await user.click(screen.getByRole('link', { name: 'Account Settings' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { level: 1, name: 'Payment' })).not.toBeInTheDocument());
+    confirm.mockRestore();
   });
 
   it('shows the save failure', async () => {
     const { user } = await openPayment({ 'PUT /api/payments/tipOptions': () => json({ message: 'down' }, { status: 500 }) });
-    await user.click(screen.getByRole('button', { name: 'Save Payment Settings' }));
+    await user.click(screen.getByRole('button', { name: 'Save tip amounts' }));
     expect(await screen.findByText('Failed to save payment options.')).toBeInTheDocument();
   });
 
@@ -107,21 +154,39 @@ describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
     expect(screen.getByRole('switch', { name: 'Enabling Tipping' })).not.toBeChecked();
   });
 
-  it('connects a Stripe account for the browser’s country and goes to the onboarding page', async () => {
+  it('connects payouts for a country chosen and confirmed, prefilled from the browser’s locale', async () => {
     const { mock, user } = await openPayment({
       'POST /api/payments/connect': () => json({ url: 'https://connect.example/onboarding/acct_9', stripeAccountId: 'acct_9' }),
     });
     // jsdom's locale is en-US.
-    expect(screen.getByLabelText('Country')).toHaveValue('US');
-    await user.selectOptions(screen.getByLabelText('Country'), 'GB');
-    await user.click(screen.getByRole('button', { name: 'Connect Stripe account' }));
+    expect(screen.getByLabelText('Payout country')).toHaveValue('US');
+    await user.selectOptions(screen.getByLabelText('Payout country'), 'GB');
+    await user.click(screen.getByRole('button', { name: 'Connect payouts' }));
+    // Not yet: the country cannot be changed later, so it is confirmed first.
+    expect(mock.calls.some((c) => c.method === 'POST')).toBe(false);
+    expect(screen.getByText(/The country cannot be changed later\./)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Change country' }));
+    await user.click(screen.getByRole('button', { name: 'Connect payouts' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm United Kingdom and continue' }));
     await waitFor(() => expect(leaveTo).toHaveBeenCalledWith('https://connect.example/onboarding/acct_9'));
     expect(mock.calls.find((c) => c.method === 'POST')?.body).toEqual({ userId: 'u1', country: 'GB' });
   });
 
+  it('never assumes a country the locale does not give: the owner must choose', async () => {
+    const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en']);
+    const { mock, user } = await openPayment();
+    expect(screen.getByLabelText('Payout country')).toHaveValue('');
+    await user.click(screen.getByRole('button', { name: 'Connect payouts' }));
+    expect(screen.getByText('Please choose the country of your payout account. It cannot be changed later.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Payout country')).toHaveAttribute('aria-invalid', 'true');
+    expect(mock.calls.some((c) => c.method === 'POST')).toBe(false);
+    languages.mockRestore();
+  });
+
   it('says when connecting fails', async () => {
     const { user } = await openPayment({ 'POST /api/payments/connect': () => json({ message: 'x' }, { status: 503 }) });
-    await user.click(screen.getByRole('button', { name: 'Connect Stripe account' }));
+    await user.click(screen.getByRole('button', { name: 'Connect payouts' }));
+    await user.click(screen.getByRole('button', { name: 'Confirm United States and continue' }));
     expect(await screen.findByText('Error connecting your Stripe account.')).toBeInTheDocument();
   });
 
@@ -148,11 +213,11 @@ describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
 });
 
 describe('payout country', () => {
-  it('comes from the browser locale, else CA', () => {
+  it('comes from the browser locale, else none (the owner chooses; issue 28)', () => {
     expect(countryFromLocale(['en-GB', 'en'])).toBe('GB');
     expect(countryFromLocale(['fr', 'de-AT'])).toBe('AT');
-    expect(countryFromLocale(['en'])).toBe('CA');
-    expect(countryFromLocale(['xx-ZZ'])).toBe('CA');
-    expect(countryFromLocale([])).toBe('CA');
+    expect(countryFromLocale(['en'])).toBe('');
+    expect(countryFromLocale(['xx-ZZ'])).toBe('');
+    expect(countryFromLocale([])).toBe('');
   });
 });

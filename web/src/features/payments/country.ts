@@ -1,5 +1,3 @@
-import { DEFAULT_PAYOUT_COUNTRY } from '@ques/contracts/core';
-
 /** Countries where a Stripe Connect payout account can be opened. */
 export const PAYOUT_COUNTRIES = [
   'AT', 'AU', 'BE', 'BG', 'BR', 'CA', 'CH', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GB', 'GI', 'GR', 'HK',
@@ -8,8 +6,9 @@ export const PAYOUT_COUNTRIES = [
 ] as const;
 
 /**
- * The country of the browser's preferred locale ("en-GB" → GB), if it is one we can offer; else CA. The spec's
- * third-party IP lookup is replaced by the locale: no request to another site, nothing about the owner leaves.
+ * The country of the browser's preferred locale ("en-GB" → GB), if it is one we can offer; else '' — the owner
+ * chooses (issue 28: it cannot be changed later, so it is never assumed). The spec's third-party IP lookup is
+ * replaced by the locale: no request to another site, nothing about the owner leaves.
  */
 export function countryFromLocale(languages: readonly string[] = browserLanguages()): string {
   for (const tag of languages) {
@@ -22,7 +21,7 @@ export function countryFromLocale(languages: readonly string[] = browserLanguage
     const code = region?.toUpperCase();
     if (code && (PAYOUT_COUNTRIES as readonly string[]).includes(code)) return code;
   }
-  return DEFAULT_PAYOUT_COUNTRY;
+  return '';
 }
 
 function browserLanguages(): string[] {

@@ -11,8 +11,8 @@ export type TipOptionsCommand = {
   type: 'SaveTipOptions';
   data: {
     userId: string;
-    /** As sent: option objects or values (validated here). */
-    tipOptions: unknown[];
+    /** As sent: option objects or values (validated here); absent, the saved ones stay (the switch alone). */
+    tipOptions?: unknown[];
     tippingEnabled: boolean;
     /** The owner's payout account status, or null without one (spec §4: tipping needs a completed account). */
     accountStatus: PayoutAccountStatus | null;
@@ -24,7 +24,7 @@ export function decideTipOptions(command: TipOptionsCommand, state: TipOptionsSt
   switch (command.type) {
     case 'SaveTipOptions': {
       const { userId, tippingEnabled, accountStatus, now } = command.data;
-      const checked = checkTipOptions(command.data.tipOptions);
+      const checked = checkTipOptions(command.data.tipOptions ?? state.tipOptions);
       if (!checked.ok) throw badRequest(checked.message);
       if (tippingEnabled && accountStatus === null) throw unprocessable(PAYMENT_MESSAGES.setUpFirst);
       if (tippingEnabled && accountStatus !== 'completed')

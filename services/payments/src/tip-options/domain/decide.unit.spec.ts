@@ -51,6 +51,17 @@ describe('tip options decider', () => {
       .then((events) => expect(events).toHaveLength(1));
   });
 
+  it('issue 28: the switch alone keeps the saved options, and is refused without a completed account', () => {
+    const first = spec.given([]).when(save(['$0', '$10'], false, null)).then((events) => expect(events).toHaveLength(1));
+    const only = (tippingEnabled: boolean, accountStatus: PayoutAccountStatus | null) =>
+      ({ type: 'SaveTipOptions', data: { userId, tippingEnabled, accountStatus, now } }) as const;
+    spec.given(first).when(only(true, 'pending')).thenThrows({ status: 422, message: PAYMENT_MESSAGES.completeFirst });
+    spec
+      .given(first)
+      .when(only(true, 'completed'))
+      .then([{ type: 'TipOptionsSaved', data: { userId, tipOptions: ['$0', '$10'], tippingEnabled: true, savedAt: now.toISOString() } }]);
+  });
+
   it('enforces spec §5: at most 5, allowed values only, no duplicates, $0 always there', () => {
     const cases: [unknown[], string][] = [
       [['$0', '$1', '$5', '$10', '$25', '$50'], PAYMENT_MESSAGES.tooManyOptions],
