@@ -5,6 +5,7 @@ import * as m0002 from './0002_avatars_resets_personal_data.js';
 import * as m0003 from './0003_email_verification.js';
 import * as m0004 from './0004_data_exports.js';
 import * as m0005 from './0005_operators_claims.js';
+import * as m0008 from './0008_claim_second_approval.js';
 
 /**
  * Explicit, ordered; each file is frozen once merged: it holds its DDL as written that day and imports no live code
@@ -19,4 +20,5 @@ export const identityMigrations: Record<string, Migration> = {
   '2026_11_25_0001_data_exports': m0004,
   '2026_11_26_0001_kit_operator_audit': kitOperatorAuditMigration,
   '2026_11_26_0002_operators_claims': m0005,
+  '2026_11_29_0008_claim_second_approval': m0008,
 };
