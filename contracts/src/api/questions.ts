@@ -41,6 +41,7 @@ import { defineCall, defineInternalCall } from './call.js';
 import {
   BAD_TOKEN,
   IDEMPOTENCY_IN_FLIGHT,
+  IDEMPOTENCY_GUEST_DEVICE,
   IDEMPOTENCY_KEY,
   IDEMPOTENCY_MISMATCH,
   NO_TOKEN,
@@ -118,6 +119,7 @@ export const questionsApi = {
         CURATE_MESSAGES.noTip,
         TAG_MESSAGES.notAList,
         IDEMPOTENCY_KEY,
+        IDEMPOTENCY_GUEST_DEVICE,
       ],
       401: [NO_TOKEN, BAD_TOKEN],
       403: [M.onlyOwnCuration],

@@ -10,6 +10,7 @@ import * as m0007 from './0007_trust_timings.js';
 import * as m0008 from './0008_operator_hide.js';
 import * as m0009 from './0009_similar_titles_by_owner.js';
 import * as m0010 from './0010_similar_newest_matches.js';
+import * as m0011 from './0011_guest_limits.js';
 
 /**
  * Explicit, ordered; each file is frozen once merged: it holds its DDL as written that day and imports no live code
@@ -30,4 +31,5 @@ export const questionsMigrations: Record<string, Migration> = {
   '2026_11_27_0003_operator_hide': m0008,
   '2026_11_28_0001_similar_titles_by_owner': m0009,
   '2026_11_28_0002_similar_newest_matches': m0010,
+  '2026_11_29_0001_guest_limits': m0011,
 };
