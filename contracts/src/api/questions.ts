@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ANSWER_MESSAGES, ASK_MESSAGES, CURATE_MESSAGES, TAG_MESSAGES } from '../core/question-rules.js';
 import { MAX_PAGE_SIZE } from '../core/questions.js';
+import { IDENTITY_MESSAGES } from '../core/identity.js';
 import {
   PATCH_MESSAGES,
   QUESTION_MESSAGES as M,
@@ -64,6 +65,7 @@ export const ASK_RULE_ERRORS = [
   ASK_MESSAGES.mustAgree,
   ASK_MESSAGES.nameAndEmail,
   ASK_MESSAGES.invalidEmail,
+  IDENTITY_MESSAGES.nameControl,
   ASK_MESSAGES.recipientMissing,
   ASK_MESSAGES.recipientEmailMissing,
   ASK_MESSAGES.selectTip,
