@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_MESSAGES } from '@ques/contracts/core';
 import type { EmbeddedProduct } from '../embedded.js';
 import { call, TEST_PASSWORD } from '../test/identity-journey.js';
 import {
@@ -144,7 +145,7 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
       await reviewer.page.getByText(done).waitFor();
       return reviewer;
     };
-    const pip = await approveAs('Pip Operator', 'pip.claims@example.com', 'awaiting a second operator (1 of 2 approvals)');
+    const pip = await approveAs('Pip Operator', 'pip.claims@example.com', `${CLAIM_MESSAGES.awaitingSecond} (1 of 2 approvals)`);
     await pip.page
       .getByTestId('profile-claim')
       .filter({ hasText: 'marie@sorbonne.example' })
