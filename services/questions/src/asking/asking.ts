@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import {
   ASKING_MESSAGES,
-  isDeviceToken,
   isUuid,
   QUESTION_NOT_FOUND,
   type AskerBlock,
