@@ -11,7 +11,7 @@ import { registerCompression } from './compression.js';
 import { registerHelmetHeaders, registerSecurityHeaders } from './headers.js';
 import { documentedResponses, registerApiDocs } from './openapi.js';
 import { registerEmbed } from './pages/embed.js';
-import { evictOnOwnWrites, watchPublicChanges } from './pages/events.js';
+import { evictOnOwnWrites, watchPublicChanges, type PublicCaches } from './pages/events.js';
 import { registerSitemap } from './pages/sitemap.js';
 import { isOpsPage, opsPageAllowed, registerOpsSession } from './ops.js';
 import { loadPageRendering } from './pages/ssr.js';
@@ -176,6 +176,14 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       ? registerReachRoutes(app, { upstreams, publicOrigin: opts.publicOrigin, log: app.log })
       : null;
 
+  const sitemap = upstreams.has('questions') ? registerSitemap(app, { upstreams, publicOrigin: opts.publicOrigin }) : null;
+  // One change drops every public surface that may show it (issue 33): pages, sitemap, share images and feeds.
+  const evictOthers = (tags: readonly string[], o: { profiles: boolean }) => {
+    reach?.evict(tags, o.profiles);
+    sitemap?.evict();
+  };
+  let publicCaches: PublicCaches = { evict: (tags, o) => evictOthers(tags, { profiles: !!o?.profiles }) };
+
   const web = opts.webDist ? await loadWebBuild(opts.webDist, { publicOrigin: opts.publicOrigin }) : null;
   if (web) {
     if (web.uncompressed.length)
@@ -194,15 +202,15 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
       log: app.log,
       pages,
       staleWhileRevalidate: Boolean(opts.events),
-      ...(reach ? { onEvict: (tags: readonly string[], o: { profiles: boolean }) => reach.evict(tags, o.profiles) } : {}),
+      onEvict: evictOthers,
       ...(opts.pageCacheTtlMs === undefined ? {} : { cacheTtlMs: opts.pageCacheTtlMs }),
     });
     registerWebRoutes(app, { build: web, seo, opsPages: { matches: isOpsPage, allowed: (request) => opsPageAllowed(app, request) } });
-    evictOnOwnWrites(app, seo);
-    if (opts.events) await watchPublicChanges(app, opts.events, seo);
+    publicCaches = seo;
   }
+  evictOnOwnWrites(app, publicCaches);
+  if (opts.events) await watchPublicChanges(app, opts.events, publicCaches);
 
-  if (upstreams.has('questions')) registerSitemap(app, { upstreams, publicOrigin: opts.publicOrigin });
   // The embeddable ask button (issue 15): the only page other sites may frame (pages/embed.ts, docs/adr/0030).
   if (upstreams.has('identity')) registerEmbed(app, { upstreams, publicOrigin: opts.publicOrigin });
 

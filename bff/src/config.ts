@@ -29,6 +29,8 @@ export const ZBffEnv = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** Where METRICS_PORT listens: loopback by default; any other address needs METRICS_TOKEN (ADR 0054). */
+  METRICS_HOST: z.string().min(1).optional(),
 });
 
 export const loadBffConfig = (env = process.env) => {

@@ -24,7 +24,7 @@ const app = await buildBff({
 if (events) app.addHook('onClose', () => events.close());
 await app.listen({ port: config.PORT, host: config.HOST });
 // Metrics on a port of their own: never reachable through the public port (and so never through /api).
-const metricsServer = config.METRICS_PORT === undefined ? null : await serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, token: config.METRICS_TOKEN });
+const metricsServer = config.METRICS_PORT === undefined ? null : await serveMetrics(metrics, { port: config.METRICS_PORT, ...(config.METRICS_HOST ? { host: config.METRICS_HOST } : {}), token: config.METRICS_TOKEN });
 if (metricsServer) log.info({ url: metricsServer.url }, 'metrics listening');
 onShutdownSignal(log, async () => {
   await app.close();

@@ -11,7 +11,7 @@ export type ServiceName = 'identity' | 'questions' | 'payments' | 'support';
 /** Request headers a service may see; everything else (cookies, hop-by-hop) stays at the edge. */
 const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'stripe-signature', 'idempotency-key', 'x-ques-device'];
 /** Response headers passed back to the browser. */
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'location', 'x-next-cursor', 'retry-after', 'idempotent-replayed', 'content-disposition'];
+const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'location', 'x-next-cursor', 'retry-after', 'idempotent-replayed', 'content-disposition', 'x-robots-tag'];
 
 export { BUFFERED_BODY_MAX };
 

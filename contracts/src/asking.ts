@@ -84,6 +84,8 @@ export const ZScreenAskRequest = z.object({
   askedEmail: z.string().nullable(),
   /** The browser's device token as sent (`X-Ques-Device`), or null. */
   device: z.string().nullable(),
+  /** The client's address as the trusted proxy chain gave it (the guest limit's network bucket, ADR 0054). */
+  network: z.string().max(100).nullish(),
   /** The question's id when it passes (payments' pre-generated one): where it came from is remembered, hashed. */
   questionId: z.string().max(200).nullish(),
 });

@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { handleProblem, normalizeHandle } from './core/handle.js';
-import { IDENTITY_MESSAGES, LIMITS } from './core/identity.js';
+import { hasControlChars, IDENTITY_MESSAGES, LIMITS } from './core/identity.js';
 
 // The zod-free constants and the username rule live in ./core/identity.ts (the browser imports them from there).
 export * from './core/identity.js';
 export * from './core/handle.js';
 
 const trimmed = (max: number) => z.string().trim().max(max);
+/** A person's name: one line of plain text (it goes into mails and pages; ADR 0054). */
+export const personName = (max: number, tooLong?: string) =>
+  z.string().trim().max(max, tooLong).min(1, 'Name is required').refine((v) => !hasControlChars(v), IDENTITY_MESSAGES.nameControl);
 export const ZHexColor = z
   .string()
   .trim()
@@ -46,7 +49,7 @@ export const ZHandle = z
 // ---- requests (spec §7 field names) ----
 
 export const ZSignupRequest = z.object({
-  name: trimmed(LIMITS.name).min(1, 'Name is required'),
+  name: personName(LIMITS.name),
   email: z.string({ error: 'Email is required' }).trim().min(1, 'Email is required').pipe(ZEmail),
   password: z.string({ error: 'Password is required' }).min(1, 'Password is required').pipe(ZPassword),
   /** The chosen handle (issue 28); without it (older clients) one is derived from the name. */
@@ -99,7 +102,7 @@ export type ChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;
  * `currentPassword` too.
  */
 export const ZUpdateProfileRequest = z.object({
-  name: trimmed(LIMITS.name).min(1, 'Name is required').optional(),
+  name: personName(LIMITS.name).optional(),
   email: ZEmail.optional(),
   bio: trimmed(LIMITS.bio).optional(),
   brandColorMain: ZHexColor.optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from './core/identity.js';
-import { ZUsername } from './identity.js';
+import { personName, ZUsername } from './identity.js';
 
 // The claim name, paths and sentences live in ./core/ops.ts (zod-free: the browser imports them from there).
 export * from './core/ops.js';
@@ -39,13 +39,13 @@ export const ZArchiveProfile = z.strictObject({
 export const ZArchiveList = z.strictObject({ archives: z.array(ZArchiveProfile) });
 
 export const ZCreateArchiveRequest = z.object({
-  name: text(LIMITS.name, 'Name').min(1, 'Name is required'),
+  name: personName(LIMITS.name, `Name must be at most ${LIMITS.name} characters`),
   username: ZUsername.optional(),
   bio: text(LIMITS.bio, 'Bio').default(''),
   sources: text(ARCHIVE_SOURCES_MAX, 'Sources').default(''),
 });
 export const ZUpdateArchiveRequest = z.object({
-  name: text(LIMITS.name, 'Name').min(1, 'Name is required').optional(),
+  name: personName(LIMITS.name, `Name must be at most ${LIMITS.name} characters`).optional(),
   bio: text(LIMITS.bio, 'Bio').optional(),
   sources: text(ARCHIVE_SOURCES_MAX, 'Sources').optional(),
 });

@@ -8,6 +8,7 @@ import {
 } from './core/question-rules.js';
 import { isStatusToken } from './core/asker-trust.js';
 import { OPS_MESSAGES } from './core/ops.js';
+import { hasControlChars, IDENTITY_MESSAGES } from './core/identity.js';
 import { DEFAULT_PAGE_SIZE, isUuid, MAX_PAGE_SIZE, MIN_TIP_CENTS, type Checked } from './core/questions.js';
 
 /*
@@ -92,6 +93,8 @@ export function checkAskDraft(body: unknown, opts: { signedIn: boolean }): Check
     if (!name || !email) return fail(ASK_MESSAGES.nameAndEmail);
     if (name.length > QUESTION_LIMITS.name)
       return fail(`Name must be at most ${QUESTION_LIMITS.name} characters`);
+    // The name goes into the owner's mails as plain text (ADR 0054).
+    if (hasControlChars(name)) return fail(IDENTITY_MESSAGES.nameControl);
     if (email.length > QUESTION_LIMITS.email || !ZEmailAddress.safeParse(email).success)
       return fail(ASK_MESSAGES.invalidEmail);
     guest = { name, email };

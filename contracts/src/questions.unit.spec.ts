@@ -1,3 +1,4 @@
+import { IDENTITY_MESSAGES } from './core/identity.js';
 import { describe, expect, it } from 'vitest';
 import {
   ANSWER_MESSAGES,
@@ -71,6 +72,11 @@ describe('ask rules (spec §5, in order)', () => {
       [true, false, false, false],
     );
   });
+  it('refuses a guest name with line breaks or control characters (issue 33 finding 4: names reach mails as plain text)', () => {
+    for (const askedName of ['Grace\nBcc: x@example.com', 'Grace\u0000', 'Grace\u202e'])
+      expect(messageOf(checkAskDraft({ ...guest, askedName }, { signedIn: false }))).toBe(IDENTITY_MESSAGES.nameControl);
+  });
+
   it('takes yourName/yourEmail when askedName/askedEmail are absent, and lowercases the e-mail', () => {
     const r = checkAskDraft(
       { question: 'Why?', agreedToTerms: true, yourName: 'Grace', yourEmail: 'G@X.IO', toUserId },

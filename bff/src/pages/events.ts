@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { EventEnvelope } from '@ques/contracts';
 import { requireUser, type EventBus, type Subscription } from '@ques/kit';
-import type { SeoRenderer } from '../seo/renderer.js';
+
+/** What a public change drops: the page cache (SeoRenderer) and, with it, the sitemap, share images and feeds. */
+export interface PublicCaches {
+  evict(tags: readonly string[], options?: { profiles?: boolean }): void;
+}
 
 /*
  * Keeping the rendered public pages current (docs/adr/0024; issue 12 defect 6): a page is dropped from the cache as
@@ -43,7 +47,7 @@ export function evictionFor(envelope: EventEnvelope, subject: string): Eviction 
 }
 
 /** Watches the bus for changes of public pages; the subscription ends with the BFF. */
-export async function watchPublicChanges(app: FastifyInstance, bus: EventBus, seo: SeoRenderer): Promise<Subscription> {
+export async function watchPublicChanges(app: FastifyInstance, bus: EventBus, seo: PublicCaches): Promise<Subscription> {
   const watch = await bus.watch({
     subjects: [...WATCHED_SUBJECTS],
     handler: (envelope, subject) => {
@@ -58,7 +62,7 @@ export async function watchPublicChanges(app: FastifyInstance, bus: EventBus, se
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A signed-in person's successful write through the BFF drops the pages that show them (see above). */
-export function evictOnOwnWrites(app: FastifyInstance, seo: SeoRenderer): void {
+export function evictOnOwnWrites(app: FastifyInstance, seo: PublicCaches): void {
   // Reads (nearly every response) pass straight on: no promise made for them.
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!WRITES.has(request.method) || reply.statusCode >= 400 || !request.url.startsWith('/api/') || !request.headers.authorization)

@@ -12,12 +12,14 @@ import type { Upstreams } from '../upstreams.js';
  * The XML sitemap (docs/adr/0024; robots.txt names it): `/sitemap.xml` is a sitemap index, one file per page of
  * public profiles and of answered public questions (`/sitemap/profiles.xml?after=…`, `/sitemap/answers.xml?after=…`;
  * each at most SITEMAP_PAGE_SIZE URLs, the protocol allows 50,000), read from questions' listing calls
- * (contracts/src/api/sitemap.ts). Kept in memory for a few minutes: crawlers come often, the lists change slowly.
+ * (contracts/src/api/sitemap.ts). Kept in memory for a few seconds at most, and dropped by the same changes as the
+ * public pages (`evict`, pages/events.ts): a hidden, redacted, private or deleted answer leaves it at once (issue 33).
  */
 
 const KINDS = { profiles: '/api/sitemap/profiles', answers: '/api/sitemap/answers' } as const;
 type Kind = keyof typeof KINDS;
-const TTL_MS = 5 * 60_000;
+/** The safety net when no change event comes (a BFF without the bus): a hidden answer leaves within 5 s. */
+const TTL_MS = 5_000;
 const XML = 'application/xml; charset=utf-8';
 /** A very large site is listed up to this many files per kind (then the index ends; crawlers still follow links). */
 const MAX_FILES = 200;
@@ -51,7 +53,12 @@ export function answerEntries(origin: string, items: SitemapAnswer[]) {
   return items.map((a) => ({ loc: `${origin}${questionPath(a.username, a.id, a.question)}`, lastmod: a.updatedAt }));
 }
 
-export function registerSitemap(app: FastifyInstance, opts: { upstreams: Upstreams; publicOrigin: string }): void {
+export interface Sitemap {
+  /** Drops every cached file (a public change: which files list it is not worth working out). */
+  evict(): void;
+}
+
+export function registerSitemap(app: FastifyInstance, opts: { upstreams: Upstreams; publicOrigin: string }): Sitemap {
   const origin = opts.publicOrigin.replace(/\/+$/, '');
   const cache = new Map<string, { expires: number; body: Promise<string> }>();
   const cached = (key: string, make: () => Promise<string>) => {
@@ -92,7 +99,8 @@ export function registerSitemap(app: FastifyInstance, opts: { upstreams: Upstrea
   }
 
   const send = (reply: FastifyReply, body: string) => {
-    void reply.header('cache-control', 'public, max-age=300').type(XML);
+    // Revalidated at every fetch: a proxy must not keep listing an answer that was hidden.
+    void reply.header('cache-control', 'public, no-cache').type(XML);
     reply.compress(body);
     return reply;
   };
@@ -120,4 +128,5 @@ export function registerSitemap(app: FastifyInstance, opts: { upstreams: Upstrea
       return send(reply, body);
     },
   );
+  return { evict: () => cache.clear() };
 }

@@ -35,8 +35,12 @@ export class TaggedLru<V extends { bytes: number }> {
     }
   }
 
-  /** Drops every entry showing one of `tags` (or, with `all`, everything). */
-  evict(tags: readonly string[], all = false): void {
+  /** Drops every entry showing one of `tags` (or, with `all`, everything; with `byKey`, the entries named). */
+  evict(tags: readonly string[], all = false, byKey = false): void {
+    if (byKey) {
+      for (const key of tags) this.delete(key);
+      return;
+    }
     const wanted = new Set(tags.map((t) => t.toLowerCase()));
     for (const [key, entry] of [...this.entries])
       if (all || entry.tags.some((t) => wanted.has(t))) this.delete(key);

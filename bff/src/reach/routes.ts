@@ -24,22 +24,29 @@ import { renderCardPng } from './image.js';
 /*
  * Issue 15 reach routes of the BFF (docs/adr/0029):
  * - `/share/answer/{id}/{hash}.png` and `/share/profile/{username}/{hash}.png`: the share images, named by the hash of
- *   what they show (`@ques/contracts/core` reach.ts, the same function the page metadata uses). Served with
- *   `Cache-Control: immutable` from an LRU (bytes-bounded); a stale hash (the answer changed) redirects to the
- *   current one; an unknown, deleted or unpublished answer or profile is a 404. Archive profiles have images too.
+ *   what they show (`@ques/contracts/core` reach.ts, the same function the page metadata uses). Served from an LRU
+ *   (bytes-bounded) with `Cache-Control: public, no-cache` and the hash as ETag — never `immutable` (issue 33): a
+ *   proxy revalidates, so an old URL cannot keep the old pixels. A stale hash (the answer changed) redirects to the
+ *   current one; an unknown, deleted or unpublished answer or profile is a 404 — checked again when a cached image is
+ *   older than 5 s, and at once on a change event. Archive profiles have images too.
  * - `/ask/{username}/feed.atom`: the Atom feed of the owner's public answers, with ETag and Last-Modified.
  * Both read only public calls (identity's public profile, questions' public list/answer), so they can never show
  * more than the public pages do; both are dropped from their caches by the same changes as the pages (`evict`).
  */
 
 const IMAGE_FILE = /^([0-9a-f]{16})\.png$/;
-const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Revalidated by every proxy and browser (a 304 for the same hash): see above. */
+const SHARE_IMAGE_CACHE = 'public, no-cache';
+/** A cached image is served without asking the services again for this long (the bus evicts it sooner). */
+const RECHECK_MS = 5_000;
 const NOT_FOUND = { message: 'Not found', code: 'NOT_FOUND' };
 
 interface Bytes {
   bytes: number;
   body: Buffer;
   etag: string;
+  /** When an image's answer or profile was last seen public with this hash. */
+  checkedAt?: number;
   lastModified?: string;
   /** A feed's compressed copies (made once per cached feed; an image is not compressible). */
   br?: Buffer;
@@ -51,7 +58,7 @@ export interface ReachOptions {
   upstreams: Upstreams;
   publicOrigin: string;
   log: FastifyBaseLogger;
-  /** How long a feed is reused without a change event (default 60 s; the bus evicts it at once). */
+  /** How long a feed is reused without a change event (default 5 s; the bus evicts it at once). */
   feedTtlMs?: number;
   timeoutMs?: number;
 }
@@ -65,7 +72,7 @@ export function registerReachRoutes(app: FastifyInstance, opts: ReachOptions): R
   const origin = opts.publicOrigin.replace(/\/+$/, '');
   const timeoutMs = opts.timeoutMs ?? 3_000;
   const images = new TaggedLru<Bytes>({ maxEntries: 2_000, maxBytes: 128 * 1024 * 1024 });
-  const feeds = new TaggedLru<Bytes>({ maxEntries: 2_000, maxBytes: 64 * 1024 * 1024, ttlMs: opts.feedTtlMs ?? 60_000 });
+  const feeds = new TaggedLru<Bytes>({ maxEntries: 2_000, maxBytes: 64 * 1024 * 1024, ttlMs: opts.feedTtlMs ?? 5_000 });
   const rendering = new Map<string, Promise<Buffer>>();
 
   async function getJson<T>(service: ServiceName, path: string): Promise<T | null> {
@@ -114,7 +121,7 @@ export function registerReachRoutes(app: FastifyInstance, opts: ReachOptions): R
   }
 
   const sendImage = (request: FastifyRequest, reply: FastifyReply, image: Bytes) => {
-    void reply.header('cache-control', IMMUTABLE).header('etag', image.etag).type('image/png');
+    void reply.header('cache-control', SHARE_IMAGE_CACHE).header('etag', image.etag).type('image/png');
     if (request.headers['if-none-match'] === image.etag) return reply.code(304).send();
     return reply.send(image.body);
   };
@@ -128,14 +135,25 @@ export function registerReachRoutes(app: FastifyInstance, opts: ReachOptions): R
   ) {
     const hash = IMAGE_FILE.exec(file)?.[1];
     if (!hash) return reply.status(404).send(NOT_FOUND);
-    const cached = images.get(`${key}:${hash}`);
-    if (cached) return sendImage(request, reply, cached);
+    const name = `${key}:${hash}`;
+    const cached = images.get(name);
+    if (cached && Date.now() - (cached.checkedAt ?? 0) < RECHECK_MS) return sendImage(request, reply, cached);
     const loaded = await load();
-    if (!loaded) return reply.status(404).send(NOT_FOUND);
+    // Hidden, private, deleted or no longer public: gone from here too (and from the cache).
+    if (!loaded) {
+      images.evict([name], false, true);
+      return reply.status(404).send(NOT_FOUND);
+    }
     const current = shareCardHash(loaded.card);
     // What the image would show changed: the current image (a share made earlier still gets a picture).
-    if (current !== hash) return reply.header('cache-control', 'no-cache').redirect(loaded.path, 302);
-    const name = `${key}:${hash}`;
+    if (current !== hash) {
+      images.evict([name], false, true);
+      return reply.header('cache-control', 'no-cache').redirect(loaded.path, 302);
+    }
+    if (cached) {
+      cached.checkedAt = Date.now();
+      return sendImage(request, reply, cached);
+    }
     let png = rendering.get(name);
     if (!png) {
       png = avatarOf(loaded.card.avatarUrl).then((avatar) => renderCardPng(loaded.card, avatar));
@@ -143,7 +161,7 @@ export function registerReachRoutes(app: FastifyInstance, opts: ReachOptions): R
       void png.finally(() => rendering.delete(name)).catch(() => undefined);
     }
     const body = await png;
-    const image = { body, bytes: body.length, etag: `"${hash}"` };
+    const image = { body, bytes: body.length, etag: `"${hash}"`, checkedAt: Date.now() };
     images.set(name, image, loaded.tags);
     return sendImage(request, reply, image);
   }

@@ -66,6 +66,8 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  */
 export function registerWebRoutes(app: FastifyInstance, { build, seo, opsPages }: WebRoutesOptions): void {
   const accepted = cachedNegotiator();
+  /** The shell with a robots meta, for `/q/{token}` (made on first use). */
+  let privateShell: Buffer | undefined;
 
   const sendFile = (request: FastifyRequest, reply: FastifyReply, file: WebFile): FastifyReply => {
     let representation = file.identity;
@@ -120,6 +122,14 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo, opsPages }
         .header('vary', 'Accept-Encoding');
       if (coding !== 'identity') void reply.header('content-encoding', coding);
       return reply.send(body);
+    }
+    // A question's private status page (`/q/{token}`, issue 33): never cached, never indexed — header and meta.
+    if (path.startsWith('/q/')) {
+      privateShell ??= Buffer.from(build.shell.identity.body.toString('utf8').replace('<head>', '<head><meta name="robots" content="noindex, nofollow">'));
+      return reply
+        .headers({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' })
+        .type('text/html; charset=utf-8')
+        .send(privateShell);
     }
     // Client-side routes get the app shell.
     return sendFile(request, reply, build.shell);

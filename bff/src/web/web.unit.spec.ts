@@ -75,6 +75,10 @@ async function startUpstream() {
       return reply.type('text/event-stream').send(`data: ${'x'.repeat(4000)}\n\n`);
     return big;
   });
+  // The status page's JSON, as questions answers it (issue 33): the BFF passes its no-store and noindex on.
+  app.get('/api/question-status/:token', async (_request, reply) =>
+    reply.headers({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' }).send({ status: 'pending' }),
+  );
   app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -260,6 +264,20 @@ describe('the web app and the API through the BFF', () => {
       expect(br.headers['content-encoding'], path).toBe('br');
       expect(brotliDecompressSync(br.rawPayload).toString(), path).toBe(plain.body);
     }
+  });
+
+  it('a status page /q/{token} and its JSON: no-store and noindex, as a header and a robots meta (issue 33 finding 6)', async () => {
+    const page = await get('/q/abcdefghijklmnopqrstuvwxyz012345', { 'accept-encoding': 'br' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['x-robots-tag']).toBe('noindex, nofollow');
+    expect(page.headers['content-encoding']).toBeUndefined();
+    expect(page.body).toContain('<meta name="robots" content="noindex, nofollow">');
+    expect(page.body).toContain(`<link rel="canonical" href="${ORIGIN}/" />`);
+    const json = await get('/api/question-status/abcdefghijklmnopqrstuvwxyz012345');
+    expect([json.statusCode, json.headers['cache-control'], json.headers['x-robots-tag']]).toEqual([200, 'no-store', 'noindex, nofollow']);
+    // Other client routes keep the plain shell.
+    expect((await get('/login')).body).not.toContain('name="robots"');
   });
 
   it('lists the text files a build left without compressed copies, and has nothing to list for a compressed build', async () => {

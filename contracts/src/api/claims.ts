@@ -61,6 +61,8 @@ export const ZOpsProfileClaim = ZProfileClaim.extend({
     })
     .nullable(),
   decidedBy: z.string().nullable(),
+  approvals: z.number().int(),
+  firstApprovedBy: z.string().nullable(),
 });
 
 const ZClaimParams = z.object({ id: z.uuid({ error: C.noSuchClaim }) });

@@ -48,7 +48,7 @@ export const identityApi = {
     auth: 'none',
     rateLimit: 'auth',
     errors: {
-      400: ['Name is required', 'Email is required', 'Please enter a valid email address', 'Password is required', `Password must be at least ${LIMITS.passwordMin} characters`, ...HANDLE_REFUSALS],
+      400: ['Name is required', M.nameControl, 'Email is required', 'Please enter a valid email address', 'Password is required', `Password must be at least ${LIMITS.passwordMin} characters`, ...HANDLE_REFUSALS],
       409: [M.emailTaken, H.taken],
       429: [TOO_MANY],
     },
@@ -108,10 +108,11 @@ export const identityApi = {
       'a new e-mail is unverified until the link mailed to it is opened.',
     auth: 'required',
     errors: {
-      400: [M.profileBodyNotObject, M.newPasswordRequired, M.currentPasswordRequired, M.currentPasswordWrong, 'Name is required', 'Please enter a valid email address', 'Brand colours must be hex colours like #1A140F'],
+      400: [M.profileBodyNotObject, M.newPasswordRequired, M.currentPasswordRequired, M.currentPasswordWrong, 'Name is required', M.nameControl, 'Please enter a valid email address', 'Brand colours must be hex colours like #1A140F'],
       401: [...AUTH_ERRORS],
       404: [M.userNotFound],
       409: [M.emailTaken],
+      429: [M.tooManyEmailChanges, M.tooManyMailsToAddress],
     },
     schema: { body: ZProfilePutBody, response: { 200: ZUser } },
   }),
@@ -229,7 +230,7 @@ export const identityApi = {
     description: `At most ${VERIFICATION_MAILS_PER_HOUR} verification e-mails per account per hour. Earlier links stay valid until they expire.`,
     auth: 'required',
     rateLimit: 'auth',
-    errors: { 401: [...AUTH_ERRORS], 409: [M.alreadyVerified], 429: [M.tooManyVerifications, TOO_MANY] },
+    errors: { 401: [...AUTH_ERRORS], 409: [M.alreadyVerified], 429: [M.tooManyVerifications, M.tooManyMailsToAddress, TOO_MANY] },
     // No body needed (a client may send none, null or {}).
     schema: { body: z.object({}).nullish(), response: { 200: ZMessageResponse } },
   }),

@@ -79,7 +79,7 @@ export const opsApi = {
     summary: 'Operators: create a non-affiliated archive profile (name, username, bio, sources note)',
     description: 'The profile cannot be asked or tipped; nobody can sign in to it until a claim is approved.',
     auth: 'operator',
-    errors: { ...OPERATOR_ERRORS, 400: ['Name is required'], 409: [OPS_MESSAGES.usernameTaken] },
+    errors: { ...OPERATOR_ERRORS, 400: ['Name is required', IDENTITY_MESSAGES.nameControl], 409: [OPS_MESSAGES.usernameTaken] },
     schema: { body: ZCreateArchiveRequest, response: { 201: ZArchiveProfile } },
   }),
   updateArchive: archiveCall({
@@ -87,6 +87,7 @@ export const opsApi = {
     method: 'PUT',
     path: '/api/ops/archives/:id',
     summary: "Operators: edit an archive profile's name, bio or sources note",
+    errors: { 400: [IDENTITY_MESSAGES.nameControl] },
     schema: { body: ZUpdateArchiveRequest },
   }),
   archiveAvatar: archiveCall({
@@ -110,6 +111,8 @@ export const opsApi = {
     method: 'POST',
     path: '/api/ops/archives/:id/mark',
     summary: 'Operators: mark (archive: true) or unmark a profile as a non-affiliated archive',
+    description: 'Only a profile created as an archive, never signed in to and never claimed, can be marked (ADR 0054).',
+    errors: { 409: [OPS_MESSAGES.realAccount] },
     schema: { body: ZMarkArchiveRequest },
   }),
 };

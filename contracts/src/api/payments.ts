@@ -23,6 +23,7 @@ import { ASK_RULE_ERRORS } from './questions.js';
 import {
   BAD_TOKEN,
   IDEMPOTENCY_IN_FLIGHT,
+  IDEMPOTENCY_GUEST_DEVICE,
   IDEMPOTENCY_KEY,
   IDEMPOTENCY_MISMATCH,
   NO_TOKEN,
@@ -164,6 +165,7 @@ export const paymentsApi = {
         P.wholeDollars,
         P.notAnOption,
         IDEMPOTENCY_KEY,
+        IDEMPOTENCY_GUEST_DEVICE,
       ],
       401: [BAD_TOKEN],
       409: [IDEMPOTENCY_IN_FLIGHT],

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ANSWER_MESSAGES, ASK_MESSAGES, CURATE_MESSAGES, TAG_MESSAGES } from '../core/question-rules.js';
 import { MAX_PAGE_SIZE } from '../core/questions.js';
+import { IDENTITY_MESSAGES } from '../core/identity.js';
 import {
   PATCH_MESSAGES,
   QUESTION_MESSAGES as M,
@@ -41,6 +42,7 @@ import { defineCall, defineInternalCall } from './call.js';
 import {
   BAD_TOKEN,
   IDEMPOTENCY_IN_FLIGHT,
+  IDEMPOTENCY_GUEST_DEVICE,
   IDEMPOTENCY_KEY,
   IDEMPOTENCY_MISMATCH,
   NO_TOKEN,
@@ -63,6 +65,7 @@ export const ASK_RULE_ERRORS = [
   ASK_MESSAGES.mustAgree,
   ASK_MESSAGES.nameAndEmail,
   ASK_MESSAGES.invalidEmail,
+  IDENTITY_MESSAGES.nameControl,
   ASK_MESSAGES.recipientMissing,
   ASK_MESSAGES.recipientEmailMissing,
   ASK_MESSAGES.selectTip,
@@ -118,6 +121,7 @@ export const questionsApi = {
         CURATE_MESSAGES.noTip,
         TAG_MESSAGES.notAList,
         IDEMPOTENCY_KEY,
+        IDEMPOTENCY_GUEST_DEVICE,
       ],
       401: [NO_TOKEN, BAD_TOKEN],
       403: [M.onlyOwnCuration],

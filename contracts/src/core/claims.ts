@@ -32,6 +32,11 @@ export const CLAIM_MESSAGES = {
   noteRequired: 'Please write a note that helps us verify you.',
   reasonRequired: 'Please give a reason.',
   submitted: 'Your claim was sent. We will e-mail you when it has been reviewed.',
+  /** Four eyes (issue 33, ADR 0054): an approval takes two operators, neither the claimant nor the archive's creator. */
+  ownClaim: 'You cannot approve your own claim: another operator must review it.',
+  creatorApproves: 'You created this archive profile: two other operators must approve its claim.',
+  alreadyApprovedByYou: 'You have already approved this claim: it is awaiting a second operator.',
+  awaitingSecond: 'Approved by one operator: awaiting a second operator.',
 } as const;
 
 export type ClaimStatus = 'pending' | 'approved' | 'rejected';
@@ -55,4 +60,7 @@ export interface OpsProfileClaim extends ProfileClaim {
   /** The claimant's account (null once it no longer exists — after an approval it is the profile itself). */
   claimant: { id: string; username: string; name: string; email: string; emailVerified: boolean } | null;
   decidedBy: string | null;
+  /** Approvals so far (two complete a claim, ADR 0054) and who gave the first one while it is pending. */
+  approvals: number;
+  firstApprovedBy: string | null;
 }

@@ -76,7 +76,20 @@ export const IDENTITY_MESSAGES = {
   verificationSent: 'Verification email sent. Please check your inbox.',
   alreadyVerified: 'Your email address is already verified.',
   tooManyVerifications: 'Too many verification emails. Please try again later.',
+  /** Bounded mail (issue 33, ADR 0054): an address change mails the new address, so changes are capped per day. */
+  tooManyEmailChanges: `You can change your e-mail address at most 3 times a day. Please try again tomorrow.`,
+  tooManyMailsToAddress: 'We have sent this e-mail address enough mail for today. Please try again tomorrow.',
+  /** Names go into e-mails and pages as plain text: one line, no control characters (ADR 0054). */
+  nameControl: 'Name cannot contain line breaks or control characters.',
 } as const;
+
+/** E-mail address changes per account per rolling day (ADR 0054). */
+export const EMAIL_CHANGES_PER_DAY = 3;
+/** Verification mails to one address per rolling day, whichever account asks (ADR 0054). */
+export const MAILS_PER_ADDRESS_PER_DAY = 5;
+/** C0 and C1 controls, line and paragraph separators and bidirectional overrides: never part of a name. */
+const CONTROL_CHARS = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+export const hasControlChars = (value: string): boolean => CONTROL_CHARS.test(value);
 
 /** How long a mailed e-mail verification link works. */
 export const EMAIL_VERIFICATION_TTL_HOURS = 24;

@@ -21,6 +21,9 @@ export const OPS_MESSAGES = {
   noSuchCurated: 'There is no curated answer of an archive profile with this id.',
   /** The curate form's required source on an archive (spec style: "Question title is required."). */
   sourceRequired: 'Source is required: a link, programme, timestamp or page.',
+  /** Four eyes (issue 33, ADR 0054): a real person's account is never turned into a claimable archive. */
+  realAccount:
+    'Only a profile created as an archive, that nobody has signed in to and that was never claimed, can be marked as an archive.',
 } as const;
 
 /** The longest "sources" note of an archive profile. */

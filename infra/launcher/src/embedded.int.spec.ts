@@ -85,4 +85,17 @@ describe('embedded default (PGlite + in-process bus), through the BFF', () => {
     expect(ready.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(ready.headers.get('x-content-type-options')).toBe('nosniff');
   });
+
+  it('carries the internal token on every internal call (issue 33 finding 6): a call without it is refused', async () => {
+    const { questions, payments } = product.services;
+    const body = { toUserId: '00000000-0000-4000-8000-000000000000', question: 'Q?', detail: '', askerUserId: null, askedEmail: null, device: null };
+    const screen = (headers: Record<string, string>) =>
+      fetch(`${questions.url}/internal/questions/screen`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    expect((await screen({})).status).toBe(403);
+    expect((await screen({ 'x-internal-token': 'a-guess-of-the-token-0000' })).status).toBe(403);
+    expect((await fetch(`${payments.url}/internal/exports/payments/00000000-0000-4000-8000-000000000000`)).status).toBe(403);
+    // With the token the launcher gave every service, the call goes through (here: the recipient is missing).
+    const token = questions.ctx.config.INTERNAL_API_TOKEN!;
+    expect([400, 200]).toContain((await screen({ 'x-internal-token': token })).status);
+  });
 });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,11 +96,14 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
   // in-process bus, one mailer and one clock; each on a free loopback port behind the BFF.
   const shared = { bus, mailer, log, clock: opts.clock, port: 0, host: '127.0.0.1' };
   const common = { JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: publicOrigin };
+  // The internal calls (`/internal/*`: payments → questions, identity's export → questions and payments) carry a
+  // shared token in this mode too (issue 33): a fresh one per start, unless the environment gives one.
+  const internal = { INTERNAL_API_TOKEN: env.INTERNAL_API_TOKEN ?? randomBytes(24).toString('base64url') };
 
   // Questions reads identity's events: it subscribes first so the in-process bus hands it every one of them.
   const questions = await runService(questionsService, {
     ...shared,
-    config: loadQuestionsConfig(common),
+    config: loadQuestionsConfig({ ...common, ...internal }),
     database: connectEmbedded<QuestionsDB>(pg, 'questions'),
     extraConsumers: opts.testConsumers?.questions,
   });
@@ -112,11 +116,12 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     ...shared,
     config: loadPaymentsConfig({
       ...common,
+      ...internal,
       ...(stripe ? { STRIPE_SECRET_KEY: env.STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET: env.STRIPE_WEBHOOK_SECRET } : {}),
     }),
     database: connectEmbedded<PaymentsDB>(pg, 'payments'),
     overrides: {
-      questions: new HttpQuestionsClient({ baseUrl: questions.url }),
+      questions: new HttpQuestionsClient({ baseUrl: questions.url, internalToken: internal.INTERNAL_API_TOKEN }),
       ...(stripe ? {} : { provider: { kind: 'test' as const, pagesBaseUrl: () => pagesBase } }),
     },
   });
@@ -125,6 +130,7 @@ export async function startEmbedded(opts: EmbeddedOptions = {}): Promise<Embedde
     ...shared,
     config: loadIdentityConfig({
       ...common,
+      ...internal,
       JWT_PRIVATE_KEY: keys.privateKey,
       OPERATOR_EMAILS: env.OPERATOR_EMAILS ?? '',
       // The data export (issue 15) reads the other services' parts over their internal calls.

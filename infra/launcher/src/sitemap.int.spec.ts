@@ -111,4 +111,19 @@ describe('XML sitemap through the BFF on the embedded default', () => {
     // The real profile next to them is there.
     expect((await fetch(`${base}/ask/${grace.username}`)).status).toBe(200);
   });
+
+  it('drops a hidden answer from /sitemap/answers.xml within 5 s, and tells proxies to revalidate (issue 33 finding 5)', async () => {
+    const grace = await signup(base, 'Grace Hopper', 'grace.sitemap@example.com');
+    const id = await curate(grace.token, 'What is a compiler?');
+    const listed = async () => locs(await text('/sitemap/answers.xml')).some((loc) => loc.includes(id));
+    await expect.poll(listed, { timeout: 10_000 }).toBe(true);
+    const res = await fetch(`${base}/sitemap/answers.xml`);
+    expect(res.headers.get('cache-control')).toBe('public, no-cache');
+    await res.body?.cancel();
+    const hidden = await call(base, 'PATCH', `/api/questions/${id}`, { displayOnProfile: false }, grace.token);
+    expect(hidden.status).toBe(200);
+    const since = Date.now();
+    await expect.poll(listed, { timeout: 5_000, interval: 100 }).toBe(false);
+    expect(Date.now() - since).toBeLessThan(5_000);
+  });
 });

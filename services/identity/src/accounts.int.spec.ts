@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { identityApi, identityBrowserCalls, type UserSnapshot } from '@ques/contracts';
+import { IDENTITY_MESSAGES, identityApi, identityBrowserCalls, type UserSnapshot } from '@ques/contracts';
 import { connectPostgres, createLogger, fileMailer, InProcessEventBus, readMailbox, type Database, type MailMessage, type Mailer, type RunningService } from '@ques/kit';
 import { createTestDatabase, eventually, infraGate, postgresServerUrl, routesWithoutSchemas, type TestDatabase } from '@ques/kit/testing';
 import type { IdentityDB } from './db/schema.js';
@@ -213,5 +213,35 @@ describe.runIf(run)('identity accounts on real Postgres: declared routes, e-mail
     await eventually(async () => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM scheduled_jobs WHERE kind = 'password-reset-mail' AND status <> 'done'`.execute(database.db)).rows[0]!.n === 0);
     expect(mailer.to('fay.reset@example.com', /reset/i)).toHaveLength(5);
     expect(mailer.sent.filter((m) => m.to === 'nobody.fay@example.com')).toHaveLength(0);
+  });
+
+  it('bounded mail (issue 33 finding 4): e-mail changes and mails to one unproven address are capped per day; names are one plain line', async () => {
+    const mallory = await signup('Mallory Changer', 'mallory.changer@example.com');
+    const change = (token: string, email: string) => inject('PUT', '/api/users/profile', { email, currentPassword: PASSWORD }, token);
+    const statuses: number[] = [];
+    for (let i = 1; i <= 8; i += 1) statuses.push((await change(mallory.token, `target.${i}@example.com`)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
+    const refused = await change(mallory.token, 'target.9@example.com');
+    expect(refused.json().message).toBe(IDENTITY_MESSAGES.tooManyEmailChanges);
+    await eventually(() => allMailJobsDone(database));
+    expect(mailer.sent.filter((m) => /^target\.\d@example\.com$/.test(m.to))).toHaveLength(3);
+
+    // One address, many accounts: at most five mails a day, whoever asks.
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      const account = await signup(`Relay ${i}`, `relay.${i}@example.com`);
+      codes.push((await change(account.token, 'victim@example.com')).statusCode);
+      if (codes.at(-1) === 200) expect((await change(account.token, `relay.${i}.moved@example.com`)).statusCode).toBe(200);
+      else expect((await change(account.token, 'victim@example.com')).json().message).toBe(IDENTITY_MESSAGES.tooManyMailsToAddress);
+    }
+    expect(codes).toEqual([200, 200, 200, 200, 200, 429]);
+
+    // A name is one line of plain text: no header or line tricks reach a mail.
+    for (const name of ['Eve\nBcc: all@example.com', 'Eve\u0007', 'Eve\u202eevil']) {
+      const res = await inject('POST', '/api/users', { name, email: `eve.${name.length}@example.com`, password: PASSWORD });
+      expect([res.statusCode, res.json().message]).toEqual([400, IDENTITY_MESSAGES.nameControl]);
+    }
+    const rename = await inject('PUT', '/api/users/profile', { name: 'Mal\r\nlory' }, mallory.token);
+    expect([rename.statusCode, rename.json().message]).toEqual([400, IDENTITY_MESSAGES.nameControl]);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLAIM_MESSAGES as C } from '@ques/contracts';
+import { CLAIM_MESSAGES as C, OPS_MESSAGES } from '@ques/contracts';
 import {
   connectPostgres,
   createLogger,
@@ -29,6 +29,9 @@ describe.runIf(run)('profile claims (issue 18): submit, reject, approve', () => 
   let database: Database<IdentityDB>;
   let identity: RunningService<IdentityDB, any, IdentityParts>;
   let op: string;
+  /** Two more operators: an approval takes two, neither the archive's creator (Opal) nor the claimant (ADR 0054). */
+  let pip: string;
+  let quinn: string;
   /** Every mail identity sends (verification links, claim outcomes). */
   const sent: MailMessage[] = [];
   const mailer: Mailer = {
@@ -47,6 +50,12 @@ describe.runIf(run)('profile claims (issue 18): submit, reject, approve', () => 
     const opal = await signup('Opal Operator', 'opal@example.com');
     await identity.parts.operators.grant(opal.user.id, cliGranter('test'));
     op = await login('opal@example.com');
+    for (const [name, email] of [['Pip Operator', 'pip@example.com'], ['Quinn Operator', 'quinn@example.com']] as const) {
+      const other = await signup(name, email);
+      await identity.parts.operators.grant(other.user.id, cliGranter('test'));
+    }
+    pip = await login('pip@example.com');
+    quinn = await login('quinn@example.com');
   });
   afterAll(async () => {
     await identity?.stop();
@@ -256,19 +265,22 @@ describe.runIf(run)('profile claims (issue 18): submit, reject, approve', () => 
     ).json();
     const id = sent.id as string;
 
-    const approved = await inject('POST', `/api/ops/claims/${id}/approve`, undefined, op, 'approve-key');
+    const firstApproval = await inject('POST', `/api/ops/claims/${id}/approve`, undefined, pip);
+    expect(firstApproval.json()).toMatchObject({ status: 'pending', approvals: 1, firstApprovedBy: 'pip-operator' });
+    const approved = await inject('POST', `/api/ops/claims/${id}/approve`, undefined, quinn, 'approve-key');
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json()).toMatchObject({
       status: 'approved',
-      decidedBy: 'opal-operator',
+      decidedBy: 'quinn-operator',
+      approvals: 2,
       profile: { id: archive.id },
     });
     // Pressed again (another key, or the same): nothing more happens.
-    expect((await inject('POST', `/api/ops/claims/${id}/approve`, undefined, op)).json().status).toBe(
+    expect((await inject('POST', `/api/ops/claims/${id}/approve`, undefined, quinn)).json().status).toBe(
       'approved',
     );
     expect(
-      (await inject('POST', `/api/ops/claims/${id}/approve`, undefined, op, 'approve-key')).json().status,
+      (await inject('POST', `/api/ops/claims/${id}/approve`, undefined, quinn, 'approve-key')).json().status,
     ).toBe('approved');
     expect(
       (await events('ProfileClaimApproved')).filter((e) => e.stream_id === `profile-claim-${id}`),
@@ -279,7 +291,7 @@ describe.runIf(run)('profile claims (issue 18): submit, reject, approve', () => 
     expect(
       (await events('UserDeleted')).filter((e) => e.stream_id === `user-${claimant.user.id}`),
     ).toHaveLength(1);
-    const reject = await inject('POST', `/api/ops/claims/${id}/reject`, { reason: 'Too late' }, op);
+    const reject = await inject('POST', `/api/ops/claims/${id}/reject`, { reason: 'Too late' }, pip);
     expect([reject.statusCode, reject.json().message]).toEqual([409, C.alreadyApproved]);
 
     // The claimant's e-mail and password now open the archive's account: same id, no longer an archive.
@@ -323,12 +335,40 @@ describe.runIf(run)('profile claims (issue 18): submit, reject, approve', () => 
     expect(outbox.filter((o) => o.subject.includes('ProfileClaim'))).toEqual([]);
     // The operator's decision is in the audit.
     const audit = (await inject('GET', '/api/ops/audit/identity', undefined, op)).json().entries;
-    expect(
-      audit.filter(
-        (e: { action: string; subject: string }) =>
-          e.action === 'claim.approve' && e.subject === `claim:${id}`,
-      ),
-    ).toHaveLength(1);
+    const acts = (action: string) =>
+      audit.filter((e: { action: string; subject: string }) => e.action === action && e.subject === `claim:${id}`);
+    expect(acts('claim.approve.first')).toEqual([expect.objectContaining({ operatorUsername: 'pip-operator' })]);
+    expect(acts('claim.approve')).toEqual([expect.objectContaining({ operatorUsername: 'quinn-operator' })]);
+  });
+
+  it('four eyes (issue 33 finding 1): a real account cannot be marked; approvals take two operators, never the claimant or the creator', async () => {
+    // A real account (signed up, signed in) is refused; an archive's own mark/unmark still works.
+    const real = await signup('Rita Real', 'rita@example.com');
+    const mark = await inject('POST', `/api/ops/archives/${real.user.id}/mark`, { archive: true }, op);
+    expect([mark.statusCode, mark.json().message]).toEqual([409, OPS_MESSAGES.realAccount]);
+    expect((await identity.app.inject({ method: 'GET', url: `/api/users/public/${real.user.username}` })).json().archiveProfile).toBe(false);
+    const archive = await createArchive('Hedy Lamarr');
+    expect((await inject('POST', `/api/ops/archives/${archive.id}/mark`, { archive: false }, op)).statusCode).toBe(200);
+    expect((await inject('POST', `/api/ops/archives/${archive.id}/mark`, { archive: true }, op)).statusCode).toBe(200);
+
+    // An operator's own claim: never theirs to approve, at either step.
+    const pipClaim = await inject('POST', '/api/claims', { username: archive.username, method: 'note', note: 'Me.' }, pip);
+    expect(pipClaim.statusCode, pipClaim.body).toBe(201);
+    const own = await inject('POST', `/api/ops/claims/${pipClaim.json().id}/approve`, undefined, pip);
+    expect([own.statusCode, own.json().message]).toEqual([403, C.ownClaim]);
+    // The archive's creator cannot approve it either.
+    const byCreator = await inject('POST', `/api/ops/claims/${pipClaim.json().id}/approve`, undefined, op);
+    expect([byCreator.statusCode, byCreator.json().message]).toEqual([403, C.creatorApproves]);
+    // One approval leaves it pending; the same operator again is refused; the account is untouched.
+    const once = await inject('POST', `/api/ops/claims/${pipClaim.json().id}/approve`, undefined, quinn);
+    expect(once.json()).toMatchObject({ status: 'pending', approvals: 1, firstApprovedBy: 'quinn-operator' });
+    const twice = await inject('POST', `/api/ops/claims/${pipClaim.json().id}/approve`, undefined, quinn);
+    expect([twice.statusCode, twice.json().message]).toEqual([409, C.alreadyApprovedByYou]);
+    expect((await events('ProfileClaimed')).filter((e) => e.stream_id === `user-${archive.id}`)).toEqual([]);
+    const audit = (await inject('GET', '/api/ops/audit/identity', undefined, op)).json().entries;
+    expect(audit.filter((e: { action: string; subject: string }) => e.subject === `claim:${pipClaim.json().id}`)).toEqual([
+      expect.objectContaining({ action: 'claim.approve.first', operatorUsername: 'quinn-operator' }),
+    ]);
   });
 
   it('mails the outcome to a verified address only: the reason of a rejection, the page of an approval', async () => {
@@ -394,7 +434,8 @@ describe.runIf(run)('profile claims (issue 18): submit, reject, approve', () => 
         verified.accessToken,
       )
     ).json();
-    await inject('POST', `/api/ops/claims/${third.id}/approve`, undefined, op);
+    await inject('POST', `/api/ops/claims/${third.id}/approve`, undefined, pip);
+    await inject('POST', `/api/ops/claims/${third.id}/approve`, undefined, quinn);
     await expect.poll(() => mailsTo('kathy@example.com', /was approved/).length, { timeout: 10_000 }).toBe(1);
     expect(mailsTo('kathy@example.com', /was approved/)[0]!.text).toContain(`/ask/${a.username}`);
     // The unverified claimant's rejection was never mailed (their address is unproven, ADR 0021).

@@ -287,7 +287,8 @@ describe.runIf(run)('payments with the Stripe SDK against a local Stripe double'
   });
 
   it('answers a retry with the same Idempotency-Key with the same session; unused, its expiry lets go of the question', async () => {
-    const headers = { 'idempotency-key': `checkout-${randomUUID()}` };
+    // One browser: a guest's key is scoped to its device token (ADR 0054).
+    const headers = { 'idempotency-key': `checkout-${randomUUID()}`, 'x-ques-device': 'device-lostresponse0001' };
     const body = { donationAmount: 5, questionData: guestQuestion(ada, 'Lost response?') };
     // The hand-over commits at questions but its answer is lost: a 503, and the session stays open for the retry.
     h.questions.failAfterRecordingNext = true;

@@ -101,6 +101,7 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
   it('walks the journey: guest asks → inbox (not public) → answer with tags → public, newest first → hide/show → delete', async () => {
     const asked = await guestAsk(ada, '  How do engines weave patterns?  ', {
       detail: 'Like a Jacquard loom?',
+      askedEmail: 'grace@example.com',
     });
     expect(asked.status).toBe(201);
     expect(asked.body).toMatchObject({
@@ -858,6 +859,8 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
         payload: body as never,
         headers: {
           'idempotency-key': opts.key,
+          // One browser: a guest's key is scoped to its device token (ADR 0054).
+          'x-ques-device': 'device-idempotencyidempotency',
           ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
         },
       });

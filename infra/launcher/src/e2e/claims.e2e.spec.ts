@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_MESSAGES } from '@ques/contracts/core';
 import type { EmbeddedProduct } from '../embedded.js';
 import { call, TEST_PASSWORD } from '../test/identity-journey.js';
 import {
@@ -21,7 +22,7 @@ import {
  * Issue 18, "Done when" (the claim journey, ADR 0034), on the embedded default in headless Chromium: an operator (made
  * with the CLI's code path, `grant-operator`) creates an archive profile in the console; it has a curated answer with
  * its source. A visitor opens the page, follows "Is this you? Claim this profile", signs up (and comes back), says how
- * to verify them and sends the claim; the operator approves it in the console ("Profile claims", confirmed). The
+ * to verify them and sends the claim; two other operators approve it in the console ("Profile claims", confirmed; the first leaves it at "1 of 2 approvals"). The
  * claimant then logs in with their own e-mail and password as the page's owner; the public page has no badge, has the
  * ask button, and the curated answer is still there. The new pages are checked with axe (0 violations).
  */
@@ -68,7 +69,7 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     await releaseShared(browser);
   });
 
-  it('a visitor claims an archive, the operator approves it, the claimant owns the page and its answers stay', async () => {
+  it('a visitor claims an archive, two operators approve it, the claimant owns the page and its answers stay', async () => {
     // The operator creates the archive in the console.
     const op = await signInAsOperator(browser, product, 'Opal Operator', 'opal.claims@example.com');
     await op.page.goto('/ops');
@@ -126,22 +127,41 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     await vpage.getByRole('heading', { name: 'Your claim is waiting for review' }).waitFor();
     expect(verrors).toEqual([]);
 
-    // The operator approves it in the console, after confirming.
-    await nav.getByRole('link', { name: 'Profile claims' }).click();
-    await op.page.getByRole('heading', { name: 'Profile claims', level: 1 }).waitFor();
-    const claim = op.page.getByTestId('profile-claim').filter({ hasText: 'marie@sorbonne.example' });
-    await claim.getByText('https://sorbonne.example/curie').waitFor();
-    expect(await axeViolations(op.page)).toEqual([]);
-    await claim.getByRole('button', { name: 'Approve…' }).click();
-    const dialog = op.page.getByRole('dialog', { name: 'Approve this claim of @marie-curie?' });
-    await dialog.waitFor();
-    expect(await axeViolations(op.page)).toEqual([]);
-    await dialog.getByRole('button', { name: 'Approve claim' }).click();
-    await op.page.getByText('@marie-curie is now an ordinary profile its claimant signs in to.').waitFor();
-    await nav.getByRole('link', { name: 'Audit log' }).click();
-    await op.page.getByRole('cell', { name: /Approved @marie-sklodowska's claim of @marie-curie/ }).waitFor();
-    expect(op.errors).toEqual([]);
+    // Two other operators approve it in the console, after confirming (four eyes, ADR 0054): the archive's creator
+    // may not; the first approval leaves the claim waiting for a second operator.
     await op.context.close();
+    const approveAs = async (name: string, email: string, done: string) => {
+      const reviewer = await signInAsOperator(browser, product, name, email);
+      await reviewer.page.goto('/ops/claims');
+      await reviewer.page.getByRole('heading', { name: 'Profile claims', level: 1 }).waitFor();
+      const claim = reviewer.page.getByTestId('profile-claim').filter({ hasText: 'marie@sorbonne.example' });
+      await claim.getByText('https://sorbonne.example/curie').waitFor();
+      expect(await axeViolations(reviewer.page)).toEqual([]);
+      await claim.getByRole('button', { name: 'Approve…' }).click();
+      const dialog = reviewer.page.getByRole('dialog', { name: 'Approve this claim of @marie-curie?' });
+      await dialog.waitFor();
+      expect(await axeViolations(reviewer.page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Approve claim' }).click();
+      await reviewer.page.getByText(done).waitFor();
+      return reviewer;
+    };
+    const pip = await approveAs('Pip Operator', 'pip.claims@example.com', `${CLAIM_MESSAGES.awaitingSecond} (1 of 2 approvals)`);
+    await pip.page
+      .getByTestId('profile-claim')
+      .filter({ hasText: 'marie@sorbonne.example' })
+      .getByText('1 of 2 approvals')
+      .waitFor();
+    expect(pip.errors).toEqual([]);
+    await pip.context.close();
+    const quinn = await approveAs(
+      'Quinn Operator',
+      'quinn.claims@example.com',
+      '@marie-curie is now an ordinary profile its claimant signs in to.',
+    );
+    await quinn.page.getByRole('navigation', { name: 'Operator console' }).getByRole('link', { name: 'Audit log' }).click();
+    await quinn.page.getByRole('cell', { name: /Approved @marie-sklodowska's claim of @marie-curie/ }).waitFor();
+    expect(quinn.errors).toEqual([]);
+    await quinn.context.close();
     await visitor.close();
 
     // The claimant logs in with their own e-mail and password: they are the page's owner now.

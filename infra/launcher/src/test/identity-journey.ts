@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { readMailbox } from '@ques/kit';
 import { eventually } from '@ques/kit/testing';
 
 /** JSON over HTTP against a running BFF, the way the web app (or any client written against the spec) calls it. */
 export async function call(base: string, method: string, path: string, body?: unknown, token?: string) {
-  const headers: Record<string, string> = {};
+  // Each call is a fresh browser: the web app always sends its device token, and a guest's asks without one share
+  // one bucket of the guest limit (ADR 0054).
+  const headers: Record<string, string> = { 'x-ques-device': `device-${randomUUID().replace(/-/g, '')}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

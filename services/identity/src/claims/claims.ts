@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   CLAIM_MESSAGES as C,
   type ClaimStatus,
@@ -26,6 +26,7 @@ import type { Sessions } from '../sessions/sessions.js';
 import type { Accounts } from '../users/accounts.js';
 import type { UserCommands } from '../users/commands.js';
 import type { EmailVerification } from '../users/email-verification.js';
+import { userStreamId } from '../users/domain/user.js';
 import type { UsersReadModel } from '../users/read-models/users.js';
 import type { ProfileClaimCommands } from './commands.js';
 import type { ProfileClaimsReadModel } from './read-model.js';
@@ -68,6 +69,9 @@ export class ProfileClaims {
     if (retried) return retried;
     if (profile.id === who.sub) throw conflict(C.ownProfile);
     if (!profile.archive_profile) throw conflict(C.notArchive);
+    // Only an account registered as an archive is claimable (ADR 0054): not a real one marked as an archive.
+    const { state } = await this.parts.commands.load(profile.id);
+    if (state.status !== 'active' || !state.archiveOrigin) throw conflict(C.notArchive);
     if (await claimsView.pendingOf({ profileId: profile.id })) throw conflict(C.pending);
     if (await claimsView.pendingOf({ claimantId: who.sub })) throw conflict(C.yourPending);
     try {
@@ -109,56 +113,89 @@ export class ProfileClaims {
     return row;
   }
 
-  /** Approves (idempotent: an approved claim is answered as it is, a rejected one is a 409). */
+  /**
+   * Four eyes (issue 33, ADR 0054): the first operator's approval leaves the claim pending ("awaiting a second
+   * operator"); a second, different operator completes it. Neither may be the claimant or the operator who created the
+   * archive, and only a profile created as an archive and never claimed can be taken over (the user decider checks).
+   * Idempotent once approved; a rejected claim is a 409. Each step is audited in its own transaction.
+   */
   async approve(
     op: AccessClaims,
     id: string,
     metadata: EventMetadata,
     correlationId: string,
   ): Promise<OpsProfileClaim> {
-    const { claims, commands, sessions, verification, accounts, clock } = this.parts;
+    const { claims, store, clock } = this.parts;
     const { state } = await claims.load(id);
     if (state.status === 'none') throw notFound(C.noSuchClaim);
     if (state.status === 'approved') return this.opsClaim(id);
     const now = clock();
-    await claims.handle(id, { type: 'ApproveClaim', data: { operator: op.username, now } }, metadata, {
-      alongside: async (trx, { events, state: claim }) => {
-        if (events.length === 0 || claim.status === 'none') return;
-        const [claimant, profile] = await Promise.all([
-          userRow(trx, claim.claimantId),
-          userRow(trx, claim.profileId),
-        ]);
-        if (!claimant) throw conflict(C.claimantGone);
-        if (!profile?.archive_profile) throw conflict(C.noLongerArchive);
-        // The claimant's own account ends first (its address becomes free), then the archive takes its sign-in.
-        await accounts.retire(claimant.id, metadata, correlationId, trx);
-        await commands.handle(
-          profile.id,
-          {
-            type: 'TakeOverByClaim',
-            data: {
-              claimId: id,
-              email: claimant.email,
-              emailVerified: claimant.email_verified,
-              passwordHash: claimant.password_hash,
-              now,
-            },
-          },
-          metadata,
-          { transaction: trx },
-        );
-        // Whoever could sign in to the archive before (a CLI curator) cannot any more; links to its old address die.
-        await sessions.revokeAllForUser(profile.id, 'profile claimed', { correlationId, trx });
-        await verification.forget(trx, profile.id);
-        await trx.deleteFrom('password_resets').where('user_id', '=', profile.id).execute();
-        await this.recordDecision(trx, op, id, now, metadata, {
-          action: 'claim.approve',
-          summary: `Approved @${claimant.username}'s claim of @${profile.username}`,
-          detail: { profileId: profile.id, claimantId: claimant.id },
-        });
+    const archiveCreatorId = await creatorOf(store.db, state.profileId);
+    await claims.handle(
+      id,
+      { type: 'ApproveClaim', data: { operator: op.username, operatorId: op.sub, archiveCreatorId, now } },
+      metadata,
+      {
+        alongside: async (trx, { events, state: claim }) => {
+          const [event] = events;
+          if (!event || claim.status === 'none') return;
+          if (event.type === 'ProfileClaimFirstApproval') {
+            const profile = await userRow(trx, claim.profileId);
+            await recordOperatorAct(this.parts.store, trx, op, {
+              action: 'claim.approve.first',
+              subject: `claim:${id}`,
+              summary: `Gave the first of two approvals of a claim of @${profile?.username ?? claim.profileId}`,
+              detail: { profileId: claim.profileId, claimantId: claim.claimantId },
+            }, metadata);
+            return;
+          }
+          await this.takeOver(trx, op, id, claim, now, metadata, correlationId);
+        },
       },
-    });
+    );
     return this.opsClaim(id);
+  }
+
+  /** The second approval's effects, in its transaction (see the class comment). */
+  private async takeOver(
+    trx: Kysely<IdentityDB>,
+    op: AccessClaims,
+    id: string,
+    claim: { profileId: string; claimantId: string },
+    now: Date,
+    metadata: EventMetadata,
+    correlationId: string,
+  ): Promise<void> {
+    const { commands, sessions, verification, accounts } = this.parts;
+    const [claimant, profile] = await Promise.all([userRow(trx, claim.claimantId), userRow(trx, claim.profileId)]);
+    if (!claimant) throw conflict(C.claimantGone);
+    if (!profile?.archive_profile) throw conflict(C.noLongerArchive);
+    // The claimant's own account ends first (its address becomes free), then the archive takes its sign-in.
+    await accounts.retire(claimant.id, metadata, correlationId, trx);
+    await commands.handle(
+      profile.id,
+      {
+        type: 'TakeOverByClaim',
+        data: {
+          claimId: id,
+          email: claimant.email,
+          emailVerified: claimant.email_verified,
+          passwordHash: claimant.password_hash,
+          now,
+        },
+      },
+      metadata,
+      { transaction: trx },
+    );
+    // Whoever could sign in to the archive before (a CLI curator) cannot any more; links to its old address die.
+    await sessions.revokeAllForUser(profile.id, 'profile claimed', { correlationId, trx });
+    await verification.forget(trx, profile.id);
+    await trx.deleteFrom('password_resets').where('user_id', '=', profile.id).execute();
+    await this.recordDecision(trx, op, id, now, metadata, {
+      action: 'claim.approve',
+      summary: `Approved @${claimant.username}'s claim of @${profile.username} (second of two approvals)`,
+      detail: { profileId: profile.id, claimantId: claimant.id },
+    });
   }
 
   /** Rejects with a reason the claimant sees (idempotent: a rejected claim is answered as it is). */
@@ -196,6 +233,18 @@ export class ProfileClaims {
     await recordOperatorAct(this.parts.store, trx, op, { ...act, subject: `claim:${id}` }, metadata);
     await scheduleJob(trx, { kind: CLAIM_MAIL_JOB, key: `profile-claim-mail:${id}`, dueAt: now, payload: { claimId: id } });
   }
+}
+
+/** Who created a profile: the actor of its stream's first event (an operator's id for a console archive). */
+async function creatorOf(db: Kysely<IdentityDB>, userId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('events')
+    .select(sql<string | null>`metadata->>'actor'`.as('actor'))
+    .where('stream_id', '=', userStreamId(userId))
+    .orderBy('stream_version')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.actor ?? null;
 }
 
 const userRow = (trx: Kysely<IdentityDB>, id: string) =>

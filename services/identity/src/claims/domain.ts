@@ -1,6 +1,6 @@
 /** The profile-claim aggregate (issue 18, ADR 0034): events, state, evolve and decide. Pure — no I/O (lint-enforced). */
 import { CLAIM_MESSAGES as C, type ClaimMethod } from '@ques/contracts/core';
-import { conflict, decider, notFound, unreachable } from '@ques/kit/domain';
+import { conflict, decider, forbidden, notFound, unreachable } from '@ques/kit/domain';
 
 /**
  * Every claim event names the claimed profile as `userId`: its personal fields are sealed with that profile's key
@@ -21,8 +21,14 @@ export type ProfileClaimEvent =
       };
     }
   | {
+      /** Four eyes (issue 33, ADR 0054): the first operator's approval; the claim stays pending for a second one. */
+      type: 'ProfileClaimFirstApproval';
+      data: { claimId: string; userId: string; claimantId: string; operatorId: string; operator: string; approvedAt: string };
+    }
+  | {
+      /** The approval that completes the claim (the second operator's; claims approved before ADR 0054 had one). */
       type: 'ProfileClaimApproved';
-      data: { claimId: string; userId: string; claimantId: string; operator: string; approvedAt: string };
+      data: { claimId: string; userId: string; claimantId: string; operator: string; operatorId?: string; approvedAt: string };
     }
   | {
       type: 'ProfileClaimRejected';
@@ -38,6 +44,7 @@ export type ProfileClaimEvent =
 
 export const CLAIM_EVENT_TYPES: ReadonlySet<string> = new Set<ProfileClaimEvent['type']>([
   'ProfileClaimSubmitted',
+  'ProfileClaimFirstApproval',
   'ProfileClaimApproved',
   'ProfileClaimRejected',
 ]);
@@ -45,13 +52,21 @@ export const CLAIM_EVENT_TYPES: ReadonlySet<string> = new Set<ProfileClaimEvent[
 /** Sealed with the claimed profile's key (see above). */
 export const CLAIM_PERSONAL_FIELDS: Record<ProfileClaimEvent['type'], readonly string[]> = {
   ProfileClaimSubmitted: ['evidence', 'note'],
+  ProfileClaimFirstApproval: [],
   ProfileClaimApproved: [],
   ProfileClaimRejected: [],
 };
 
 export type ProfileClaimState =
   | { status: 'none' }
-  | { status: 'pending' | 'approved' | 'rejected'; claimId: string; profileId: string; claimantId: string };
+  | {
+      status: 'pending' | 'approved' | 'rejected';
+      claimId: string;
+      profileId: string;
+      claimantId: string;
+      /** The operator ids of the approvals given while pending (ADR 0054). */
+      approvedBy: string[];
+    };
 
 export type ProfileClaimCommand =
   | {
@@ -66,7 +81,11 @@ export type ProfileClaimCommand =
         now: Date;
       };
     }
-  | { type: 'ApproveClaim'; data: { operator: string; now: Date } }
+  | {
+      type: 'ApproveClaim';
+      /** `archiveCreatorId`: the actor who created the claimed archive (null when unknown, e.g. the CLI). */
+      data: { operator: string; operatorId: string; archiveCreatorId: string | null; now: Date };
+    }
   | { type: 'RejectClaim'; data: { reason: string; operator: string; now: Date } };
 
 export const profileClaimStreamId = (claimId: string) => `profile-claim-${claimId}`;
@@ -79,7 +98,10 @@ export function evolveProfileClaim(state: ProfileClaimState, event: ProfileClaim
         claimId: event.data.claimId,
         profileId: event.data.userId,
         claimantId: event.data.claimantId,
+        approvedBy: [],
       };
+    case 'ProfileClaimFirstApproval':
+      return state.status === 'none' ? state : { ...state, approvedBy: [...state.approvedBy, event.data.operatorId] };
     case 'ProfileClaimApproved':
       return state.status === 'none' ? state : { ...state, status: 'approved' };
     case 'ProfileClaimRejected':
@@ -119,18 +141,13 @@ export function decideProfileClaim(
       // Approving twice (a double click, a retried request) changes nothing the second time.
       if (state.status === 'approved') return [];
       if (state.status === 'rejected') throw conflict(C.alreadyRejected);
-      return [
-        {
-          type: 'ProfileClaimApproved',
-          data: {
-            claimId: state.claimId,
-            userId: state.profileId,
-            claimantId: state.claimantId,
-            operator: command.data.operator,
-            approvedAt: command.data.now.toISOString(),
-          },
-        },
-      ];
+      // Four eyes (ADR 0054): two different operators, neither the claimant nor the archive's creator.
+      const { operator, operatorId, archiveCreatorId, now } = command.data;
+      if (operatorId === state.claimantId) throw forbidden(C.ownClaim);
+      if (archiveCreatorId !== null && operatorId === archiveCreatorId) throw forbidden(C.creatorApproves);
+      if (state.approvedBy.includes(operatorId)) throw conflict(C.alreadyApprovedByYou);
+      const base = { claimId: state.claimId, userId: state.profileId, claimantId: state.claimantId, operatorId, operator, approvedAt: now.toISOString() };
+      return [state.approvedBy.length === 0 ? { type: 'ProfileClaimFirstApproval', data: base } : { type: 'ProfileClaimApproved', data: base }];
     }
     case 'RejectClaim': {
       if (state.status === 'none') throw notFound(C.noSuchClaim);

@@ -33,9 +33,20 @@ const submitted: ProfileClaimEvent = {
     submittedAt: now.toISOString(),
   },
 };
+const opalId = '1c1c1c1c-1c1c-4c1c-8c1c-1c1c1c1c1c1c';
+const pipId = '2d2d2d2d-2d2d-4d2d-8d2d-2d2d2d2d2d2d';
+const creatorId = '3e3e3e3e-3e3e-4e3e-8e3e-3e3e3e3e3e3e';
+const approve = (operator: string, operatorId: string): ProfileClaimCommand => ({
+  type: 'ApproveClaim',
+  data: { operator, operatorId, archiveCreatorId: creatorId, now },
+});
+const first: ProfileClaimEvent = {
+  type: 'ProfileClaimFirstApproval',
+  data: { claimId, userId: profileId, claimantId, operator: 'opal', operatorId: opalId, approvedAt: now.toISOString() },
+};
 const approved: ProfileClaimEvent = {
   type: 'ProfileClaimApproved',
-  data: { claimId, userId: profileId, claimantId, operator: 'opal', approvedAt: now.toISOString() },
+  data: { claimId, userId: profileId, claimantId, operator: 'pip', operatorId: pipId, approvedAt: now.toISOString() },
 };
 const rejected: ProfileClaimEvent = {
   type: 'ProfileClaimRejected',
@@ -71,19 +82,24 @@ describe('profile claim decider (ADR 0034)', () => {
       );
   });
 
-  it('approves once: approving again changes nothing; a rejected claim cannot be approved', () => {
-    spec
-      .given([submitted])
-      .when({ type: 'ApproveClaim', data: { operator: 'opal', now } })
-      .then([approved]);
-    spec
-      .given([submitted, approved])
-      .when({ type: 'ApproveClaim', data: { operator: 'opal', now } })
-      .thenNothingHappened();
+  it('approves with two different operators: the first approval leaves it pending, the second completes it once', () => {
+    spec.given([submitted]).when(approve('opal', opalId)).then([first]);
+    spec.given([submitted, first]).when(approve('pip', pipId)).then([approved]);
+    spec.given([submitted, first, approved]).when(approve('opal', opalId)).thenNothingHappened();
     spec
       .given([submitted, rejected])
-      .when({ type: 'ApproveClaim', data: { operator: 'opal', now } })
+      .when(approve('opal', opalId))
       .thenThrows({ status: 409, message: C.alreadyRejected });
+  });
+
+  it('four eyes (ADR 0054): never the first approver twice, the claimant, or the archive’s creator', () => {
+    spec
+      .given([submitted, first])
+      .when(approve('opal', opalId))
+      .thenThrows({ status: 409, message: C.alreadyApprovedByYou });
+    spec.given([submitted]).when(approve('cleo', claimantId)).thenThrows({ status: 403, message: C.ownClaim });
+    spec.given([submitted, first]).when(approve('cleo', claimantId)).thenThrows({ status: 403, message: C.ownClaim });
+    spec.given([submitted]).when(approve('cora', creatorId)).thenThrows({ status: 403, message: C.creatorApproves });
   });
 
   it('rejects once with the reason; an approved claim cannot be rejected; an unknown claim is a 404', () => {
@@ -101,7 +117,7 @@ describe('profile claim decider (ADR 0034)', () => {
       .thenThrows({ status: 409, message: C.alreadyApproved });
     spec
       .given([])
-      .when({ type: 'ApproveClaim', data: { operator: 'opal', now } })
+      .when(approve('opal', opalId))
       .thenThrows({ status: 404 });
   });
 });

@@ -34,6 +34,12 @@ export const profileClaimsProjection = handlerProjection<
         })
         .onConflict((oc) => oc.column('id').doNothing())
         .execute(),
+    ProfileClaimFirstApproval: (trx, d) =>
+      trx
+        .updateTable('profile_claims')
+        .set({ first_approved_by: d.operator, first_approved_at: d.approvedAt })
+        .where('id', '=', d.claimId)
+        .execute(),
     ProfileClaimApproved: (trx, d) =>
       trx
         .updateTable('profile_claims')
@@ -74,6 +80,7 @@ function claimQuery(db: Kysely<IdentityDB>) {
       'c.decided_by',
       'c.created_at',
       'c.decided_at',
+      'c.first_approved_by',
       'c.claimant_id',
       'p.id as profile_id',
       'p.username as profile_username',
@@ -116,6 +123,8 @@ const toOpsClaim = (r: ClaimRow): OpsProfileClaim => ({
         }
       : null,
   decidedBy: r.decided_by,
+  approvals: r.status === 'approved' ? 2 : r.first_approved_by ? 1 : 0,
+  firstApprovedBy: r.first_approved_by,
 });
 
 export class ProfileClaimsReadModel {

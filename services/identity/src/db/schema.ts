@@ -124,4 +124,7 @@ export interface ProfileClaimsTable {
   decided_by: string | null;
   created_at: Timestamp;
   decided_at: NullableTimestamp;
+  /** The first of the two operators an approval needs (ADR 0054), until the claim is decided. */
+  first_approved_by: string | null;
+  first_approved_at: NullableTimestamp;
 }

@@ -108,12 +108,19 @@ export class ArchiveConsole {
     const { commands, users, store } = this.parts;
     const row = await users.byId(id);
     if (!row) throw notFound(OPS_MESSAGES.noSuchArchive);
-    await commands.handle(id, { type: 'SetArchiveProfile', data: { archiveProfile: archive, now: new Date() } }, metadata, {
+    // Four eyes (ADR 0054): an account someone ever signed in to is a person's, never a claimable archive.
+    if (archive && !row.archive_profile && (await this.signedInEver(id))) throw conflict(OPS_MESSAGES.realAccount);
+    await commands.handle(id, { type: 'SetArchiveProfile', data: { archiveProfile: archive, now: new Date(), archiveOriginOnly: true } }, metadata, {
       alongside: async (trx, { events }) => {
         if (events.length === 0) return;
         await recordOperatorAct(store, trx, op, { action: archive ? 'archive.mark' : 'archive.unmark', subject: `user:${id}`, summary: `${archive ? 'Marked' : 'Unmarked'} @${row.username} as an archive profile` }, metadata);
       },
     });
     return toArchive((await users.byId(id))!);
+  }
+
+  private async signedInEver(userId: string): Promise<boolean> {
+    const row = await this.parts.store.db.selectFrom('session_families').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst();
+    return !!row;
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import {
   HANDLE_MESSAGES as H,
+  EMAIL_CHANGES_PER_DAY,
   IDENTITY_MESSAGES as M,
   ZChangePasswordRequest,
   ZUpdateProfileRequest,
@@ -16,6 +17,7 @@ import {
   forbidden,
   isUniqueViolation,
   notFound,
+  tooManyRequests,
   type AccessClaims,
   type Clock,
   type EventMetadata,
@@ -136,6 +138,8 @@ export class Accounts {
       const owner = await users.byEmail(newEmail);
       if (owner && owner.id !== claims.sub) throw conflict(M.emailTaken);
       await this.checkCurrentPassword(claims.sub, currentPassword);
+      // Bounded mail (issue 33, ADR 0054): each change mails the new address, so changes are capped per day.
+      if ((await verification.emailChangesToday(claims.sub)) >= EMAIL_CHANGES_PER_DAY) throw tooManyRequests(M.tooManyEmailChanges);
     }
     try {
       await commands.handle(claims.sub, { type: 'UpdateProfile', data: { changes, now: clock() } }, metadata, {

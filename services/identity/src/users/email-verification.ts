@@ -1,15 +1,17 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import { EMAIL_VERIFICATION_TTL_HOURS, IDENTITY_MESSAGES as M, VERIFICATION_MAILS_PER_HOUR } from '@ques/contracts';
+import { sql, type Kysely } from 'kysely';
+import { EMAIL_VERIFICATION_TTL_HOURS, IDENTITY_MESSAGES as M, MAILS_PER_ADDRESS_PER_DAY, VERIFICATION_MAILS_PER_HOUR } from '@ques/contracts';
 import { badRequest, conflict, notFound, scheduleJob, tooManyRequests, type Clock, type EventMetadata, type JobHandler, type Logger, type Mailer } from '@ques/kit';
 import { verificationMail } from '../mails.js';
 import type { IdentityDB } from '../db/schema.js';
 import type { UserCommands } from './commands.js';
+import { userStreamId } from './domain/user.js';
 import type { UsersReadModel } from './read-models/users.js';
 
 export const VERIFICATION_MAIL_JOB = 'email-verification-mail';
 const TTL_MS = EMAIL_VERIFICATION_TTL_HOURS * 3_600_000;
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
@@ -33,9 +35,20 @@ export interface EmailVerificationDeps {
 export class EmailVerification {
   constructor(private readonly deps: EmailVerificationDeps) {}
 
-  /** Queues a verification mail for `email`, inside the caller's transaction. */
+  /**
+   * Queues a verification mail for `email`, inside the caller's transaction. Bounded mail (issue 33, ADR 0054): an
+   * address nobody proved yet gets at most `MAILS_PER_ADDRESS_PER_DAY` of them a day, whichever accounts ask — a 429
+   * that undoes the caller's change with it.
+   */
   async queue(trx: Kysely<IdentityDB>, userId: string, email: string): Promise<void> {
     const now = this.deps.clock();
+    const { n } = await trx
+      .selectFrom('email_verifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('email', '=', email)
+      .where('created_at', '>', new Date(now.getTime() - DAY_MS))
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= MAILS_PER_ADDRESS_PER_DAY) throw tooManyRequests(M.tooManyMailsToAddress);
     const id = randomUUID();
     await trx
       .insertInto('email_verifications')
@@ -43,6 +56,19 @@ export class EmailVerification {
       .values({ id, token_hash: sha256(randomBytes(32).toString('base64url')), user_id: userId, email, created_at: now, expires_at: new Date(now.getTime() + TTL_MS) })
       .execute();
     await scheduleJob(trx, { kind: VERIFICATION_MAIL_JOB, key: `email-verification:${id}`, dueAt: now, payload: { verificationId: id } });
+  }
+
+  /** The account's address changes in the last day: its `ProfileUpdated` events whose `changed` names the e-mail. */
+  async emailChangesToday(userId: string): Promise<number> {
+    const { n } = await this.deps.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('stream_id', '=', userStreamId(userId))
+      .where('type', '=', 'ProfileUpdated')
+      .where(sql<boolean>`data->'changed' ? 'email'`)
+      .where('recorded_at', '>', new Date(this.deps.clock().getTime() - DAY_MS))
+      .executeTakeFirstOrThrow();
+    return Number(n);
   }
 
   /** `POST /api/users/verify-email/resend`: a new link to the account's address, at most 5 an hour. */

@@ -31,6 +31,8 @@ export const ZServiceEnv = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** When set, scrapes of METRICS_PORT must send `Authorization: Bearer <token>`. */
   METRICS_TOKEN: z.string().min(16).optional(),
+  /** Where METRICS_PORT listens: loopback by default; any other address needs METRICS_TOKEN (ADR 0054). */
+  METRICS_HOST: z.string().min(1).optional(),
   /**
    * `false`: every statement is sent unnamed (a pooler that cannot keep named statements, such as PgBouncer in
    * transaction mode before 1.21). Unset: repeated statements are prepared once per connection (ADR 0051).

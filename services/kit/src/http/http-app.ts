@@ -45,6 +45,8 @@ export interface HttpAppOptions {
 }
 
 const SAFE_ID = /^[\w.:-]{1,100}$/;
+/** proxy-addr's names: 127/8 and ::1, 169.254/16 and fe80::/10, 10/8, 172.16/12, 192.168/16 and fc00::/7. */
+export const SERVICE_TRUSTED_PROXIES = 'loopback, linklocal, uniquelocal';
 /** Postgres: invalid byte sequence (NUL in text), untranslatable character, invalid text representation. */
 const POSTGRES_BAD_TEXT = new Set(['22021', '22P05', '22P02']);
 
@@ -125,7 +127,10 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     loggerInstance: opts.log as FastifyBaseLogger,
     logController: new RequestLog(),
     bodyLimit: opts.bodyLimit ?? 256 * 1024,
-    trustProxy: opts.trustProxy ?? false,
+    // The BFF, in front of every service, sets `X-Forwarded-For` to the client's address it resolved (its own
+    // TRUST_PROXY): a service believes that header only from the local machine or a private network, where the BFF
+    // runs — never from a public address (ADR 0054: the guest limit's network bucket).
+    trustProxy: opts.trustProxy ?? SERVICE_TRUSTED_PROXIES,
     requestIdHeader: 'x-request-id',
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

@@ -195,7 +195,7 @@ for (const kind of ['postgres', 'embedded'] as const) {
         offsetMs = 0;
       });
 
-      const post = (payload: unknown, key?: string, token?: string, url = '/widgets') =>
+      const post = (payload: unknown, key?: string, token?: string, url = '/widgets', device?: string) =>
         app.inject({
           method: 'POST',
           url,
@@ -203,8 +203,11 @@ for (const kind of ['postgres', 'embedded'] as const) {
           headers: {
             ...(key === undefined ? {} : { 'idempotency-key': key }),
             ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...(device ? { 'x-ques-device': device } : {}),
           },
         });
+      const DEVICE_A = 'device-aaaaaaaaaaaaaaaaaaaaaaaa';
+      const DEVICE_B = 'device-bbbbbbbbbbbbbbbbbbbbbbbb';
       const widgets = async (name: string) =>
         (await database.db.selectFrom('widgets').selectAll().where('name', '=', name).execute()).length;
 
@@ -241,7 +244,7 @@ for (const kind of ['postgres', 'embedded'] as const) {
         const key = randomUUID();
         const mine = await post({ name: 'scoped' }, key, adaToken);
         const theirs = await post({ name: 'scoped' }, key, bobToken);
-        const guest = await post({ name: 'scoped' }, key);
+        const guest = await post({ name: 'scoped' }, key, undefined, '/widgets', DEVICE_A);
         for (const res of [mine, theirs, guest]) {
           expect(res.statusCode).toBe(201);
           expect(res.headers['idempotent-replayed']).toBeUndefined();
@@ -251,6 +254,36 @@ for (const kind of ['postgres', 'embedded'] as const) {
         expect(await widgets('scoped')).toBe(3);
         // A forged or expired token is a 401 before any key is looked at.
         expect((await post({ name: 'scoped' }, key, 'not-a-jwt')).statusCode).toBe(401);
+      });
+
+      it('scopes a guest key to the device token and the asker e-mail (issue 33 finding 3): never another guest’s response', async () => {
+        const key = randomUUID();
+        const body = { name: 'guest widget', askedEmail: 'Ann@example.com' };
+        // Without a device token a guest's key is refused, in words that say what to do.
+        const bare = await post(body, key);
+        expect([bare.statusCode, bare.json().message]).toEqual([400, IDEMPOTENCY_MESSAGES.guestDevice]);
+        expect((await post(body, key, undefined, '/widgets', 'short')).statusCode).toBe(400);
+        const ann = await post(body, key, undefined, '/widgets', DEVICE_A);
+        expect(ann.statusCode).toBe(201);
+        // Another guest with the same key and body runs on their own; with another body they are not blocked (no 422).
+        const ben = await post(body, key, undefined, '/widgets', DEVICE_B);
+        expect([ben.statusCode, ben.headers['idempotent-replayed']]).toEqual([201, undefined]);
+        expect(ben.json().id).not.toBe(ann.json().id);
+        // Nor can one guest squat a key another will use: their body under it does not make the other's a 422.
+        const squatted = randomUUID();
+        expect((await post({ name: 'squatter' }, squatted, undefined, '/widgets', DEVICE_B)).statusCode).toBe(201);
+        expect((await post(body, squatted, undefined, '/widgets', DEVICE_A)).statusCode).toBe(201);
+        const cat = await post({ name: 'cat widget', askedEmail: 'cat@example.com' }, key, undefined, '/widgets', DEVICE_A);
+        expect([cat.statusCode, cat.headers['idempotent-replayed']]).toEqual([201, undefined]);
+        // Ann's own retry replays hers.
+        const again = await post(body, key, undefined, '/widgets', DEVICE_A);
+        expect([again.headers['idempotent-replayed'], again.json().id]).toEqual(['true', ann.json().id]);
+        // Once the key expired, another guest's reuse of it names a thing of their own, never Ann's.
+        offsetMs = DAY_MS + 60_000;
+        const later = await post({ name: 'guest widget', askedEmail: 'dan@example.com' }, key, undefined, '/widgets', DEVICE_B);
+        expect(later.statusCode).toBe(201);
+        expect([ann.json().id, ben.json().id, cat.json().id]).not.toContain(later.json().id);
+        offsetMs = 0;
       });
 
       it('answers 409 to a duplicate while the first request is still in flight, then replays once it finished', async () => {

@@ -7,6 +7,7 @@ import { AppError, badRequest, conflict } from '../errors.js';
 import { systemClock, type Clock } from '../events/types.js';
 import { optionalUser } from './auth.js';
 import { QueryTemplate } from '../db/query-template.js';
+import { DEVICE_HEADER, isDeviceToken } from '@ques/contracts';
 
 /**
  * `Idempotency-Key` (draft-ietf-httpapi-idempotency-key-header) for routes that opt in with
@@ -35,7 +36,10 @@ declare module 'fastify' {
 
 export interface IdempotencyClaim {
   key: string;
-  /** `user:<id>` or `guest`: keys are scoped by caller, so two callers never share (or see) each other's entries. */
+  /**
+   * `user:<id>`, or `guest:<hash of device token and asker e-mail>` (ADR 0054): keys are scoped by caller, so two
+   * callers never share (or see) each other's entries — nor, once a key expired, its derived ids.
+   */
   caller: string;
 }
 
@@ -48,6 +52,8 @@ export const IDEMPOTENCY_MESSAGES = {
   inProgress:
     'A request with this Idempotency-Key is still being processed. Please wait a moment, then try again.',
   tooDeep: 'The request body is nested too deeply.',
+  guestDevice:
+    'An Idempotency-Key from a guest needs the X-Ques-Device header (the device token): send it, or leave the key out.',
 } as const;
 
 export interface IdempotencyOptions {
@@ -114,7 +120,7 @@ export function registerIdempotency(app: FastifyInstance, opts: IdempotencyOptio
     const key = keyOf(request.headers[IDEMPOTENCY_KEY_HEADER]);
     if (key === null) return;
     const user = await optionalUser(request);
-    const caller = user ? `user:${user.sub}` : 'guest';
+    const caller = user ? `user:${user.sub}` : guestCaller(request);
     const fingerprint = fingerprintOf(request);
     const now = clock();
     purgeNowAndThen(now);
@@ -330,6 +336,20 @@ function keyOf(header: string | string[] | undefined): string | null {
   const key = quoted ? quoted[1]! : header;
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) throw badRequest(IDEMPOTENCY_MESSAGES.invalidKey);
   return key;
+}
+
+/**
+ * A guest's scope (issue 33, ADR 0054): their device token and the asker's e-mail the body carries (`askedEmail`,
+ * or a checkout's `questionData.askedEmail`), lower-cased. Without a device token a guest's key is refused: a scope
+ * every guest shared let one guest replay (or block) another's request.
+ */
+function guestCaller(request: FastifyRequest): string {
+  const device = request.headers[DEVICE_HEADER];
+  if (typeof device !== 'string' || !isDeviceToken(device)) throw badRequest(IDEMPOTENCY_MESSAGES.guestDevice);
+  const body = (request.body ?? {}) as { askedEmail?: unknown; questionData?: { askedEmail?: unknown } };
+  const email = body.askedEmail ?? body.questionData?.askedEmail;
+  const scope = `${device}\n${typeof email === 'string' ? email.trim().toLowerCase() : ''}`;
+  return `guest:${createHash('sha256').update(scope).digest('hex')}`;
 }
 
 /** What makes two requests "the same": method, URL as sent, and the body with object keys in a canonical order. */

@@ -191,16 +191,26 @@ export function registerPipelineMetrics(metrics: Metrics, db: Kysely<any>): void
 
 export interface MetricsServerOptions {
   port: number;
+  /** Loopback (127.0.0.1) unless given; any other address needs `token` (issue 33, ADR 0054). */
   host?: string;
   /** When set, scrapes must send `Authorization: Bearer <token>`. */
   token?: string;
 }
+
+export const METRICS_TOKEN_REQUIRED = (host: string) =>
+  `METRICS_TOKEN is required to serve metrics on ${host}: set it, or bind METRICS_HOST to loopback (127.0.0.1).`;
+
+const isLoopback = (host: string) => host === 'localhost' || host === '::1' || /^127\./.test(host);
 
 /** Serves `GET /metrics` alone, on its own port: the public port (and the BFF's `/api`) never has it. */
 export async function serveMetrics(
   metrics: Metrics,
   opts: MetricsServerOptions,
 ): Promise<{ url: string; close(): Promise<void> }> {
+  const bind = opts.host ?? '127.0.0.1';
+  // Metrics tell a lot about the product (traffic, failures, queue depths): only the machine itself reads them
+  // without a token.
+  if (!isLoopback(bind) && !opts.token) throw new Error(METRICS_TOKEN_REQUIRED(bind));
   const expected = opts.token ? Buffer.from(`Bearer ${opts.token}`) : null;
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
@@ -224,11 +234,11 @@ export async function serveMetrics(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(opts.port, opts.host ?? '0.0.0.0', () => resolve());
+    server.listen(opts.port, bind, () => resolve());
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
-  const host = opts.host && opts.host !== '0.0.0.0' ? opts.host : '127.0.0.1';
+  const host = bind === '0.0.0.0' || bind === '::' ? '127.0.0.1' : bind.includes(':') ? `[${bind}]` : bind;
   return {
     url: `http://${host}:${port}/metrics`,
     close: () =>

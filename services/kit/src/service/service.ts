@@ -361,7 +361,7 @@ export async function runService<DB extends KitTables & IdempotencyTables, C ext
     const metricsPort = options.metricsPort ?? config.METRICS_PORT;
     let metricsUrl: string | null = null;
     if (metricsPort !== undefined) {
-      const served = await serveMetrics(metrics, { port: metricsPort, host: options.host ?? config.HOST, token: config.METRICS_TOKEN });
+      const served = await serveMetrics(metrics, { port: metricsPort, ...(config.METRICS_HOST ? { host: config.METRICS_HOST } : {}), token: config.METRICS_TOKEN });
       started.metricsServer = served;
       metricsUrl = served.url;
     }

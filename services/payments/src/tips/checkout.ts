@@ -53,6 +53,8 @@ export interface CheckoutCaller {
   metadata: EventMetadata;
   /** The asker's device token (`X-Ques-Device`), for the owner's blocks and guest limit. */
   device: string | null;
+  /** The client's address from the trusted proxy chain, for the guest limit's network bucket (ADR 0054). */
+  network?: string | null;
   log: Logger;
 }
 
@@ -134,6 +136,7 @@ export class CheckoutSaga {
       askerUserId: claims?.sub ?? null,
       questionId: caller.questionId,
       device: caller.device,
+      network: caller.network ?? null,
       correlationId: caller.metadata.correlationId,
     });
     return {

@@ -22,6 +22,7 @@ export async function registerTipRoutes(
       questionId: idempotentId(request),
       metadata: metadataFrom(request, claims?.sub ?? null),
       device: deviceOf(request),
+      network: request.ip,
       log: request.log,
     });
   });

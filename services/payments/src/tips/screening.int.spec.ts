@@ -68,6 +68,8 @@ describe.runIf(run)('checkout is screened before any provider call', () => {
       askerUserId: null,
       askedEmail: 'grace@example.com',
       device: 'device-fedcba9876543210',
+      // The client's address for the guest limit's network bucket (ADR 0054).
+      network: '127.0.0.1',
       questionId: res.json().questionId,
     });
   });

@@ -19,7 +19,7 @@ import type { HttpQuestionsClientOptions, QuestionsClient } from './questions-cl
 export async function screenCheckout(
   questions: QuestionsClient,
   draft: AskDraft,
-  caller: { askerUserId: string | null; questionId: string; device: string | null; correlationId: string },
+  caller: { askerUserId: string | null; questionId: string; device: string | null; network: string | null; correlationId: string },
 ): Promise<void> {
   await questions.screenAsk(
     {
@@ -29,6 +29,7 @@ export async function screenCheckout(
       askerUserId: caller.askerUserId,
       askedEmail: draft.guest?.email ?? null,
       device: caller.device,
+      network: caller.network,
       questionId: caller.questionId,
     },
     caller.correlationId,

@@ -293,4 +293,54 @@ describe.runIf(run)('owner control over asking: pause, cap, word filters, blocks
     expect((await screen(owner, { device: DEVICE_B, questionId })).json()).toEqual({ ok: true });
     expect(await h.database.db.selectFrom('question_origins').select('question_id').where('question_id', '=', questionId).execute()).toHaveLength(1);
   });
+  it('guest limits that hold (issue 33 finding 2): device, normalised e-mail and network buckets; no device is a bucket too', async () => {
+    const limit = ASKING_LIMITS.guestAsksPerDevicePerDay;
+    const fresh = () => `device-${randomUUID().replace(/-/g, '')}`;
+    const inbox = async (owner: User) =>
+      Number((await h.database.db.selectFrom('questions').select((eb) => eb.fn.countAll().as('n')).where('to_user_id', '=', owner.id).executeTakeFirstOrThrow()).n);
+
+    // The spammer of the issue: 20 asks from one address, no device header, then 10 plus-address variants and 3 fresh
+    // device tokens — at most the limit reaches the inbox, and the rest hear the limit in the asker's words.
+    const target = await registerUser(h, { username: 'spam-target', name: 'Spam Target', email: 'spam-target@example.com' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      const opts =
+        i < 7
+          ? { ip: '203.0.113.7', email: 'spammer@example.com' }
+          : i < 17
+            ? { ip: '203.0.113.7', email: `spammer+${i}@example.com` }
+            : { ip: '203.0.113.7', email: `spammer+d${i}@example.com`, device: fresh() };
+      statuses.push((await guestAsk(target, `Spam ${i}?`, opts)).status);
+    }
+    expect(statuses.filter((s) => s === 201)).toHaveLength(limit);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20 - limit);
+    expect(await inbox(target)).toBe(limit);
+
+    // Each bucket holds on its own. No device (or a malformed one) from ever-new networks and addresses: one bucket.
+    const noDevice = await registerUser(h, { username: 'no-device', name: 'Nod Owner', email: 'nod@example.com' });
+    for (let i = 0; i < limit + 2; i += 1)
+      await guestAsk(noDevice, `Nod ${i}?`, { ip: `198.51.${i}.1`, email: `n${i}@example.org`, device: i % 2 ? 'bad token' : undefined });
+    expect(await inbox(noDevice)).toBe(limit);
+    // One address in many spellings (case, +tags, Gmail dots and googlemail.com), new device and network each time.
+    const byEmail = await registerUser(h, { username: 'by-email', name: 'Bye Owner', email: 'bye@example.com' });
+    const spellings = ['Jo.Doe@gmail.com', 'jodoe+a@gmail.com', 'JODOE@googlemail.com', 'j.o.d.o.e+b@gmail.com', 'jodoe@gmail.com', 'jo.doe+c@googlemail.com', 'jodoe+d@gmail.com'];
+    for (const [i, email] of spellings.entries()) await guestAsk(byEmail, `Bye ${i}?`, { ip: `192.0.${i}.9`, email, device: fresh() });
+    expect(await inbox(byEmail)).toBe(limit);
+    // One /24 (and one IPv6 /64), new device and address each time.
+    const byNet = await registerUser(h, { username: 'by-net', name: 'Net Owner', email: 'net@example.com' });
+    for (let i = 0; i < limit + 2; i += 1) await guestAsk(byNet, `Net ${i}?`, { ip: `203.0.114.${i + 1}`, email: `net${i}@example.org`, device: fresh() });
+    expect(await inbox(byNet)).toBe(limit);
+    const byNet6 = await registerUser(h, { username: 'by-net6', name: 'Six Owner', email: 'six@example.com' });
+    for (let i = 0; i < limit + 2; i += 1) await guestAsk(byNet6, `Six ${i}?`, { ip: `2001:db8:5:6::${i + 1}`, email: `six${i}@example.org`, device: fresh() });
+    expect(await inbox(byNet6)).toBe(limit);
+  });
+
+  it('an e-mail block matches the normalised address (issue 33 finding 2): blockme+1@ is blocked by blockme@', async () => {
+    const owner = await registerUser(h, { username: 'blocker', name: 'Block Owner', email: 'blocker@example.com' });
+    const asked = await guestAsk(owner, 'First?', { email: 'BlockMe@example.com', device: DEVICE_A, ip: '198.18.0.1' });
+    expect(asked.status).toBe(201);
+    expect((await api('POST', `/api/questions/${asked.body.id}/block`, undefined, { token: owner.token })).body).toMatchObject({ byEmail: true });
+    const again = await guestAsk(owner, 'Again?', { email: 'blockme+1@example.com', device: DEVICE_B, ip: '198.18.1.1' });
+    expect([again.status, again.body.message]).toEqual([422, "This question can't be sent to Block Owner."]);
+  });
 });

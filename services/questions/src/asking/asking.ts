@@ -1,8 +1,7 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type QueryCreator } from 'kysely';
 import {
   ASKING_MESSAGES,
-  isDeviceToken,
   isUuid,
   QUESTION_NOT_FOUND,
   type AskerBlock,
@@ -13,11 +12,22 @@ import {
 import { AppError, badRequest, forbidden, notFound, QueryTemplate, unprocessable, type AccessClaims, type Clock } from '@ques/kit';
 import { QUESTION_COLUMNS, type AskerBlockRow, type AskingSettingsRow, type QuestionRow, type QuestionsDB, type RecipientRow } from '../db/schema.js';
 import type { RecipientsReadModel } from '../recipients/recipients.js';
+import { guestAsksSql, guestHashes, typedEmailOf } from './guest-limit.js';
+import { ownerHash } from './owner-hash.js';
+import { normaliseEmail } from './domain/guest-buckets.js';
 import { isPaused, screen, type Screening } from './domain/screening.js';
 import { BUILT_IN_WORDS, compileEntry, compileFilter, type CompiledEntry } from './domain/word-filter.js';
 
 /** The values of a question's origin row (`recordOrigin`; with `recordOriginAndRead`'s template, its placeholders). */
-type OriginParams = { questionId: string; ownerId: string; guest: boolean; emailHash: string | null; deviceHash: string | null; createdAt: Date };
+type OriginParams = {
+  questionId: string;
+  ownerId: string;
+  guest: boolean;
+  emailHash: string | null;
+  deviceHash: string | null;
+  networkHash: string | null;
+  createdAt: Date;
+};
 
 /** The insert of a question's origin; a second one for the same question changes nothing. */
 function originInsert(db: QueryCreator<QuestionsDB>, origin: OriginParams) {
@@ -29,6 +39,7 @@ function originInsert(db: QueryCreator<QuestionsDB>, origin: OriginParams) {
       guest: origin.guest,
       email_hash: origin.emailHash,
       device_hash: origin.deviceHash,
+      network_hash: origin.networkHash,
       created_at: origin.createdAt,
     })
     .onConflict((oc) => oc.column('question_id').doNothing());
@@ -43,10 +54,7 @@ function originInsert(db: QueryCreator<QuestionsDB>, origin: OriginParams) {
  * says nothing outside that owner's blocks, and two owners' hashes of one device differ.
  */
 
-/** A hash of what identifies an asker, meaningful only for this owner. */
-export function ownerHash(ownerId: string, kind: 'email' | 'device', value: string): string {
-  return createHash('sha256').update(`ques-asking\n${ownerId}\n${kind}\n${value}`).digest('hex');
-}
+export { ownerHash };
 
 const DAY_MS = 86_400_000;
 
@@ -58,8 +66,10 @@ export interface Ask {
   askerUserId: string | null;
   /** A guest's typed e-mail (a signed-in asker's comes from their account). */
   guestEmail: string | null;
-  /** The device token as the client sent it (malformed ones are ignored). */
+  /** The device token as the client sent it (a missing or malformed one counts in the no-device bucket). */
   device: string | null | undefined;
+  /** The client's address from the trusted proxy chain (`request.ip`), for the guest limit's network bucket. */
+  network?: string | null | undefined;
 }
 
 /**
@@ -73,11 +83,13 @@ export interface OwnerRead {
   asker: RecipientRow | null;
   settings: AskingSettingsRow | undefined;
   blocked: boolean;
-  guestAsksFromDevice: number | null;
+  /** A guest's asks to this owner in the last day, in the fullest of its buckets (ADR 0054); null when signed in. */
+  guestAsksToday: number | null;
   openQuestions: number;
   /** The asker's hashes for this owner (kept with the question's origin). */
   emailHash: string | null;
   deviceHash: string | null;
+  networkHash: string | null;
 }
 
 const EMAIL_HASH_SQL = (owner: string, email: string) =>
@@ -219,14 +231,9 @@ export class Asking {
   }
 
   /** The asker's hashes for this owner: their account's verified e-mail or a guest's typed one, their device. */
-  private async identifiers(ownerId: string, ask: Ask): Promise<{ emailHash: string | null; deviceHash: string | null }> {
-    const email = ask.askerUserId
-      ? await this.verifiedEmail(ask.askerUserId)
-      : ask.guestEmail?.trim().toLowerCase() || null;
-    return {
-      emailHash: email ? ownerHash(ownerId, 'email', email) : null,
-      deviceHash: isDeviceToken(ask.device) ? ownerHash(ownerId, 'device', ask.device) : null,
-    };
+  private async identifiers(ownerId: string, ask: Ask): Promise<{ emailHash: string | null; deviceHash: string | null; networkHash: string | null }> {
+    const email = ask.askerUserId ? await this.verifiedEmail(ask.askerUserId) : typedEmailOf(ask);
+    return { emailHash: email ? ownerHash(ownerId, 'email', email) : null, ...guestHashes(ownerId, ask) };
   }
 
   /**
@@ -238,10 +245,12 @@ export class Asking {
     const ownerId = ask.toUserId.toLowerCase();
     const now = this.deps.clock();
     const askerId = ask.askerUserId;
-    const typedEmail = askerId ? null : ask.guestEmail?.trim().toLowerCase() || null;
+    const typedEmail = askerId ? null : typedEmailOf(ask);
     const emailHashTyped = typedEmail ? ownerHash(ownerId, 'email', typedEmail) : null;
-    const deviceHash = isDeviceToken(ask.device) ? ownerHash(ownerId, 'device', ask.device) : null;
-    const countGuestAsks = !askerId && deviceHash !== null;
+    // Blocks made before ADR 0054 hold the hash of the address only lower-cased.
+    const rawEmail = askerId ? null : ask.guestEmail?.trim().toLowerCase() || null;
+    const emailHashRaw = rawEmail ? ownerHash(ownerId, 'email', rawEmail) : null;
+    const { deviceHash, networkHash } = guestHashes(ownerId, ask);
     const { rows } = await sql<
       RecipientRow & {
         a_user_id: string | null;
@@ -269,13 +278,11 @@ export class Asking {
         s.pending_cap AS s_pending_cap, s.blocked_words AS s_blocked_words, s.built_in_filter AS s_built_in_filter,
         s.nudges AS s_nudges, s.updated_at AS s_updated_at,
         EXISTS (SELECT 1 FROM asker_blocks b WHERE b.owner_id = r.user_id AND (
-          b.account_id = ${askerId} OR b.email_hash = ${emailHashTyped} OR b.device_hash = ${deviceHash}
+          b.account_id = ${askerId} OR b.email_hash = ${emailHashTyped} OR b.email_hash = ${emailHashRaw}
+          OR b.device_hash = ${deviceHash}
           OR (a.email_verified AND a.email <> '' AND b.email_hash = ${sql.raw(EMAIL_HASH_SQL('r.user_id', 'a.email'))})
         )) AS blocked,
-        CASE WHEN ${countGuestAsks} THEN (
-          SELECT count(*) FROM question_origins o JOIN questions q ON q.id = o.question_id
-           WHERE o.owner_id = r.user_id AND o.device_hash = ${deviceHash} AND o.guest
-             AND o.created_at > ${new Date(now.getTime() - DAY_MS)}) END AS guest_asks,
+        CASE WHEN ${askerId === null} THEN (${guestAsksSql({ deviceHash, emailHash: emailHashTyped, networkHash, since: new Date(now.getTime() - DAY_MS) })}) END AS guest_asks,
         CASE WHEN s.pending_cap IS NOT NULL THEN (
           SELECT count(*) FROM questions q
            WHERE q.to_user_id = r.user_id AND q.lifecycle = 'pending' AND NOT q.deleted_by_receiver) END AS open_questions
@@ -334,10 +341,11 @@ export class Asking {
               updated_at: s_updated_at!,
             },
       blocked,
-      guestAsksFromDevice: guest_asks === null ? null : Number(guest_asks),
+      guestAsksToday: guest_asks === null ? null : Number(guest_asks),
       openQuestions: Number(open_questions ?? 0),
       emailHash: askerId ? (verifiedAskerEmail ? ownerHash(ownerId, 'email', verifiedAskerEmail) : null) : emailHashTyped,
       deviceHash,
+      networkHash,
     };
   }
 
@@ -355,7 +363,7 @@ export class Asking {
       filter: this.filterOf(row),
       question: ask.question,
       detail: ask.detail,
-      guestAsksFromDevice: read.guestAsksFromDevice,
+      guestAsksToday: read.guestAsksToday,
     });
   }
 
@@ -380,8 +388,9 @@ export class Asking {
   async recordOrigin(questionId: string, ask: Ask): Promise<void> {
     if (!isUuid(ask.toUserId) || !isUuid(questionId)) return;
     const ownerId = ask.toUserId.toLowerCase();
-    const { emailHash, deviceHash } = await this.identifiers(ownerId, ask);
-    await originInsert(this.deps.db, { questionId, ownerId, guest: !ask.askerUserId, emailHash, deviceHash, createdAt: this.deps.clock() }).execute();
+    const { emailHash, deviceHash, networkHash } = await this.identifiers(ownerId, ask);
+    const guest = !ask.askerUserId;
+    await originInsert(this.deps.db, { questionId, ownerId, guest, emailHash, deviceHash, networkHash: guest ? networkHash : null, createdAt: this.deps.clock() }).execute();
   }
 
   /**
@@ -396,7 +405,7 @@ export class Asking {
   ): Promise<QuestionRow | undefined> {
     // Compiled once (ADR 0049): every ask sends it, and kysely built its 34 columns anew each time.
     this.originAndRead ??= QueryTemplate.compile<OriginParams, QuestionRow>(
-      ['questionId', 'ownerId', 'guest', 'emailHash', 'deviceHash', 'createdAt'],
+      ['questionId', 'ownerId', 'guest', 'emailHash', 'deviceHash', 'networkHash', 'createdAt'],
       (p) =>
         this.deps.db
           .with('origin', (qc) => originInsert(qc, p))
@@ -410,6 +419,7 @@ export class Asking {
       guest: !ask.askerUserId,
       emailHash: read.emailHash,
       deviceHash: read.deviceHash,
+      networkHash: ask.askerUserId ? null : read.networkHash,
       createdAt: this.deps.clock(),
     });
     return row;
@@ -435,7 +445,7 @@ export class Asking {
       .where('owner_id', '=', owner.sub)
       .executeTakeFirst();
     // A guest's typed address; a signed-in asker's account address only when verified (the account blocks them anyway).
-    const email = q.asker_user_id ? await this.verifiedEmail(q.asker_user_id) : q.asked_email?.toLowerCase() || null;
+    const email = q.asker_user_id ? await this.verifiedEmail(q.asker_user_id) : q.asked_email ? normaliseEmail(q.asked_email) : null;
     const values = {
       id: randomUUID(),
       owner_id: owner.sub,

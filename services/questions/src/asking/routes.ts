@@ -44,6 +44,7 @@ export async function registerAskingRoutes(
       askerUserId: b.askerUserId,
       guestEmail: b.askedEmail,
       device: b.device ?? (request.headers[DEVICE_HEADER] as string | undefined),
+      network: b.network ?? null,
     };
     await asking.screenOrRefuse(ask);
     if (b.questionId) await asking.recordOrigin(b.questionId, ask);

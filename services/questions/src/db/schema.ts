@@ -194,6 +194,8 @@ export interface QuestionOriginsTable {
   guest: boolean;
   email_hash: string | null;
   device_hash: string | null;
+  /** The guest's network prefix (IPv4 /24, IPv6 /64), hashed per owner (ADR 0054); null when unknown. */
+  network_hash: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

@@ -94,6 +94,8 @@ export class QuestionActions {
     metadata: EventMetadata,
     /** The browser's device token (`X-Ques-Device`), if it sent one. */
     device?: string | null,
+    /** The client's address (`request.ip`), for the guest limit's network bucket. */
+    network?: string | null,
   ): Promise<Question> {
     const draft = valid(checkAskDraft(body, { signedIn: !!claims }));
     const screened = {
@@ -103,6 +105,7 @@ export class QuestionActions {
       askerUserId: claims?.sub ?? null,
       guestEmail: draft.guest?.email ?? null,
       device,
+      network,
     };
     // One read of the owner (ADR 0042): the recipient, a signed-in asker's account and every screening fact.
     const read = await this.deps.asking.ownerRead(screened);

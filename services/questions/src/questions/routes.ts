@@ -79,6 +79,8 @@ export async function registerQuestionRoutes(
       questionId,
       metadataFrom(request, claims?.sub ?? null),
       typeof device === 'string' ? device : null,
+      // The trusted proxy chain's client address (kit `trustProxy`): the guest limit's network bucket.
+      request.ip,
     );
     return reply.status(201).send(question);
   });

@@ -82,6 +82,8 @@ describe.runIf(run)(
 
       const page = await api('GET', `/api/question-status/${token}`);
       expect(page.status).toBe(200);
+      // The asker's page alone: never stored by a cache, never indexed (issue 33 finding 6).
+      expect([page.headers['cache-control'], page.headers['x-robots-tag']]).toEqual(['no-store', 'noindex, nofollow']);
       expect(page.body).toMatchObject({
         questionId: asked.body._id,
         question: 'Which loom is best?',

@@ -162,18 +162,27 @@ export async function registerUser(
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** A call into instance a as a browser makes it (bearer `token` if any): status, parsed body, raw text, headers. */
+/**
+ * A call into instance a as a browser makes it (bearer `token` if any): status, parsed body, raw text, headers. Each
+ * call is a fresh browser with its own device token (asks without one share a guest-limit bucket, ADR 0054).
+ */
 export async function callApi(h: Harness, method: ApiMethod, url: string, body?: unknown, token?: string) {
   const res = await h.a.app.inject({
     method,
     url,
     payload: body as never,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: {
+      'x-ques-device': `device-${randomUUID().replace(/-/g, '')}`,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
   });
   return { status: res.statusCode, body: res.body ? res.json() : null, text: res.body, headers: res.headers };
 }
 
-/** The body of a free question a guest asks `to` (`over` replaces any field). */
+/**
+ * The body of a free question a guest asks `to` (`over` replaces any field): each one a different guest's address, as
+ * the guest limit counts by address too (ADR 0054).
+ */
 export function guestQuestion(to: { id: string; username: string }, question: string, over: Record<string, unknown> = {}) {
   return {
     question,
@@ -182,7 +191,7 @@ export function guestQuestion(to: { id: string; username: string }, question: st
     toUserId: to.id,
     toUsername: to.username,
     askedName: 'Grace Guest',
-    askedEmail: 'grace@example.com',
+    askedEmail: `grace.${randomUUID().slice(0, 8)}@example.com`,
     agreedToTerms: true,
     ...over,
   };

@@ -186,6 +186,12 @@ export function AskingSettingsSection() {
           <h3 id={blocksHeading} className="asking__subheading">
             Blocked askers
           </h3>
+          <p className="muted" data-testid="blocks-scope">
+            A block stops the same account, the same e-mail address (also with a +tag, in any case, and for Gmail
+            with or without dots) and the same browser. It cannot stop someone who signs up again, uses a different
+            address or a different browser. Guests can send you at most {ASKING_LIMITS.guestAsksPerDevicePerDay}{' '}
+            questions a day from one browser, one e-mail address or one network; signed-in askers are not limited.
+          </p>
           {blocks.length === 0 ? (
             <p className="muted">
               You have not blocked anyone. Block an asker from the ⋯ menu of their question.

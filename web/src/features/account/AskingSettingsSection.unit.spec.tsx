@@ -87,4 +87,12 @@ describe('Account Settings: asking (issue 16)', () => {
     expect(within(section).queryByRole('list', { name: 'Blocked askers' })).not.toBeInTheDocument();
     expect(mock.calls.some((c) => c.method === 'DELETE' && c.url === '/api/asking/blocks/b1')).toBe(true);
   });
+
+  it('says exactly what a block and the guest limit can and cannot stop (issue 33)', async () => {
+    const { section } = await open({});
+    const scope = within(section).getByTestId('blocks-scope');
+    expect(scope).toHaveTextContent('also with a +tag, in any case, and for Gmail with or without dots');
+    expect(scope).toHaveTextContent('It cannot stop someone who signs up again, uses a different address or a different browser.');
+    expect(scope).toHaveTextContent('at most 5 questions a day from one browser, one e-mail address or one network');
+  });
 });

@@ -6,6 +6,7 @@ import * as m0003 from './0003_email_verification.js';
 import * as m0004 from './0004_data_exports.js';
 import * as m0005 from './0005_operators_claims.js';
 import * as m0006 from './0006_handle_history.js';
+import * as m0007 from './0007_claim_second_approval.js';
 
 /**
  * Explicit, ordered; each file is frozen once merged: it holds its DDL as written that day and imports no live code
@@ -21,4 +22,5 @@ export const identityMigrations: Record<string, Migration> = {
   '2026_11_26_0001_kit_operator_audit': kitOperatorAuditMigration,
   '2026_11_26_0002_operators_claims': m0005,
   '2026_11_29_0001_handle_history': m0006,
+  '2026_11_29_0002_claim_second_approval': m0007,
 };

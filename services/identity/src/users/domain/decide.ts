@@ -1,5 +1,5 @@
 import { DEFAULT_AVATAR_URL, DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN } from '@ques/contracts';
-import { CLAIM_MESSAGES, HANDLE_MESSAGES, IDENTITY_MESSAGES } from '@ques/contracts/core';
+import { CLAIM_MESSAGES, HANDLE_MESSAGES, IDENTITY_MESSAGES, OPS_MESSAGES } from '@ques/contracts/core';
 import { badRequest, conflict, notFound, decider, unreachable } from '@ques/kit/domain';
 import { evolveUser, initialUserState, type ProfileFields, type UserEvent, type UserState } from './user.js';
 
@@ -23,7 +23,11 @@ export type UserCommand =
   | { type: 'ChangeUsername'; data: { username: string; now: Date } }
   | { type: 'ChangePassword'; data: { passwordHash: string; now: Date } }
   | { type: 'ChangeAvatar'; data: { avatarUrl: string; now: Date } }
-  | { type: 'SetArchiveProfile'; data: { archiveProfile: boolean; now: Date } }
+  /**
+   * `archiveOriginOnly` (the operator console, ADR 0054): marking needs an account registered as an archive and never
+   * claimed — a real person's account is never made claimable. The server-side CLI may mark any account.
+   */
+  | { type: 'SetArchiveProfile'; data: { archiveProfile: boolean; now: Date; archiveOriginOnly?: boolean } }
   /** The link mailed to `email` was opened: proves that address, if it is still the account's. */
   | { type: 'VerifyEmail'; data: { email: string; now: Date } }
   | { type: 'DeleteUser'; data: { now: Date } }
@@ -110,6 +114,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'SetArchiveProfile': {
       if (state.status !== 'active') throw notFound('User not found');
       if (state.profile.archiveProfile === command.data.archiveProfile) return [];
+      if (command.data.archiveProfile && command.data.archiveOriginOnly && !state.archiveOrigin) throw conflict(OPS_MESSAGES.realAccount);
       return [
         {
           type: 'ArchiveStatusChanged',
@@ -147,6 +152,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     case 'TakeOverByClaim': {
       if (state.status !== 'active') throw notFound('User not found');
       if (!state.profile.archiveProfile) throw conflict(CLAIM_MESSAGES.noLongerArchive);
+      // A real account someone marked as an archive (the CLI, or before ADR 0054) keeps its own sign-in.
+      if (!state.archiveOrigin) throw conflict(CLAIM_MESSAGES.notArchive);
       const { claimId, email, emailVerified, passwordHash, now } = command.data;
       return [
         {

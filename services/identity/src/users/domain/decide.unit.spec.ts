@@ -1,3 +1,4 @@
+import { CLAIM_MESSAGES, OPS_MESSAGES } from '@ques/contracts/core';
 import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '@ques/kit/testing';
 import { userDecider, type UserCommand } from './decide.js';
@@ -176,5 +177,19 @@ describe('user decider', () => {
     expect(state.status === 'active' && [state.passwordHash, state.profile.archiveProfile, state.profile.email]).toEqual(['claimant-hash', false, 'marie@example.com']);
     // Only an archive can be claimed; a profile that stopped being one refuses.
     spec.given([registered]).when(take).thenThrows({ status: 409 });
+  });
+
+  it('four eyes (ADR 0054): the console marks only an account registered as an archive; a marked real account is never taken over', () => {
+    const consoleMark: UserCommand = { type: 'SetArchiveProfile', data: { archiveProfile: true, now, archiveOriginOnly: true } };
+    spec.given([registered]).when(consoleMark).thenThrows({ status: 409, message: OPS_MESSAGES.realAccount });
+    const archive: UserEvent = { ...registered, data: { ...registered.data, archiveProfile: true } };
+    const unmarked: UserEvent = { type: 'ArchiveStatusChanged', data: { ...archive.data, archiveProfile: false, changedAt: now.toISOString() } };
+    spec.given([archive, unmarked]).when(consoleMark).then((events) => expect(events).toHaveLength(1));
+    // The CLI marked a real account: it is an archive on its page, but a claim cannot take its sign-in.
+    const cliMarked: UserEvent = { type: 'ArchiveStatusChanged', data: { ...registered.data, archiveProfile: true, changedAt: now.toISOString() } };
+    spec
+      .given([registered, cliMarked])
+      .when({ type: 'TakeOverByClaim', data: { claimId: 'c1', email: 'x@example.com', emailVerified: true, passwordHash: 'h', now } })
+      .thenThrows({ status: 409, message: CLAIM_MESSAGES.notArchive });
   });
 });

@@ -54,7 +54,16 @@ export type UserEvent =
 
 export type UserState =
   | { status: 'none' }
-  | { status: 'active'; profile: UserProfile; passwordHash: string; registeredAt: string; operator?: boolean; archiveSources?: string }
+  | {
+      status: 'active';
+      profile: UserProfile;
+      passwordHash: string;
+      registeredAt: string;
+      operator?: boolean;
+      archiveSources?: string;
+      /** Registered as an archive (console or CLI), and never claimed since: the only accounts a claim may take over. */
+      archiveOrigin?: boolean;
+    }
   | { status: 'deleted'; userId: string };
 
 export const initialUserState = (): UserState => ({ status: 'none' });
@@ -98,7 +107,13 @@ function profileOf(data: UserProfile): UserProfile {
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered':
-      return { status: 'active', profile: profileOf(event.data), passwordHash: event.data.passwordHash, registeredAt: event.data.registeredAt };
+      return {
+        status: 'active',
+        profile: profileOf(event.data),
+        passwordHash: event.data.passwordHash,
+        registeredAt: event.data.registeredAt,
+        archiveOrigin: event.data.archiveProfile,
+      };
     case 'ProfileUpdated':
       if (state.status !== 'active') return state;
       return { ...state, profile: profileOf(event.data) };
@@ -130,7 +145,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       return { ...state, archiveSources: event.data.sources };
     case 'ProfileClaimed':
       if (state.status !== 'active') return state;
-      return { ...state, profile: profileOf(event.data), passwordHash: event.data.passwordHash };
+      return { ...state, profile: profileOf(event.data), passwordHash: event.data.passwordHash, archiveOrigin: false };
     default: {
       const unknown: never = event;
       return unknown;

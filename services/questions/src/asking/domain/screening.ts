@@ -20,8 +20,11 @@ export interface ScreeningFacts {
   filter: readonly CompiledEntry[];
   question: string;
   detail: string;
-  /** Guest questions this device sent this owner in the last day; null for signed-in askers or no device. */
-  guestAsksFromDevice: number | null;
+  /**
+   * A guest's questions to this owner in the last day, in the fullest of its buckets (device — a missing one is a
+   * bucket of its own —, normalised e-mail, network; ADR 0054); null for signed-in askers.
+   */
+  guestAsksToday: number | null;
 }
 
 export type Screening = { ok: true } | { ok: false; status: 422 | 429; message: string; reason: RefusalReason };
@@ -45,7 +48,7 @@ export function screen(f: ScreeningFacts): Screening {
   if (f.blocked) return refuse('blocked', ASKING_MESSAGES.refused(f.ownerName));
   if (findBlocked(f.question, f.filter) !== null || findBlocked(f.detail, f.filter) !== null)
     return refuse('filtered', ASKING_MESSAGES.refused(f.ownerName));
-  if (f.guestAsksFromDevice !== null && f.guestAsksFromDevice >= ASKING_LIMITS.guestAsksPerDevicePerDay)
+  if (f.guestAsksToday !== null && f.guestAsksToday >= ASKING_LIMITS.guestAsksPerDevicePerDay)
     return refuse('guest-limit', ASKING_MESSAGES.guestLimit(f.ownerName), 429);
   return { ok: true };
 }

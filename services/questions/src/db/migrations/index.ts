@@ -11,6 +11,7 @@ import * as m0008 from './0008_operator_hide.js';
 import * as m0009 from './0009_similar_titles_by_owner.js';
 import * as m0010 from './0010_similar_newest_matches.js';
 import * as m0011 from './0011_recipient_brand.js';
+import * as m0012 from './0012_guest_limits.js';
 
 /**
  * Explicit, ordered; each file is frozen once merged: it holds its DDL as written that day and imports no live code
@@ -32,4 +33,5 @@ export const questionsMigrations: Record<string, Migration> = {
   '2026_11_28_0001_similar_titles_by_owner': m0009,
   '2026_11_28_0002_similar_newest_matches': m0010,
   '2026_11_29_0001_recipient_brand': m0011,
+  '2026_11_29_0002_guest_limits': m0012,
 };

@@ -24,8 +24,9 @@ const STATUS_LABELS: Record<ClaimStatus, string> = {
 };
 
 /**
- * Profile claims (issue 18, ADR 0034): people who say they are the person behind an archive profile. Approving makes
- * the archive their ordinary profile (their sign-in, their own new account closed); rejecting tells them why.
+ * Profile claims (issue 18, ADR 0034): people who say they are the person behind an archive profile. Two operators'
+ * approvals (ADR 0054) make the archive their ordinary profile (their sign-in, their own new account closed);
+ * rejecting tells them why. A refused approval (one's own claim, a second press) shows the server's words.
  */
 export default function ClaimsPage() {
   usePageHead('Profile claims — Ques operators', 'Claims of non-affiliated archive profiles.', '/ops/claims');
@@ -58,6 +59,11 @@ export default function ClaimsPage() {
               <span className={`ops-desk__tag${c.status === 'pending' ? '' : ' ops-desk__tag--done'}`}>
                 {STATUS_LABELS[c.status]}
               </span>{' '}
+              {c.status === 'pending' ? (
+                <span className="ops-desk__tag" data-testid="claim-approvals">
+                  {c.approvals} of 2 approvals
+                </span>
+              ) : null}{' '}
               {formatDateTime(c.createdAt)} · by{' '}
               {c.claimant
                 ? `${c.claimant.name} (@${c.claimant.username}, ${c.claimant.email}${c.claimant.emailVerified ? ', verified' : ', not verified'})`
@@ -86,6 +92,12 @@ export default function ClaimsPage() {
                 <>
                   <dt>Note</dt>
                   <dd className="ops-desk__text">{c.note}</dd>
+                </>
+              ) : null}
+              {c.status === 'pending' && c.firstApprovedBy ? (
+                <>
+                  <dt>Approvals</dt>
+                  <dd>Approved by {c.firstApprovedBy}: awaiting a second operator.</dd>
                 </>
               ) : null}
               {c.decidedAt ? (
@@ -125,17 +137,21 @@ export default function ClaimsPage() {
           confirmLabel="Approve claim"
           onClose={() => setPending(null)}
           onConfirm={async (key) => {
-            await approveClaim(pending.claim.id, key);
+            const claim = await approveClaim(pending.claim.id, key);
             showSuccess(
-              `@${pending.claim.profile.username} is now an ordinary profile its claimant signs in to.`,
+              claim.status === 'approved'
+                ? `@${pending.claim.profile.username} is now an ordinary profile its claimant signs in to.`
+                : `${CLAIM_MESSAGES.awaitingSecond} (1 of 2 approvals)`,
             );
             await list.reload();
           }}
         >
           <p>
+            A claim takes two operators’ approvals ({pending.claim.approvals} of 2 so far); neither may be the
+            claimant or the operator who created the archive. Once approved,{' '}
             {pending.claim.claimant
               ? `${pending.claim.claimant.name} (${pending.claim.claimant.email})`
-              : 'The claimant'}{' '}
+              : 'the claimant'}{' '}
             will sign in to {pending.claim.profile.name}’s page with their e-mail and password; the account
             they claimed with is closed. The badge goes, the curated answers and their sources stay, and
             people can ask questions.
