@@ -50,7 +50,7 @@ export const API_CALLS: readonly ApiCall[] = [
   ...Object.values(claimsOpsApi),
   // Issue 15: the data export (api/exports.ts).
   ...Object.values(exportsApi),
-  // Issue 28: the owner's set-up checklist (api/onboarding.ts, ADR 0052).
+  // Issue 28: the owner's set-up checklist (api/onboarding.ts, ADR 0056).
   ...Object.values(onboardingApi),
 ];
 

@@ -9,7 +9,7 @@ import {
 import { defineCall, defineInternalCall } from './call.js';
 import { AUTH_ERRORS } from './identity.js';
 
-/** The owner's set-up checklist (issue 28, docs/adr/0052): identity answers it, asking payments and questions. */
+/** The owner's set-up checklist (issue 28, docs/adr/0056): identity answers it, asking payments and questions. */
 export const onboardingApi = {
   getChecklist: defineCall({
     id: 'getOnboardingChecklist',

@@ -1,5 +1,5 @@
 /**
- * The owner's set-up checklist (issue 28, docs/adr/0052): zod-free, so the web app imports the step list and copy.
+ * The owner's set-up checklist (issue 28, docs/adr/0056): zod-free, so the web app imports the step list and copy.
  * Steps that are facts (photo, bio, colours, payouts, tips, a public answer) are computed from state each time;
  * the explicit ones (link shared, dismissed) are identity's events.
  */

@@ -15,7 +15,7 @@ async function uploadAvatar(base: string, token: string): Promise<number> {
 }
 
 /**
- * The owner's set-up checklist (issue 28, docs/adr/0052) through the BFF on the embedded default: every step is
+ * The owner's set-up checklist (issue 28, docs/adr/0056) through the BFF on the embedded default: every step is
  * computed from the state of the context that owns it, the explicit marks are kept by identity, and a reload (a new
  * read, from any device) sees the same list.
  */

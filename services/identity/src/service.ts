@@ -53,7 +53,7 @@ export interface IdentityParts {
   claimCommands: ProfileClaimCommands;
   claimsView: ProfileClaimsReadModel;
   claimMail: JobHandler<IdentityDB>;
-  /** The owner's set-up checklist (issue 28, ADR 0052). */
+  /** The owner's set-up checklist (issue 28, ADR 0056). */
   onboarding: Onboarding;
 }
 

@@ -2,7 +2,7 @@ import { ONBOARDING_PATH, type OnboardingChecklist, type OnboardingMark } from '
 import { api } from './api';
 
 /*
- * The owner's set-up checklist (issue 28, docs/adr/0052) as the app reads it: here in lib because sign-in (auth) and
+ * The owner's set-up checklist (issue 28, docs/adr/0056) as the app reads it: here in lib because sign-in (auth) and
  * the set-up page (onboarding) both need it.
  */
 

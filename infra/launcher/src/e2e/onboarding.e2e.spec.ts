@@ -10,7 +10,7 @@ import { call, TEST_PASSWORD } from '../test/identity-journey.js';
 import { browserGate, newContext, releaseShared, screenshot, useShared, watchErrors } from './harness.js';
 
 /*
- * Issue 28, the owner's first hour (docs/adr/0052), in headless Chromium on the shared product: sign up → the set-up
+ * Issue 28, the owner's first hour (docs/adr/0056), in headless Chromium on the shared product: sign up → the set-up
  * page → bio and colours in place → payouts connected in test mode (country chosen and confirmed) → tips on (saved at
  * once, kept after a reload) → link copied → a reload keeps the progress → "You're live". The set-up and payment
  * pages have 0 axe violations at 390 and 1280 px.

@@ -1,5 +1,5 @@
 /**
- * The owner's set-up checklist (issue 28, docs/adr/0052): the explicit marks as a small aggregate
+ * The owner's set-up checklist (issue 28, docs/adr/0056): the explicit marks as a small aggregate
  * (`onboarding-<userId>`, private to identity), and the checklist computed from them and the facts. Pure — no I/O.
  */
 import {

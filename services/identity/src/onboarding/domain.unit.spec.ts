@@ -10,7 +10,7 @@ const spec = deciderSpec(onboardingDecider);
 const fresh = { username: 'ada', avatarUrl: DEFAULT_AVATAR_URL, bio: '', brandColorMain: DEFAULT_BRAND_COLOR_MAIN, brandColorLight: DEFAULT_BRAND_COLOR_LIGHT };
 const noFacts = { payoutsConnected: false, tippingEnabled: false };
 
-describe('the set-up checklist (issue 28, ADR 0052)', () => {
+describe('the set-up checklist (issue 28, ADR 0056)', () => {
   it('marks once: sharing or dismissing again is no event; restoring undoes a dismissal', () => {
     const shared = spec.given([]).when(mark('linkShared')).then([{ type: 'OnboardingLinkShared', data: { userId, sharedAt: now.toISOString() } }]);
     spec.given(shared).when(mark('linkShared')).thenNothingHappened();

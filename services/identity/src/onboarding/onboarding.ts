@@ -46,7 +46,7 @@ export interface OnboardingDeps {
   log: Logger;
 }
 
-/** The set-up checklist (issue 28, docs/adr/0052): computed on each read, its two marks kept as events. */
+/** The set-up checklist (issue 28, docs/adr/0056): computed on each read, its two marks kept as events. */
 export class Onboarding {
   private readonly commands;
 

@@ -13,7 +13,7 @@ export interface OnboardingFactsDeps {
 }
 
 /**
- * Payments' facts for the owner's set-up checklist (issue 28, docs/adr/0052), read by identity: the payout account is
+ * Payments' facts for the owner's set-up checklist (issue 28, docs/adr/0056), read by identity: the payout account is
  * complete, and tipping is on *and* can be paid. An account not yet complete is re-read from the provider first, as
  * the payment page does, so an owner back from onboarding sees the step done wherever they look.
  */

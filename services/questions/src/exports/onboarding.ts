@@ -5,7 +5,7 @@ import type { QuestionsDB } from '../db/schema.js';
 import { checkInternal } from '../questions/routes.js';
 
 /**
- * Questions' fact for the owner's set-up checklist (issue 28, docs/adr/0052), read by identity: at least one answer
+ * Questions' fact for the owner's set-up checklist (issue 28, docs/adr/0056), read by identity: at least one answer
  * is on the owner's public page (answered or curated, shown on the profile, not private, not deleted or hidden).
  */
 export function registerOnboardingFactsRoute(app: HttpApp, db: Kysely<QuestionsDB>, internalToken: string | undefined): void {

@@ -27,7 +27,7 @@ const TITLES: Record<OnboardingStep, string> = {
 };
 
 /**
- * The owner's set-up page (issue 28, docs/adr/0052): a checklist whose state the server keeps (facts read from the
+ * The owner's set-up page (issue 28, docs/adr/0056): a checklist whose state the server keeps (facts read from the
  * profile, payments and questions; "shared" and "dismissed" marked), each step done here or one click away, and a
  * visible end — "You're live — share your link".
  */
