@@ -70,7 +70,8 @@ export function evictOnOwnWrites(app: FastifyInstance, seo: PublicCaches): void 
     requireUser(request)
       .catch(() => null)
       .then((claims) => {
-        if (claims) seo.evict([claims.sub, claims.username]);
+        // A token may carry no username (a service's, an old one): only the tags it has.
+        if (claims) seo.evict([claims.sub, claims.username].filter((t): t is string => typeof t === 'string'));
         done(null, payload);
       }, done);
   });
