@@ -690,6 +690,8 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
       expect(paid).toEqual({ status: 303, location: confirmation });
       // The test-mode page's way back, once paid, goes there too.
       expect((await page(created.body.url)).html).toContain(`href="${confirmation}"`);
+      // The hold settles before the next test (the rebuild below compares rows at rest).
+      await eventually(async () => (await tipOf(created.body.questionId))?.status === 'authorized');
     }
   });
 

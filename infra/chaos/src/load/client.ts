@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sleep } from '../util.js';
 
 /** What the clients of one phase saw on the wire. */
@@ -36,6 +37,13 @@ export interface SendOptions {
   token?: string;
   idempotencyKey?: string;
 }
+
+/**
+ * The device token a browser sends (`X-Ques-Device`): each logical call is a fresh browser, and every attempt of it the
+ * same one (a guest's Idempotency-Key is scoped to it, and a guest without one shares the no-device bucket of the
+ * guest limit; ADR 0054).
+ */
+const deviceFor = (opts: SendOptions) => `device-${(opts.idempotencyKey ?? randomUUID()).replace(/[^A-Za-z0-9_-]/g, '')}`.slice(0, 128);
 
 export interface ReliableOptions extends SendOptions {
   /** Epoch ms after which no further attempt is made. */
@@ -78,6 +86,7 @@ export class BffClient {
     }
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
+    headers['x-ques-device'] = deviceFor(opts);
     const url = path.startsWith('http') ? path : `${this.base}${path}`;
     this.stats.requests += 1;
     let res: Response;

@@ -180,7 +180,7 @@ export class PhaseLoad {
           toUserId: owner.id,
           toUsername: owner.username,
         }
-      : guestAsk(owner, this.questionText(record), `guest.${this.tag}@chaos.example`);
+      : guestAsk(owner, this.questionText(record), `guest.${this.tag}.${record.marker.replace(/\W+/g, '-').replace(/^-|-$/g, '')}@chaos.example`);
     const res = await this.client.reliably('POST', '/api/questions', {
       json,
       token: record.asker?.token,
@@ -202,7 +202,7 @@ export class PhaseLoad {
           toUserId: owner.id,
           toUsername: owner.username,
           askedName: 'Gil Guest',
-          askedEmail: `gil.${this.tag}@chaos.example`,
+          askedEmail: `gil.${this.tag}.${record.marker.replace(/\W+/g, '-').replace(/^-|-$/g, '')}@chaos.example`,
           agreedToTerms: true,
           tip: 5,
         };
