@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TIP_OPTIONS, type PublicProfile, type TipOption } from '@ques/contracts/core';
 import { json, mockFetch } from '../../test/fetch-mock';
 import { AuthProvider } from '../../lib/auth/auth-context';
+import { MemoryRouter } from '../../lib/router';
 import AskModal from './AskModal';
 import { TipSelector, type TipValue } from './TipSelector';
 import { parsePreset, tipAmount } from './validate';
@@ -91,9 +92,11 @@ describe('tip selector inside the ask modal', () => {
           : json({ tipOptions: DEFAULT_TIP_OPTIONS, tippingEnabled }),
     }).restore;
     render(
-      <AuthProvider>
-        <AskModal recipient={recipient} onClose={() => undefined} />
-      </AuthProvider>,
+      <MemoryRouter initialEntries={['/ask/ada']}>
+        <AuthProvider>
+          <AskModal recipient={recipient} onClose={() => undefined} />
+        </AuthProvider>
+      </MemoryRouter>,
     );
   };
 
