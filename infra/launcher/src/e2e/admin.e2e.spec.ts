@@ -396,7 +396,7 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     expect(await publicCards(visitor.page, owner.username)).toEqual([expect.stringContaining(TIPPED)]);
     const card = visitor.page.getByTestId('flip-card').filter({ hasText: TIPPED });
     await card.getByRole('button', { name: /View Answer/ }).click();
-    await until(() => card.getByText(TIPPED_ANSWER).isVisible()).toBe(true);
+    await until(() => card.getByRole('region', { name: /^Answer to:/ }).getByText(TIPPED_ANSWER).isVisible()).toBe(true);
     expect(await visitor.page.getByRole('button', { name: /orbits/ }).isVisible()).toBe(true);
     expect(visitor.errors).toEqual([]);
     await visitor.context.close();
@@ -675,7 +675,7 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     expect(await visitor.page.getByRole('button', { name: /curiosity/ }).isVisible()).toBe(true);
     const card = visitor.page.getByTestId('flip-card');
     await card.getByRole('button', { name: /View Answer/ }).click();
-    await until(() => card.getByText(ARCHIVE_ANSWER).isVisible()).toBe(true);
+    await until(() => card.getByRole('region', { name: /^Answer to:/ }).getByText(ARCHIVE_ANSWER).isVisible()).toBe(true);
     expect(await card.getByText(`Source: ${ARCHIVE_SOURCE}`).isVisible()).toBe(true);
     expect(visitor.errors).toEqual([]);
     await visitor.context.close();

@@ -186,7 +186,7 @@ describe.runIf(run)('claiming an archive profile (browser)', () => {
     expect(await gpage.getByText('Non-affiliated profile').count()).toBe(0);
     expect(await gpage.getByRole('link', { name: 'Is this you? Claim this profile' }).count()).toBe(0);
     // The curated card (its answer on the card's back) is still there, with its source.
-    await gpage.getByRole('button', { name: /^What should we fear in life\?/ }).click();
+    await gpage.getByRole('button', { name: 'View Answer What should we fear in life?' }).click();
     const back = gpage.getByRole('region', { name: `Answer to: ${QA.question}` });
     await back.getByText(QA.answer).waitFor();
     expect(await back.getByText(`Source: ${QA.source}`).isVisible()).toBe(true);

@@ -149,7 +149,7 @@ describe.runIf(run)('the first hour, end to end (issue 28, browser)', () => {
       await asker.goto(`/ask/${handle}`);
       await asker.getByRole('button', { name: `Ask ${name} a Question` }).click();
       const dialog = asker.getByRole('dialog', { name: `Ask ${name} a question` });
-      await dialog.getByRole('radio', { name: '$5' }).check();
+      await dialog.getByRole('radio', { name: '$5', exact: true }).check();
       await dialog.getByLabel(/Question title/).fill(TITLE);
       await dialog.getByRole('checkbox').check();
       await dialog.getByLabel('Your Name').fill('Ravi Guest');

@@ -262,7 +262,17 @@ describe.skipIf(!run)('operator desk in Chromium: dead letters, support requests
     const visitor = await visitorContext.newPage();
     await visitor.goto(`/ask/${owner.username}/question/${questionId}`);
     await visitor.getByRole('heading', { name: question }).waitFor();
-    await visitor.getByRole('button', { name: 'Report this answer' }).click();
+    // Issue 28: Report waits in the page's ⋯ menu (which opens once the page has hydrated on the first intent).
+    const more = visitor.getByRole('button', { name: /^More actions/ });
+    const reportItem = visitor.getByRole('menuitem', { name: 'Report this answer' });
+    await more.hover();
+    await expect
+      .poll(async () => {
+        if ((await more.getAttribute('aria-expanded')) !== 'true') await more.click();
+        return reportItem.isVisible();
+      }, { timeout: 10_000 })
+      .toBe(true);
+    await reportItem.click();
     const report = visitor.getByRole('dialog', { name: 'Report this answer' });
     await report.waitFor();
     await report.getByLabel(/^Reason/).selectOption('Personal information');

@@ -163,7 +163,7 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
     await seedSession(context, { accessToken: owner.token, refreshToken: owner.refreshToken, user: saved.body });
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await page.goto('/admin/account-settings');
+    await page.goto('/admin/account-settings/website-button');
     await page.locator('iframe.embed-preview').scrollIntoViewIfNeeded();
     const button = page.frameLocator('iframe.embed-preview').getByRole('link', { name: label });
     await button.waitFor();
@@ -181,10 +181,14 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
     const background = () => button.evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(await background()).toBe('rgb(122, 31, 162)');
 
-    // Saved new colours show in the preview at once, without a reload.
+    // Colours saved on the Profile tab show in the preview at once, without a reload (the embed is cached 5 min: the
+    // preview's address carries the saved colours).
+    const tabs = page.getByRole('navigation', { name: /settings/i });
+    await tabs.getByRole('link', { name: 'Profile' }).click();
     await page.getByLabel('Main colour').fill('#0b6e4f');
     await page.getByRole('button', { name: 'Save Account Settings' }).click();
     await page.getByText('Profile updated successfully!').waitFor();
+    await tabs.getByRole('link', { name: 'Website button' }).click();
     await until(background).toBe('rgb(11, 110, 79)');
     expect(errors).toEqual([]);
     await context.close();

@@ -19,6 +19,8 @@ import './status.css';
 /** Keeps search engines off the page while it is mounted (the link is the asker's alone). */
 function useNoIndex() {
   useEffect(() => {
+    // Loaded at /q/… the server's shell already carries one (issue 33); reached in the app (after asking), add it.
+    if (document.head.querySelector('meta[name="robots"]')) return;
     const meta = document.createElement('meta');
     meta.name = 'robots';
     meta.content = 'noindex, nofollow';
