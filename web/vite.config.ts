@@ -56,7 +56,8 @@ const SHARED = [
   /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom)[\\/]/,
   /[\\/]src[\\/]lib[\\/]/,
   /[\\/]src[\\/]app[\\/](App|Header)\.tsx$/,
-  /[\\/]src[\\/]components[\\/](Banner|Avatar|Logo)\.tsx$/,
+  // Toast: the shell mounts its provider and lazy screens call useToast (in the entry, they would import it back).
+  /[\\/]src[\\/]components[\\/](Banner|Avatar|Logo|Toast)\.tsx$/,
   /[\\/]src[\\/]features[\\/]public-profile[\\/](load|api)\.ts$/,
   /[\\/]contracts[\\/]dist[\\/]core[\\/](identity|questions|page-meta)\.js$/,
 ];
