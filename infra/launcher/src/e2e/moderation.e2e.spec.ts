@@ -52,8 +52,16 @@ describe.skipIf(!run)('owner control in Chromium: block from the inbox, neutral 
   /** A guest asks on the owner's page; answers with what the dialog or the page then says. */
   async function guestAsks(page: Page, question: string, who: { name: string; email: string }) {
     await page.goto(`/ask/${owner.username}`);
-    await page.getByRole('button', { name: `Ask ${owner.name} a Question` }).click();
     const dialog = page.getByRole('dialog', { name: `Ask ${owner.name} a question` });
+    // The page hydrates on the first intent; on a loaded machine the modal's chunk can take longer than one wait (a
+    // flake seen in CI once: the dialog not there after 10 s). Click again only while no dialog is open.
+    const ask = page.getByRole('button', { name: `Ask ${owner.name} a Question` });
+    await expect
+      .poll(async () => {
+        if (!(await dialog.isVisible())) await ask.click();
+        return dialog.getByLabel(/Question title/).isVisible();
+      }, { timeout: 30_000, interval: 2_000 })
+      .toBe(true);
     await dialog.getByLabel(/Question title/).fill(question);
     await dialog.getByRole('checkbox').check();
     await dialog.getByLabel('Your Name').fill(who.name);
