@@ -1,17 +1,15 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN, IDENTITY_MESSAGES, LIMITS, profilePath, type User } from '@ques/contracts/core';
-import { Avatar } from '../../components/Avatar';
+import { AvatarPicker } from '../../components/AvatarPicker';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
 import { Field, InputField, TextAreaField } from '../../components/Field';
 import { SaveActions } from '../../components/SaveActions';
-import { bumpAvatarVersion } from '../../lib/avatar';
-import { avatarUploadFailure } from '../../lib/avatar-upload';
 import { normalizeHex, themeVars } from '../../lib/color';
 import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin } from '../../lib/head';
 import { Link } from '../../lib/router';
 import { useAuth } from '../../lib/auth/auth-context';
-import { checkAvatarFile, updateProfile, uploadAvatar, type ProfileFields } from './api';
+import { updateProfile, type ProfileFields } from './api';
 import { messageFor } from './messages';
 import { PasswordCard } from './PasswordCard';
 
@@ -41,10 +39,7 @@ export function ProfileTab() {
   const [saving, setSaving] = useState(false);
   // Identity asks for the current password to change the e-mail (a session alone cannot).
   const [emailPassword, setEmailPassword] = useState('');
-  const [avatarError, setAvatarError] = useState('');
-  const [uploading, setUploading] = useState(false);
   const [linkError, setLinkError] = useState('');
-  const fileRef = useRef<HTMLInputElement>(null);
 
   // The profile can arrive after this page mounted (start-up fetch); fill the form once it does.
   const filledFor = useRef(user?._id ?? null);
@@ -116,51 +111,20 @@ export function ProfileTab() {
     }
   };
 
-  const onAvatarPicked = async (e: ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
-    e.target.value = ''; // picking the same file again still fires change
-    if (!file) return;
-    setAvatarError('');
-    const problem = checkAvatarFile(file);
-    if (problem) {
-      setAvatarError(problem);
-      return;
-    }
-    setUploading(true);
-    try {
-      const updated = await uploadAvatar(file);
-      bumpAvatarVersion();
-      updateUser({ ...user, ...updated });
-    } catch (err) {
-      setAvatarError(avatarUploadFailure(err));
-    }
-    setUploading(false);
-  };
-
   return (
     <>
       <SuccessBanner message={success} className="account__success" />
       <form className="panel account__card" noValidate onSubmit={(e) => void saveProfile(e)}>
         <h2 className="account__heading">Profile</h2>
-        <div className="account__avatar-row">
-          <Avatar name={user.name} url={user.avatarUrl} size={AVATAR_SIZE} />
-          <div>
-            <input
-              ref={fileRef}
-              type="file"
-              accept="image/*"
-              aria-label="Avatar image file"
-              tabIndex={-1}
-              className="visually-hidden"
-              onChange={(e) => void onAvatarPicked(e)}
-            />
-            <button type="button" className="button button--ghost button--small" disabled={uploading} onClick={() => fileRef.current?.click()}>
-              {uploading ? 'Uploading…' : 'Upload new photo'}
-            </button>
-            <p className="field__hint">JPEG, PNG, GIF or WebP, under 2 MB.</p>
-            <ErrorBanner>{avatarError}</ErrorBanner>
-          </div>
-        </div>
+        <AvatarPicker
+          user={user}
+          updateUser={updateUser}
+          size={AVATAR_SIZE}
+          fileLabel="Avatar image file"
+          buttonLabel="Upload new photo"
+          buttonClassName="button button--ghost button--small"
+          className="account__avatar-row"
+        />
 
         <InputField label="Name" type="text" autoComplete="name" value={fields.name} onChange={set('name')} error={errorOf('name')} />
         <InputField label="Email Address" type="email" autoComplete="email" value={fields.email} onChange={set('email')} error={errorOf('email')} />

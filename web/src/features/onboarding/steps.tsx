@@ -1,13 +1,11 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN, LIMITS, PAYMENT_MESSAGES, type User } from '@ques/contracts/core';
-import { Avatar } from '../../components/Avatar';
+import { AvatarPicker } from '../../components/AvatarPicker';
 import { ErrorBanner } from '../../components/Banner';
 import { Field, TextAreaField } from '../../components/Field';
-import { bumpAvatarVersion } from '../../lib/avatar';
-import { avatarUploadFailure, checkAvatarFile } from '../../lib/avatar-upload';
 import { normalizeHex, themeVars } from '../../lib/color';
 import { Link } from '../../lib/router';
-import { saveTipping, updateProfile, uploadAvatar } from './api';
+import { saveTipping, updateProfile } from './api';
 
 /** What every step gets: who, and what to do once it changed something on the server. */
 export interface StepProps {
@@ -31,39 +29,18 @@ const profileWith = (user: User, change: Partial<Pick<User, 'bio' | 'brandColorM
 
 /** The existing avatar upload, in place (the same checks and messages as Account Settings). */
 export function PhotoStep({ user, updateUser, onChanged }: StepProps) {
-  const fileRef = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState(false);
-  const [error, setError] = useState('');
-  const picked = async (e: ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
-    e.target.value = '';
-    if (!file) return;
-    setError('');
-    const problem = checkAvatarFile(file);
-    if (problem) return setError(problem);
-    setUploading(true);
-    try {
-      const updated = await uploadAvatar(file);
-      bumpAvatarVersion();
-      updateUser({ ...user, ...updated });
-      await onChanged();
-    } catch (err) {
-      setError(avatarUploadFailure(err));
-    }
-    setUploading(false);
-  };
   return (
-    <div className="setup-step__row">
-      <Avatar name={user.name} url={user.avatarUrl} size={56} />
-      <div className="setup-step__stack">
-        <input ref={fileRef} type="file" accept="image/*" aria-label="Photo file" tabIndex={-1} className="visually-hidden" onChange={(e) => void picked(e)} />
-        <button type="button" className="button button--primary button--small" disabled={uploading} onClick={() => fileRef.current?.click()}>
-          {uploading ? 'Uploading…' : 'Upload a photo'}
-        </button>
-        <p className="field__hint">JPEG, PNG, GIF or WebP, under 2 MB.</p>
-        <ErrorBanner>{error}</ErrorBanner>
-      </div>
-    </div>
+    <AvatarPicker
+      user={user}
+      updateUser={updateUser}
+      onUploaded={onChanged}
+      size={56}
+      fileLabel="Photo file"
+      buttonLabel="Upload a photo"
+      buttonClassName="button button--primary button--small"
+      className="setup-step__row"
+      stackClassName="setup-step__stack"
+    />
   );
 }
 

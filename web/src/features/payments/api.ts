@@ -30,9 +30,7 @@ export const saveTipOptions = (userId: string, tipOptions: TipOption[], tippingE
     body: { userId, tipOptions, tippingEnabled },
   });
 
-/** The tipping switch alone (issue 28): saved the moment it is flipped; the saved tip amounts stay. */
-export const saveTipping = (userId: string, tippingEnabled: boolean) =>
-  api.json<Partial<SaveTipOptionsResponse>>('/api/payments/tipOptions', { method: 'PUT', body: { userId, tippingEnabled } });
+export { saveTipping } from '../../lib/owner-calls';
 
 /** `POST /api/payments/connect`: the provider's onboarding page to send the owner to. */
 export const connectPayoutAccount = (userId: string, country: string) =>
