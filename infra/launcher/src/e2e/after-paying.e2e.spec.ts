@@ -1,8 +1,6 @@
 // Functions passed to page.evaluate run in the browser.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedProduct } from '../embedded.js';
@@ -16,6 +14,7 @@ import {
   VIEWPORTS,
   watchErrors,
   type ViewportName,
+  axeViolations as axeIn, dateTimeIn, rgb,
 } from './harness.js';
 
 /*
@@ -27,7 +26,6 @@ import {
  */
 
 const run = browserGate();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ZONE = 'Asia/Kolkata';
 const tag = Date.now().toString(36);
 const MAIN = '#0E7C66';
@@ -36,28 +34,8 @@ const TITLE = 'Could you check my warp calculation before I order yarn?';
 const ANSWER = 'Add ten percent for take-up and loom waste; your numbers are otherwise right.';
 const until = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
 
-/** "Tue 4 Dec, 14:32" in the browser's zone: what the page must show (the web app's `localDateTime`). */
-function inZone(iso: string): string {
-  const parts = (d: Date) =>
-    Object.fromEntries(
-      new Intl.DateTimeFormat('en-GB', {
-        weekday: 'short',
-        day: 'numeric',
-        month: 'short',
-        year: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        hourCycle: 'h23',
-        timeZone: ZONE,
-      })
-        .formatToParts(d)
-        .map((p) => [p.type, p.value]),
-    ) as Record<string, string>;
-  const p = parts(new Date(iso));
-  const year = p.year !== parts(new Date()).year ? ` ${p.year}` : '';
-  return `${p.weekday} ${p.day} ${p.month}${year}, ${p.hour}:${p.minute}`;
-}
-const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
+/** A time as the status pages show it in the asker's zone. */
+const inZone = (iso: string) => dateTimeIn(iso, ZONE);
 
 /** A context at `viewport` in India's time zone, summing every layout shift without recent input (CLS). */
 async function zonedContext(browser: Browser, viewport: ViewportName, baseURL: string): Promise<BrowserContext> {
@@ -91,15 +69,8 @@ async function zonedContext(browser: Browser, viewport: ViewportName, baseURL: s
 /** Every layout shift since the page loaded (its score and the elements that moved): none is CLS 0. */
 const cls = (page: Page) => page.evaluate(() => (window as unknown as { __shifts: string[] }).__shifts);
 
-/** axe-core on the page's `main` (the site header is the shell's, as in claims.e2e.spec.ts). */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run({ include: [['main'], ['footer']], exclude: [['.site-header']] }, { resultTypes: ['violations'] });
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+/** axe-core on `main`, the footer (harness.ts). */
+const axeViolations = (page: Page) => axeIn(page, ['main', 'footer']);
 
 /** The page at the other width too: axe, no overflow, no layout shift since load, a screenshot. */
 async function checkAtBothWidths(browser: Browser, base: string, path: string, ready: (page: Page) => Promise<void>, name: string) {

@@ -1,7 +1,5 @@
 // Functions passed to page.evaluate run in the browser.
 /// <reference lib="dom" />
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_MESSAGES } from '@ques/contracts/core';
@@ -16,6 +14,7 @@ import {
   releaseShared,
   useShared,
   watchErrors,
+  axeViolations as axeIn,
 } from './harness.js';
 
 /*
@@ -28,7 +27,6 @@ import {
  */
 
 const run = browserGate();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const QA = {
   question: 'What should we fear in life?',
   answer: 'Nothing in life is to be feared, it is only to be understood.',
@@ -36,27 +34,8 @@ const QA = {
 };
 const until = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
 
-/** axe-core on the page's `main` and any dialog (the site header is the shell's, as in ops-desk.e2e.spec.ts). */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: {
-          run: (
-            ctx: unknown,
-            opts: unknown,
-          ) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    return axe.run(
-      { include: [['main'], ['.modal-backdrop'], ['[role="dialog"]']], exclude: [['.site-header']] },
-      { resultTypes: ['violations'] },
-    );
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+/** axe-core on `main`, a modal, any dialog (harness.ts). */
+const axeViolations = (page: Page) => axeIn(page, ['main', '.modal-backdrop', '[role="dialog"]']);
 
 describe.runIf(run)('claiming an archive profile (browser)', () => {
   let product: EmbeddedProduct;

@@ -1,14 +1,12 @@
 // Functions passed to page.evaluate run in the browser.
 /// <reference lib="dom" />
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailbox, type StoredMail } from '@ques/kit';
 import type { EmbeddedProduct } from '../embedded.js';
 import { TEST_PASSWORD } from '../test/identity-journey.js';
-import { browserGate, releaseShared, screenshot, useShared, VIEWPORTS, watchErrors, type ViewportName } from './harness.js';
+import { browserGate, releaseShared, screenshot, useShared, VIEWPORTS, watchErrors, type ViewportName, axeViolations as axeIn, dateTimeIn, newContext, rgb } from './harness.js';
 
 /*
  * Issue 28, "Done when" 1 — the first hour, end to end, once per width (390×844 and 1280×900) on the embedded
@@ -21,52 +19,26 @@ import { browserGate, releaseShared, screenshot, useShared, VIEWPORTS, watchErro
  */
 
 const run = browserGate();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ZONE = 'Asia/Kolkata';
 const MAIN = '#7A2E8C';
 const LIGHT = '#F6ECF8';
 const TITLE = 'Which lens would you take for a first trip to Ladakh?';
 const ANSWER = 'A 24–70 mm zoom and nothing else: the light is hard, the walks are long, and you will not change lenses in the wind.';
 const until = <T>(fn: () => T | Promise<T>, timeout = 20_000) => expect.poll(fn, { timeout, interval: 100 });
-const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 
-/** axe-core on the page's content and any dialog (the site header is the shell's, as in the other browser specs). */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run({ include: [['main'], ['[role="dialog"]']], exclude: [['.site-header']] }, { resultTypes: ['violations'] });
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+/** axe-core on `main`, any dialog (harness.ts). */
+const axeViolations = (page: Page) => axeIn(page, ['main', '[role="dialog"]']);
 
+/** A fresh context (harness.ts) in `timezoneId`, with longer waits: the journey runs on a busy machine. */
 async function context(browser: Browser, viewport: ViewportName, baseURL: string, timezoneId: string): Promise<BrowserContext> {
-  const ctx = await browser.newContext({
-    baseURL,
-    viewport: VIEWPORTS[viewport],
-    deviceScaleFactor: 1,
-    reducedMotion: 'reduce',
-    locale: 'en-US',
-    timezoneId,
-    hasTouch: viewport === 'phone',
-  });
+  const ctx = await newContext(browser, viewport, baseURL, timezoneId);
   ctx.setDefaultTimeout(15_000);
   ctx.setDefaultNavigationTimeout(20_000);
   return ctx;
 }
 
-/** "Tue 4 Dec, 14:32" in India's zone, as the confirmation page formats a date. */
-function inZone(iso: string): string {
-  const parts = (d: Date) =>
-    Object.fromEntries(
-      new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: ZONE })
-        .formatToParts(d)
-        .map((p) => [p.type, p.value]),
-    ) as Record<string, string>;
-  const p = parts(new Date(iso));
-  const year = p.year !== parts(new Date()).year ? ` ${p.year}` : '';
-  return `${p.weekday} ${p.day} ${p.month}${year}, ${p.hour}:${p.minute}`;
-}
+/** A time as the status pages show it in the asker's zone. */
+const inZone = (iso: string) => dateTimeIn(iso, ZONE);
 
 describe.runIf(run)('the first hour, end to end (issue 28, browser)', () => {
   let product: EmbeddedProduct;

@@ -1,13 +1,11 @@
 // Functions passed to page.evaluate run in the browser.
 /// <reference lib="dom" />
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HANDLE_MESSAGES as H } from '@ques/contracts';
 import type { EmbeddedProduct } from '../embedded.js';
 import { call, TEST_PASSWORD } from '../test/identity-journey.js';
-import { browserGate, horizontalOverflow, newContext, releaseShared, screenshot, useShared, watchErrors, type ViewportName } from './harness.js';
+import { browserGate, horizontalOverflow, newContext, releaseShared, screenshot, useShared, watchErrors, type ViewportName, axeViolations as axeIn } from './harness.js';
 
 /*
  * Issue 28 in Chromium: sign-up chooses the public link (prefilled from the name, the live "available" tick, a taken
@@ -16,19 +14,11 @@ import { browserGate, horizontalOverflow, newContext, releaseShared, screenshot,
  */
 
 const run = browserGate();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const tag = Date.now().toString(36);
 const until = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 50 });
 
-/** axe-core on the page's `main` and any dialog (the site header is the shell's, as in claims.e2e.spec.ts). */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run({ include: [['main'], ['[role="dialog"]']], exclude: [['.site-header']] }, { resultTypes: ['violations'] });
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+/** axe-core on `main`, any dialog (harness.ts). */
+const axeViolations = (page: Page) => axeIn(page, ['main', '[role="dialog"]']);
 
 const describedBy = (page: Page, label: string) =>
   page.getByLabel(label, { exact: true }).evaluate((el) =>

@@ -1,7 +1,8 @@
 // Functions passed to page.evaluate run in the browser.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -154,6 +155,7 @@ export async function newContext(
   browser: Browser,
   viewport: ViewportName,
   baseURL: string,
+  timezoneId = 'UTC',
 ): Promise<BrowserContext> {
   const context = await browser.newContext({
     baseURL,
@@ -161,7 +163,7 @@ export async function newContext(
     deviceScaleFactor: 1,
     reducedMotion: 'reduce',
     locale: 'en-US',
-    timezoneId: 'UTC',
+    timezoneId,
     hasTouch: viewport === 'phone',
     isMobile: false,
   });
@@ -352,3 +354,34 @@ export async function signUp(base: string, name: string, email: string): Promise
     refreshToken: res.body.refreshToken,
   };
 }
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's violations inside the `include` selectors, the site header left out (it is the shell's, checked with the
+ * public pages). Evaluated, not added as a <script>: the page's CSP (script-src 'self') rightly refuses inline scripts.
+ */
+export async function axeViolations(page: Page, include: readonly string[] = ['main']): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async (selectors) => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    return axe.run({ include: selectors.map((s) => [s]), exclude: [['.site-header']] }, { resultTypes: ['violations'] });
+  }, include);
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** "Tue 4 Dec, 14:32" in `timeZone`, with the year only when it is not this year: how the status pages show a time. */
+export function dateTimeIn(iso: string, timeZone: string): string {
+  const parts = (d: Date) =>
+    Object.fromEntries(
+      new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })
+        .formatToParts(d)
+        .map((p) => [p.type, p.value]),
+    ) as Record<string, string>;
+  const p = parts(new Date(iso));
+  const year = p.year !== parts(new Date()).year ? ` ${p.year}` : '';
+  return `${p.weekday} ${p.day} ${p.month}${year}, ${p.hour}:${p.minute}`;
+}
+
+/** `#7A2E8C` as getComputedStyle reports it: `rgb(122, 46, 140)`. */
+export const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;

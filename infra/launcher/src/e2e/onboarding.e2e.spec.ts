@@ -1,13 +1,11 @@
 // Functions passed to page.evaluate run in the browser.
 /// <reference lib="dom" />
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedProduct } from '../embedded.js';
 import { call, TEST_PASSWORD } from '../test/identity-journey.js';
-import { browserGate, newContext, releaseShared, screenshot, useShared, watchErrors } from './harness.js';
+import { browserGate, newContext, releaseShared, screenshot, useShared, watchErrors, axeViolations as axeIn } from './harness.js';
 
 /*
  * Issue 28, the owner's first hour (docs/adr/0056), in headless Chromium on the shared product: sign up → the set-up
@@ -17,22 +15,10 @@ import { browserGate, newContext, releaseShared, screenshot, useShared, watchErr
  */
 
 const run = browserGate();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const until = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
 
-/** axe-core on the page's main content and the admin navigation (the site header is the shell's). */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (
-      window as unknown as {
-        axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
-      }
-    ).axe;
-    return axe.run({ include: [['main'], ['.admin__aside']], exclude: [['.site-header']] }, { resultTypes: ['violations'] });
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+/** axe-core on `main`, the admin navigation (harness.ts). */
+const axeViolations = (page: Page) => axeIn(page, ['main', '.admin__aside']);
 
 /** axe and a screenshot at both widths, the page reloaded at each (nothing depends on the first width). */
 async function checkBothWidths(page: Page, name: string, ready: () => Promise<unknown>) {

@@ -1,8 +1,6 @@
 // Functions passed to page.evaluate run in the browser.
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { sql } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
@@ -12,7 +10,7 @@ import { readMailbox, type ConsumerDefinition } from '@ques/kit';
 import type { QuestionsDB } from '@ques/questions';
 import { startEmbedded, type EmbeddedProduct } from '../embedded.js';
 import { call, signup, verifyEmail } from '../test/identity-journey.js';
-import { browserGate, releaseShared, useSharedBrowser, newContext, seedSession, watchErrors, WEB_DIST, type BrowserSession } from './harness.js';
+import { browserGate, releaseShared, useSharedBrowser, newContext, seedSession, watchErrors, WEB_DIST, type BrowserSession, axeViolations as axeIn } from './harness.js';
 import { makeOperator } from './operator.js';
 
 /*
@@ -28,7 +26,6 @@ import { makeOperator } from './operator.js';
 const run = browserGate();
 const tag = Date.now().toString(36);
 const until = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** The flaky consumer: fails while `failing` is set (parking the event after two failures), then applies it. */
 const flaky = { failing: true };
@@ -59,19 +56,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-/**
- * axe-core on the console (`main`: the console's layout and the page; the site header is the shell's, and its avatar
- * button's name "Open menu" vs its initials is reported by axe's label-content-name-mismatch — left to the shell).
- */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated, not added as a <script>: the page's CSP (script-src 'self') rightly refuses inline scripts.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run({ include: [['main'], ['.modal-backdrop'], ['[role="dialog"]']], exclude: [['.site-header']] }, { resultTypes: ['violations'] });
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+/** axe-core on `main`, a modal, any dialog (harness.ts). */
+const axeViolations = (page: Page) => axeIn(page, ['main', '.modal-backdrop', '[role="dialog"]']);
 
 describe.skipIf(!run)('operator desk in Chromium: dead letters, support requests, abuse reports', () => {
   let product: EmbeddedProduct;

@@ -1,7 +1,5 @@
 // Functions passed to page.evaluate run in the browser.
 /// <reference lib="dom" />
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +15,7 @@ import {
   releaseShared,
   useShared,
   watchErrors,
+  axeViolations as axeIn,
 } from './harness.js';
 
 /**
@@ -24,18 +23,9 @@ import {
  * logs in, opens /ops, creates an archive profile; the public page shows the badge and no ask button. An owner gets
  * the 404 page for /ops and never downloads the console.
  */
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** axe-core on the console's `main` (the site header is the shell's, checked with the public pages). */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated, not added as a <script>: the page's CSP (script-src 'self') rightly refuses inline scripts.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run({ include: [['main']], exclude: [['.site-header']] }, { resultTypes: ['violations'] });
-  });
-  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+/** axe-core on `main` (harness.ts). */
+const axeViolations = (page: Page) => axeIn(page, ['main']);
 
 describe.runIf(browserGate())('operator console (browser)', () => {
   let product: EmbeddedProduct;
