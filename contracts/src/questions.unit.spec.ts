@@ -59,11 +59,14 @@ describe('ask rules (spec §5, in order)', () => {
     });
   });
   it("carries the status link the asker's browser made, only when it has a token's shape (issue 28)", () => {
-    const ask = (statusToken: unknown) => checkAskDraft({ question: 'Q', toUserId, statusToken }, { signedIn: true });
+    const ask = (statusToken: unknown) =>
+      checkAskDraft({ question: 'Q', toUserId, statusToken }, { signedIn: true });
     const token = 'A'.repeat(42) + '_';
-    expect([ask(token), ask('short'), ask(`${token}x`), ask(42), ask(undefined)].map((r) => r.ok && r.value.statusToken)).toEqual(
-      [token, null, null, null, null],
-    );
+    expect(
+      [ask(token), ask('short'), ask(`${token}x`), ask(42), ask(undefined)].map(
+        (r) => r.ok && r.value.statusToken,
+      ),
+    ).toEqual([token, null, null, null, null]);
   });
   it("carries the asker's consent: only `isPrivate: true` is private (issue 14)", () => {
     const ask = (isPrivate: unknown) =>
@@ -74,7 +77,9 @@ describe('ask rules (spec §5, in order)', () => {
   });
   it('refuses a guest name with line breaks or control characters (issue 33 finding 4: names reach mails as plain text)', () => {
     for (const askedName of ['Grace\nBcc: x@example.com', 'Grace\u0000', 'Grace\u202e'])
-      expect(messageOf(checkAskDraft({ ...guest, askedName }, { signedIn: false }))).toBe(IDENTITY_MESSAGES.nameControl);
+      expect(messageOf(checkAskDraft({ ...guest, askedName }, { signedIn: false }))).toBe(
+        IDENTITY_MESSAGES.nameControl,
+      );
   });
 
   it('takes yourName/yourEmail when askedName/askedEmail are absent, and lowercases the e-mail', () => {
@@ -135,19 +140,35 @@ describe('curate and answer rules', () => {
   });
   it("requires a source on an archive's curated Q&A (issue 18), after the curate form's own rules", () => {
     expect(messageOf(checkArchiveCurateDraft({ answer: 'a' }))).toBe(CURATE_MESSAGES.titleRequired);
-    expect(messageOf(checkArchiveCurateDraft({ question: 'q', answer: '' }))).toBe(CURATE_MESSAGES.answerRequired);
-    expect(messageOf(checkArchiveCurateDraft({ question: 'q', answer: 'a', source: '  ' }))).toBe(OPS_MESSAGES.sourceRequired);
+    expect(messageOf(checkArchiveCurateDraft({ question: 'q', answer: '' }))).toBe(
+      CURATE_MESSAGES.answerRequired,
+    );
+    expect(messageOf(checkArchiveCurateDraft({ question: 'q', answer: 'a', source: '  ' }))).toBe(
+      OPS_MESSAGES.sourceRequired,
+    );
     const r = checkArchiveCurateDraft({ question: 'q', answer: 'a', source: ' Radio 4, 12:30 ' });
     expect(r.ok && r.value.source).toBe('Radio 4, 12:30');
     expect(messageOf(checkArchiveCuratedEdit({ answer: 'a' }))).toBe(OPS_MESSAGES.sourceRequired);
-    expect(messageOf(checkArchiveCuratedEdit({ answer: ' ', source: 's' }))).toBe(CURATE_MESSAGES.answerRequired);
-    expect(checkArchiveCuratedEdit({ answer: 'a', source: 's', tags: ['X'] })).toEqual({ ok: true, value: { answer: 'a', source: 's', tags: ['x'] } });
+    expect(messageOf(checkArchiveCuratedEdit({ answer: ' ', source: 's' }))).toBe(
+      CURATE_MESSAGES.answerRequired,
+    );
+    expect(checkArchiveCuratedEdit({ answer: 'a', source: 's', tags: ['X'] })).toEqual({
+      ok: true,
+      value: { answer: 'a', source: 's', tags: ['x'] },
+    });
   });
   it('requires a non-blank answer and keeps tags/visibility unset when not sent', () => {
     expect(messageOf(checkAnswerBody({ answer: '  ' }))).toBe(ANSWER_MESSAGES.answerRequired);
     expect(checkAnswerBody({ answer: ' ok ', skipNotify: true })).toEqual({
       ok: true,
-      value: { answer: 'ok', tags: null, displayOnProfile: null, replierName: null, skipNotify: true, redaction: null },
+      value: {
+        answer: 'ok',
+        tags: null,
+        displayOnProfile: null,
+        replierName: null,
+        skipNotify: true,
+        redaction: null,
+      },
     });
   });
   it('takes the public wording the owner chose (issue 14), trimmed; blank means as asked', () => {

@@ -3,25 +3,9 @@ import { eventually, infraGate, postgresServerUrl } from '../testing/infra.js';
 import { statementsOf } from '../testing/statements.js';
 import { sql, type Kysely } from 'kysely';
 import { counterFixture, silentLog, type CounterDB, type KitFixture } from '../test/fixture.js';
-import { cancelJob, scheduleJob, scheduleJobs, Scheduler, type JobHandler } from './scheduler.js';
+import { cancelJob, scheduleJob, scheduleJobs, Scheduler } from './scheduler.js';
 
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
-
-/**
- * A job handler under which the job keyed `firstKey` ends only once another job has started: one claimer at a time
- * never gets there (the side-by-side tests, ADR 0046). `started` lists the keys in the order they started.
- */
-function firstWaitsForSecond(firstKey: string) {
-  const started: string[] = [];
-  let releaseFirst!: () => void;
-  const firstMayEnd = new Promise<void>((resolve) => (releaseFirst = resolve));
-  const handler: JobHandler<CounterDB> = async (_trx, job) => {
-    started.push(job.key);
-    if (job.key === firstKey) await firstMayEnd;
-    else releaseFirst();
-  };
-  return { started, handler, releaseFirst: () => releaseFirst() };
-}
 
 describe.runIf(run)('durable scheduler on real Postgres', () => {
   let fx: KitFixture;
@@ -43,11 +27,29 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
       },
     };
     await fx.database.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 40; i += 1) await scheduleJob(trx, { kind: 'expire', key: `job-${i}`, dueAt: new Date(t0.getTime() + 5 * 86400_000), payload: { i } });
-      await scheduleJob(trx, { kind: 'expire', key: 'job-later', dueAt: new Date(t0.getTime() + 9 * 86400_000), payload: {} });
-      await scheduleJob(trx, { kind: 'expire', key: 'job-cancelled', dueAt: new Date(t0.getTime() + 5 * 86400_000), payload: {} });
+      for (let i = 0; i < 40; i += 1)
+        await scheduleJob(trx, {
+          kind: 'expire',
+          key: `job-${i}`,
+          dueAt: new Date(t0.getTime() + 5 * 86400_000),
+          payload: { i },
+        });
+      await scheduleJob(trx, {
+        kind: 'expire',
+        key: 'job-later',
+        dueAt: new Date(t0.getTime() + 9 * 86400_000),
+        payload: {},
+      });
+      await scheduleJob(trx, {
+        kind: 'expire',
+        key: 'job-cancelled',
+        dueAt: new Date(t0.getTime() + 5 * 86400_000),
+        payload: {},
+      });
     });
-    await fx.database.db.transaction().execute(async (trx) => expect(await cancelJob(trx, 'job-cancelled')).toBe(true));
+    await fx.database.db
+      .transaction()
+      .execute(async (trx) => expect(await cancelJob(trx, 'job-cancelled')).toBe(true));
 
     const a = new Scheduler({ database: fx.database, log: silentLog, handlers, clock });
     const b = new Scheduler({ database: fx.database, log: silentLog, handlers, clock });
@@ -78,9 +80,15 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
         },
       },
     });
-    await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'flaky', key: 'flaky-1', dueAt: now, payload: {} }));
+    await fx.database.db
+      .transaction()
+      .execute((trx) => scheduleJob(trx, { kind: 'flaky', key: 'flaky-1', dueAt: now, payload: {} }));
     expect(await scheduler.runDue()).toBe(0);
-    const pending = await fx.database.db.selectFrom('scheduled_jobs').selectAll().where('key', '=', 'flaky-1').executeTakeFirstOrThrow();
+    const pending = await fx.database.db
+      .selectFrom('scheduled_jobs')
+      .selectAll()
+      .where('key', '=', 'flaky-1')
+      .executeTakeFirstOrThrow();
     expect(pending.status).toBe('pending');
     expect(pending.attempts).toBe(1);
     expect(pending.last_error).toBe('mail server down');
@@ -106,9 +114,15 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
         },
       },
     });
-    await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'cut', key: 'cut-1', dueAt: now, payload: {} }));
+    await fx.database.db
+      .transaction()
+      .execute((trx) => scheduleJob(trx, { kind: 'cut', key: 'cut-1', dueAt: now, payload: {} }));
     expect(await scheduler.runDue()).toBe(0);
-    const pending = await fx.database.db.selectFrom('scheduled_jobs').selectAll().where('key', '=', 'cut-1').executeTakeFirstOrThrow();
+    const pending = await fx.database.db
+      .selectFrom('scheduled_jobs')
+      .selectAll()
+      .where('key', '=', 'cut-1')
+      .executeTakeFirstOrThrow();
     expect(pending).toMatchObject({ status: 'pending', attempts: 0 });
     expect(pending.last_error).toMatch(/terminat/i);
     expect(new Date(pending.due_at).getTime()).toBe(now.getTime() + 1000);
@@ -118,7 +132,15 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
   });
 
   const jobStatuses = async (prefix: string) =>
-    (await fx.database.db.selectFrom('scheduled_jobs').select('status').where('key', 'like', `${prefix}%`).execute()).map((r) => r.status).sort();
+    (
+      await fx.database.db
+        .selectFrom('scheduled_jobs')
+        .select('status')
+        .where('key', 'like', `${prefix}%`)
+        .execute()
+    )
+      .map((r) => r.status)
+      .sort();
 
   it('stops claiming jobs once stop() is called: the job in hand finishes, the rest of the backlog stays pending', async () => {
     const started: string[] = [];
@@ -128,7 +150,6 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
       database: fx.database,
       log: silentLog,
       pollIntervalMs: 50,
-      concurrency: 1, // one job in hand (with more, each claimer stops the same way: see the concurrency test)
       handlers: {
         // As a webhook job calling a slow provider: a backlog of these once held a shutdown for 20 s and more.
         slow: async (_trx, job) => {
@@ -140,7 +161,8 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     });
     const due = new Date(Date.now() - 1_000);
     await fx.database.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < 20; i += 1) await scheduleJob(trx, { kind: 'slow', key: `backlog-${i}`, dueAt: due, payload: {} });
+      for (let i = 0; i < 20; i += 1)
+        await scheduleJob(trx, { kind: 'slow', key: `backlog-${i}`, dueAt: due, payload: {} });
     });
 
     await scheduler.start();
@@ -167,7 +189,16 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
         },
       },
     });
-    await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'hang', key: 'hanging-1', dueAt: new Date(Date.now() - 1_000), payload: {} }));
+    await fx.database.db
+      .transaction()
+      .execute((trx) =>
+        scheduleJob(trx, {
+          kind: 'hang',
+          key: 'hanging-1',
+          dueAt: new Date(Date.now() - 1_000),
+          payload: {},
+        }),
+      );
 
     await scheduler.start();
     await eventually(async () => inHand);
@@ -188,13 +219,24 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     await scheduler.start();
     try {
       // The first poll has run (nothing due); the next would be a minute away. `eventually` gives up after 10 s.
-      await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'settle', key: 'wake-now', dueAt: new Date(), payload: {} }));
+      await fx.database.db
+        .transaction()
+        .execute((trx) =>
+          scheduleJob(trx, { kind: 'settle', key: 'wake-now', dueAt: new Date(), payload: {} }),
+        );
       // The handler runs inside the claiming transaction: wait for the job's completion to commit.
       await eventually(async () => (await jobStatuses('wake-now'))[0] === 'done');
       // A job due shortly (not yet due when its commit wakes the scheduler) runs when due: the timer follows the next due job.
-      await fx.database.db.transaction().execute((trx) =>
-        scheduleJob(trx, { kind: 'settle', key: 'wake-soon', dueAt: new Date(Date.now() + 300), payload: {} }),
-      );
+      await fx.database.db
+        .transaction()
+        .execute((trx) =>
+          scheduleJob(trx, {
+            kind: 'settle',
+            key: 'wake-soon',
+            dueAt: new Date(Date.now() + 300),
+            payload: {},
+          }),
+        );
       await eventually(async () => (await jobStatuses('wake-soon'))[0] === 'done');
       expect(ran).toEqual(['wake-now', 'wake-soon']);
     } finally {
@@ -203,10 +245,20 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
   });
   it('schedules a job in one statement, its wake-up included when it is due soon (ADR 0042)', async () => {
     const soon = await statementsOf(() =>
-      scheduleJob(fx.database.db, { kind: 'none', key: 'one-statement-soon', dueAt: new Date(Date.now() + 86400_000 * -1), payload: {} }),
+      scheduleJob(fx.database.db, {
+        kind: 'none',
+        key: 'one-statement-soon',
+        dueAt: new Date(Date.now() + 86400_000 * -1),
+        payload: {},
+      }),
     );
     const later = await statementsOf(() =>
-      scheduleJob(fx.database.db, { kind: 'none', key: 'one-statement-later', dueAt: new Date(Date.now() + 86400_000), payload: {} }),
+      scheduleJob(fx.database.db, {
+        kind: 'none',
+        key: 'one-statement-later',
+        dueAt: new Date(Date.now() + 86400_000),
+        payload: {},
+      }),
     );
     expect(soon.statements).toHaveLength(1);
     expect(soon.statements[0]).toMatch(/pg_notify/);
@@ -219,7 +271,12 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     });
     try {
       await fx.database.db.transaction().execute(async (trx) => {
-        await scheduleJob(trx, { kind: 'none', key: 'one-statement-soon', dueAt: new Date(Date.now() - 1000), payload: { again: true } });
+        await scheduleJob(trx, {
+          kind: 'none',
+          key: 'one-statement-soon',
+          dueAt: new Date(Date.now() - 1000),
+          payload: { again: true },
+        });
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(woken).toBe(0); // not before the commit
       });
@@ -261,26 +318,53 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     } finally {
       await unlisten();
     }
-    const rows = await fx.database.db.selectFrom('scheduled_jobs').select(['key', 'payload', 'status']).where('key', 'like', `${id}%`).orderBy('key').execute();
+    const rows = await fx.database.db
+      .selectFrom('scheduled_jobs')
+      .select(['key', 'payload', 'status'])
+      .where('key', 'like', `${id}%`)
+      .orderBy('key')
+      .execute();
     expect(rows).toEqual([
       { key: `${id}-a`, payload: { n: 3 }, status: 'pending' },
       { key: `${id}-b`, payload: { n: 2 }, status: 'pending' },
     ]);
-    expect(await fx.database.db.selectFrom('seen').select('value').where('event_id', '=', id).executeTakeFirst()).toEqual({ value: 7 });
+    expect(
+      await fx.database.db.selectFrom('seen').select('value').where('event_id', '=', id).executeTakeFirst(),
+    ).toEqual({ value: 7 });
     // Rescheduling through the same statement replaces each job (pending again, attempts reset); nothing due soon, no NOTIFY.
-    await fx.database.db.updateTable('scheduled_jobs').set({ status: 'done', attempts: 2 }).where('key', '=', `${id}-b`).execute();
+    await fx.database.db
+      .updateTable('scheduled_jobs')
+      .set({ status: 'done', attempts: 2 })
+      .where('key', '=', `${id}-b`)
+      .execute();
     const later = await statementsOf(() =>
-      scheduleJobs(fx.database.db, [{ kind: 'other', key: `${id}-b`, dueAt: new Date(Date.now() + 86400_000), payload: { n: 4 } }], fx.database.db.insertInto('seen').values({ event_id: `${id}-2`, value: 8 })),
+      scheduleJobs(
+        fx.database.db,
+        [{ kind: 'other', key: `${id}-b`, dueAt: new Date(Date.now() + 86400_000), payload: { n: 4 } }],
+        fx.database.db.insertInto('seen').values({ event_id: `${id}-2`, value: 8 }),
+      ),
     );
     expect(later.statements).toHaveLength(1);
     expect(later.statements[0]).not.toMatch(/pg_notify/);
-    expect(await fx.database.db.selectFrom('scheduled_jobs').select(['kind', 'payload', 'status', 'attempts']).where('key', '=', `${id}-b`).executeTakeFirst()).toEqual({
+    expect(
+      await fx.database.db
+        .selectFrom('scheduled_jobs')
+        .select(['kind', 'payload', 'status', 'attempts'])
+        .where('key', '=', `${id}-b`)
+        .executeTakeFirst(),
+    ).toEqual({
       kind: 'other',
       payload: { n: 4 },
       status: 'pending',
       attempts: 0,
     });
-    expect(await fx.database.db.selectFrom('seen').select('value').where('event_id', '=', `${id}-2`).executeTakeFirst()).toEqual({ value: 8 });
+    expect(
+      await fx.database.db
+        .selectFrom('seen')
+        .select('value')
+        .where('event_id', '=', `${id}-2`)
+        .executeTakeFirst(),
+    ).toEqual({ value: 8 });
     for (const key of [`${id}-a`, `${id}-b`]) await cancelJob(fx.database.db, key);
   });
 
@@ -292,12 +376,22 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
       database: fx.database,
       log: silentLog,
       clock: () => now,
-      concurrency: 1, // one claimer: the statements are deterministic
       handlers: { count: async (_trx, job) => void ran.push(job.key) },
     });
     await fx.database.db.transaction().execute(async (trx) => {
-      for (const i of [1, 2, 3]) await scheduleJob(trx, { kind: 'count', key: `more-${i}`, dueAt: new Date(now.getTime() - 4000 + i), payload: {} });
-      await scheduleJob(trx, { kind: 'count', key: 'more-later', dueAt: new Date(now.getTime() + 86400_000), payload: {} });
+      for (const i of [1, 2, 3])
+        await scheduleJob(trx, {
+          kind: 'count',
+          key: `more-${i}`,
+          dueAt: new Date(now.getTime() - 4000 + i),
+          payload: {},
+        });
+      await scheduleJob(trx, {
+        kind: 'count',
+        key: 'more-later',
+        dueAt: new Date(now.getTime() + 86400_000),
+        payload: {},
+      });
     });
     const busy = await statementsOf(() => scheduler.runDue());
     expect(busy.result).toBe(3);
@@ -310,38 +404,34 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     expect(await jobStatuses('more-')).toEqual(['done', 'done', 'done', 'pending']);
 
     // A due job another instance holds: this one claims nothing and stops, it does not spin on it.
-    await scheduleJob(fx.database.db, { kind: 'count', key: 'more-held', dueAt: new Date(now.getTime() - 1000), payload: {} });
+    await scheduleJob(fx.database.db, {
+      kind: 'count',
+      key: 'more-held',
+      dueAt: new Date(now.getTime() - 1000),
+      payload: {},
+    });
     await fx.database.db.transaction().execute(async (trx) => {
-      await trx.selectFrom('scheduled_jobs' as never).selectAll().where('key' as never, '=', 'more-held' as never).forUpdate().execute();
+      await trx
+        .selectFrom('scheduled_jobs' as never)
+        .selectAll()
+        .where('key' as never, '=', 'more-held' as never)
+        .forUpdate()
+        .execute();
       const held = await statementsOf(() => scheduler.runDue());
       expect([held.result, held.statements.length]).toEqual([0, 1 + 3]); // the look, BEGIN, the empty claim, COMMIT
     });
     for (const key of ['more-later', 'more-held']) await cancelJob(fx.database.db, key);
 
     // Woken by a commit that scheduled a job due now: no look, straight to the claim (ADR 0046).
-    await scheduleJob(fx.database.db, { kind: 'count', key: 'more-woken', dueAt: new Date(now.getTime() - 500), payload: {} });
+    await scheduleJob(fx.database.db, {
+      kind: 'count',
+      key: 'more-woken',
+      dueAt: new Date(now.getTime() - 500),
+      payload: {},
+    });
     const woken = await statementsOf(() => scheduler.runDue({ claimFirst: true }));
     expect(woken.result).toBe(1);
     expect(woken.statements).toHaveLength(4); // BEGIN, the claim, its completion, COMMIT
-  });
-
-  it('runs due jobs side by side: a job waiting on its provider does not hold up the one due behind it (ADR 0046)', async () => {
-    const now = new Date('2025-05-01T00:00:00Z');
-    const { started, handler, releaseFirst: releaseSlow } = firstWaitsForSecond('side-1');
-    const scheduler = new Scheduler({ database: fx.database, log: silentLog, clock: () => now, concurrency: 4, handlers: { side: handler } });
-    await fx.database.db.transaction().execute(async (trx) => {
-      for (const i of [1, 2]) await scheduleJob(trx, { kind: 'side', key: `side-${i}`, dueAt: new Date(now.getTime() - 4000 + i), payload: {} });
-    });
-    const run = scheduler.runDue();
-    try {
-      await eventually(async () => started.length === 2, 5_000);
-      expect(await run).toBe(2);
-      expect(started).toEqual(['side-1', 'side-2']);
-      expect(await jobStatuses('side-')).toEqual(['done', 'done']);
-    } finally {
-      releaseSlow();
-      await run;
-    }
   });
 
   it("wakes this process's scheduler at the commit itself, without the NOTIFY (a listener that never hears, a 60 s poll)", async () => {
@@ -349,12 +439,25 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     // The same schema through a handle whose LISTEN hears nothing: only the commit can wake the scheduler in time.
     const deaf = { ...fx.database, listen: async () => async () => {} };
     // Jobs left pending by the tests above would keep it busy (and so awake): none is.
-    await fx.database.db.updateTable('scheduled_jobs').set({ status: 'cancelled' }).where('status', '=', 'pending').execute();
-    const scheduler = new Scheduler({ database: deaf, log: silentLog, pollIntervalMs: 60_000, handlers: { deafJob: async (_trx, job) => void ran.push(job.key) } });
+    await fx.database.db
+      .updateTable('scheduled_jobs')
+      .set({ status: 'cancelled' })
+      .where('status', '=', 'pending')
+      .execute();
+    const scheduler = new Scheduler({
+      database: deaf,
+      log: silentLog,
+      pollIntervalMs: 60_000,
+      handlers: { deafJob: async (_trx, job) => void ran.push(job.key) },
+    });
     await scheduler.start();
     try {
       await new Promise((resolve) => setTimeout(resolve, 200)); // the first poll has run; the next is a minute away
-      await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'deafJob', key: 'deaf-1', dueAt: new Date(), payload: {} }));
+      await fx.database.db
+        .transaction()
+        .execute((trx) =>
+          scheduleJob(trx, { kind: 'deafJob', key: 'deaf-1', dueAt: new Date(), payload: {} }),
+        );
       await eventually(async () => (await jobStatuses('deaf-'))[0] === 'done', 10_000);
       expect(ran).toEqual(['deaf-1']);
       // A rolled-back schedule wakes nobody and leaves nothing.
@@ -371,32 +474,25 @@ describe.runIf(run)('durable scheduler on real Postgres', () => {
     }
   });
 
-  it('claims a job committed while another job runs beside it, not after it (ADR 0046)', async () => {
-    await fx.database.db.updateTable('scheduled_jobs').set({ status: 'cancelled' }).where('status', '=', 'pending').execute();
-    // The first job (a webhook waiting on its provider, say) ends only once the second has started.
-    const { started, handler, releaseFirst } = firstWaitsForSecond('beside-1');
-    const scheduler = new Scheduler({ database: fx.database, log: silentLog, pollIntervalMs: 60_000, concurrency: 4, handlers: { beside: handler } });
-    await scheduler.start();
-    try {
-      await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'beside', key: 'beside-1', dueAt: new Date(), payload: {} }));
-      await eventually(async () => started.length === 1);
-      await fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'beside', key: 'beside-2', dueAt: new Date(), payload: {} }));
-      await eventually(async () => (await jobStatuses('beside-')).every((status) => status === 'done'), 5_000);
-      expect(started).toEqual(['beside-1', 'beside-2']);
-    } finally {
-      releaseFirst();
-      await scheduler.stop();
-    }
-  });
-
   it("leaves the scheduler's work out of the committing caller's statements: the wake runs in the scheduler's own context", async () => {
-    await fx.database.db.updateTable('scheduled_jobs').set({ status: 'cancelled' }).where('status', '=', 'pending').execute();
-    const scheduler = new Scheduler({ database: fx.database, log: silentLog, pollIntervalMs: 60_000, handlers: { own: async () => {} } });
+    await fx.database.db
+      .updateTable('scheduled_jobs')
+      .set({ status: 'cancelled' })
+      .where('status', '=', 'pending')
+      .execute();
+    const scheduler = new Scheduler({
+      database: fx.database,
+      log: silentLog,
+      pollIntervalMs: 60_000,
+      handlers: { own: async () => {} },
+    });
     await scheduler.start();
     try {
       await new Promise((resolve) => setTimeout(resolve, 100));
       const scheduled = await statementsOf(() =>
-        fx.database.db.transaction().execute((trx) => scheduleJob(trx, { kind: 'own', key: 'own-1', dueAt: new Date(), payload: {} })),
+        fx.database.db
+          .transaction()
+          .execute((trx) => scheduleJob(trx, { kind: 'own', key: 'own-1', dueAt: new Date(), payload: {} })),
       );
       await eventually(async () => (await jobStatuses('own-'))[0] === 'done');
       expect(scheduled.statements).toHaveLength(3); // BEGIN, the job with its NOTIFY, COMMIT: not the claim that followed

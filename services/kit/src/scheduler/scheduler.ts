@@ -35,13 +35,6 @@ export interface SchedulerOptions<DB extends KitTables = KitTables> {
   maxAttempts?: number;
   /** How long `stop()` waits for the job in hand before it returns anyway. Default 5 s. */
   stopTimeoutMs?: number;
-  /**
-   * Jobs run at once, each in its own transaction (default 1): with more, a job waiting on its provider does not hold
-   * up the ones due behind it (ADR 0046). Another claimer starts only when a claim says more jobs are due. Only for
-   * handlers that need nothing of one another: questions' nudge digest, say, gathers the owner's other due nudges,
-   * which side-by-side claimers would each hold.
-   */
-  concurrency?: number;
 }
 
 // How long a shutdown waits for the job in hand. One still running after that is left to its transaction: it commits,
@@ -57,7 +50,6 @@ export const jobsChannel = (schema: string) => `jobs_${schema}`;
  */
 const WAKE_HORIZON_MS = 60_000;
 const CONNECTION_LOSS_RETRY_MS = 1_000;
-const DEFAULT_CONCURRENCY = 1;
 
 /** A job to schedule: `key` identifies it (scheduling the same key again replaces it). */
 export interface JobToSchedule {
@@ -163,8 +155,6 @@ export class Scheduler<DB extends KitTables = KitTables> {
   private again = false;
   /** The wake-up said a job is due now (a commit scheduled one): the next run claims without looking first. */
   private claimNext = false;
-  /** During a run: starts one more claimer in it if there is room (false when there is none). */
-  private claimInRun: (() => boolean) | null = null;
   private unlisten: (() => Promise<void>) | null = null;
   private offCommitWake: (() => void) | null = null;
   /** Not polling (before `start()`, after `stop()`). */
@@ -210,8 +200,6 @@ export class Scheduler<DB extends KitTables = KitTables> {
    * scheduled one), so the run claims at once instead of looking first.
    */
   wake(jobDue = false): void {
-    // A job due now while jobs are running: another claimer takes it beside them, not after them (ADR 0046).
-    if (jobDue && this.running && this.claimInRun?.()) return;
     if (jobDue) this.claimNext = true;
     this.tick();
   }
@@ -282,62 +270,35 @@ export class Scheduler<DB extends KitTables = KitTables> {
       new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
     ]);
     clearTimeout(timer);
-    if (!finished) this.opts.log.warn({ waitedMs: timeoutMs }, 'scheduler stopped while a job was still running; its transaction decides');
+    if (!finished)
+      this.opts.log.warn(
+        { waitedMs: timeoutMs },
+        'scheduler stopped while a job was still running; its transaction decides',
+      );
   }
 
   /**
-   * Runs every job due at the clock's now (until `stop()` is called); returns how many completed. One look first; then
-   * each claim also says when the next other pending job is due, so the loop goes on, or ends, without another query
-   * (ADR 0042). It ends when a claim finds nothing it can lock: what is due then is another instance's.
-   *
-   * Up to `concurrency` claimers run at once (ADR 0046): the first starts at once, and each claim that says another
-   * job is due starts one more, so a single due job costs one claim and a backlog is worked off side by side.
-   * `claimFirst` (a commit said a job is due now) skips the look.
+   * Runs every job due at the clock's now (until `stop()` is called), one at a time; returns how many completed. One
+   * look first; then each claim also says when the next other pending job is due, so the loop goes on, or ends,
+   * without another query (ADR 0042). It ends when a claim finds nothing it can lock: what is due then is another
+   * instance's. `claimFirst` (a commit said a job is due now) skips the look.
    */
   async runDue(opts: { claimFirst?: boolean } = {}): Promise<number> {
-    const limit = Math.max(1, this.opts.concurrency ?? DEFAULT_CONCURRENCY);
     const isDue = (at: Date | null): at is Date => at !== null && at.getTime() <= this.clock().getTime();
     let done = 0;
     let next = opts.claimFirst ? this.clock() : await this.look();
-    const claimers = new Set<Promise<void>>();
-    const claimer = async (): Promise<void> => {
-      while (!this.stopping) {
-        // A claim that says another job is due starts another claimer before its own job runs.
-        const outcome = await this.runOne((more) => {
-          if (isDue(more) && claimers.size < limit && !this.stopping) spawn();
-        });
-        next = outcome.next;
-        if (outcome.status === 'none') return;
-        if (outcome.status === 'done') done += 1;
-        if (!isDue(outcome.next)) return;
-      }
-    };
-    const spawn = () => {
-      const running: Promise<void> = claimer().finally(() => claimers.delete(running));
-      claimers.add(running);
-    };
-    this.claimInRun = () => {
-      if (this.stopping || claimers.size >= limit) return false;
-      spawn();
-      return true;
-    };
-    if (!this.stopping && isDue(next)) spawn();
-    // Every claimer ends before the run does, even when one fails (a lost connection): no claim outlives its run.
-    let failure: { error: unknown } | null = null;
-    try {
-      while (claimers.size > 0) {
-        for (const result of await Promise.allSettled([...claimers])) if (result.status === 'rejected') failure ??= { error: result.reason };
-      }
-    } finally {
-      this.claimInRun = null;
+    while (!this.stopping && isDue(next)) {
+      const outcome = await this.runOne();
+      next = outcome.next;
+      if (outcome.status === 'none') break;
+      if (outcome.status === 'done') done += 1;
     }
-    if (failure) throw failure.error;
     this.nextDue = next;
     return done;
   }
 
-  /** Claims and runs one due job; `onClaimed` hears when the next other pending job is due, before the job runs. */
-  private async runOne(onClaimed: (next: Date | null) => void = () => {}): Promise<{ status: 'none' | 'done' | 'failed'; next: Date | null }> {
+  /** Claims and runs one due job; says when the next other pending job is due. */
+  private async runOne(): Promise<{ status: 'none' | 'done' | 'failed'; next: Date | null }> {
     const { db } = this.opts.database;
     const now = this.clock();
     let claimed: JobRow | undefined;
@@ -358,7 +319,6 @@ export class Scheduler<DB extends KitTables = KitTables> {
         next = row?.next_due ? new Date(row.next_due) : null;
         if (!row || row.id === null) return;
         claimed = row;
-        onClaimed(next);
         const handler = this.opts.handlers[claimed.kind];
         if (!handler) throw new Error(`No handler for scheduled job kind ${claimed.kind}`);
         await handler(trx, {
