@@ -63,7 +63,9 @@ describe.runIf(run)('list queries as templates (ADR 0043)', () => {
   /** The rows a condition selects, newest first, with `columns`. */
   const expected = async (where: string, columns: readonly string[] = QUESTION_COLUMNS) =>
     (
-      await sql<Record<string, unknown>>`SELECT * FROM questions WHERE ${sql.raw(where)} ORDER BY created_at DESC, id DESC`.execute(
+      await sql<
+        Record<string, unknown>
+      >`SELECT * FROM questions WHERE ${sql.raw(where)} ORDER BY created_at DESC, id DESC`.execute(
         database.db,
       )
     ).rows.map((row) => Object.fromEntries(columns.map((c) => [c, row[c]])) as { id: string });
@@ -84,7 +86,9 @@ describe.runIf(run)('list queries as templates (ADR 0043)', () => {
   it('the inbox and the curated list: their rows in order, whole', async () => {
     const inbox = await all((cursor) => read.inbox(OWNER, 6, cursor));
     expect(inbox.rows).toEqual(
-      await expected(`to_user_id = '${OWNER}' AND NOT is_curated AND NOT deleted_by_receiver AND lifecycle IN ('pending', 'answered', 'withdrawn')`),
+      await expected(
+        `to_user_id = '${OWNER}' AND NOT is_curated AND NOT deleted_by_receiver AND lifecycle IN ('pending', 'answered', 'withdrawn')`,
+      ),
     );
     const curated = await all((cursor) => read.curated(OWNER, 4, cursor));
     const want = await expected(`to_user_id = '${OWNER}' AND is_curated AND NOT deleted_by_receiver`);

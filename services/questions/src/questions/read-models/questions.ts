@@ -1,316 +1,17 @@
-import { sql, type Insertable, type Kysely, type SelectQueryBuilder, type Updateable } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { QUESTION_MESSAGES } from '@ques/contracts';
-import {
-  badRequest,
-  insertRowsAsJson,
-  QueryTemplate,
-  type BulkWriter,
-  type Placeholders,
-  type Projection,
-  type RecordedEvent,
-} from '@ques/kit';
+import { badRequest, QueryTemplate, type Placeholders } from '@ques/kit';
 import {
   PUBLIC_QUESTION_COLUMNS,
   QUESTION_COLUMNS,
   type PublicQuestionRow,
   type QuestionRow,
   type QuestionsDB,
-  type QuestionsTable,
 } from '../../db/schema.js';
-import type { QuestionEvent } from '../domain/question.js';
 
 export type { QuestionRow };
-
-const json = (value: unknown) => JSON.stringify(value);
-
-/** Rows per multi-row insert during a rebuild (one JSON parameter each). */
-const MAX_ROWS_PER_INSERT = 5_000;
-
-type AskedEvent = Extract<QuestionEvent, { type: 'QuestionAsked' | 'TippedQuestionSubmitted' }>;
-
-/** The row a new (or newly authorized) question starts as. */
-function askedRow(e: AskedEvent, version: number): Insertable<QuestionsTable> & { id: string } {
-  const d = e.data;
-  const at = e.type === 'QuestionAsked' ? e.data.askedAt : e.data.submittedAt;
-  return {
-    id: d.questionId,
-    lifecycle: e.type === 'QuestionAsked' ? 'pending' : 'awaiting_payment',
-    is_curated: false,
-    question: d.question,
-    detail: d.detail,
-    to_user_id: d.recipient.userId,
-    to_username: d.recipient.username,
-    recipient_name: d.recipient.name,
-    to_user_email: d.recipient.email,
-    asker_user_id: d.asker.userId,
-    from_username: d.asker.username,
-    asked_name: d.asker.name,
-    asked_email: d.asker.email,
-    tip_amount: d.tip?.amount ?? 0,
-    currency: d.tip?.currency ?? null,
-    payment_ref: d.tip?.paymentRef ?? null,
-    tip_status: e.type === 'TippedQuestionSubmitted' ? 'awaiting_authorization' : d.tip ? 'held' : 'none',
-    answer_deadline: e.type === 'QuestionAsked' ? e.data.answerDeadline : null,
-    asker_private: d.askerPrivate ?? false,
-    // A tipped question is listed from when it was asked (authorized), not when checkout began.
-    created_at: at,
-    updated_at: at,
-    version,
-  };
-}
-
-/** Inserts new questions; an authorization (QuestionAsked after TippedQuestionSubmitted) moves the row on. */
-async function insertAsked(trx: Kysely<QuestionsDB>, rows: ReturnType<typeof askedRow>[]): Promise<void> {
-  // One statement, one parameter, however many rows (a rebuild's batches).
-  await insertRowsAsJson(
-    trx,
-    'questions',
-    rows,
-    sql`ON CONFLICT (id) DO UPDATE SET lifecycle = excluded.lifecycle, tip_status = excluded.tip_status,
-      answer_deadline = excluded.answer_deadline, created_at = excluded.created_at, updated_at = excluded.updated_at,
-      version = excluded.version
-      WHERE questions.version < excluded.version`,
-  );
-}
-
-/**
- * Inline projection `questions`: one row per question, idempotent (inserts ignore duplicates, updates only apply an
- * event newer than the row's version), so retries and rebuilds converge on the same rows.
- */
-export const questionsProjection: Projection<QuestionsDB> = {
-  name: 'questions',
-  tables: ['questions'],
-  // A question's row is made and changed only by its own stream's events (`question-<id>`, ADR 0041).
-  streamLocal: true,
-  /**
-   * Rebuilds: consecutive new questions go in as one multi-row insert; everything else as `apply` does it. With the
-   * rebuild's COPY writer (ADR 0039), a question asked by its stream's first event is folded in memory — its later
-   * events of the batch change the row before it is written, once, by COPY — instead of an insert and an UPDATE per
-   * event.
-   */
-  async applyBatch(trx: Kysely<QuestionsDB>, events: RecordedEvent[], bulk?: BulkWriter) {
-    let pending = new Map<string, Record<string, unknown> & { version: number }>();
-    /** Keys of pending rows made by their stream's first event (no row yet): written by COPY, changed in memory. */
-    let fresh = new Set<string>();
-    let folded = false;
-    const flush = async () => {
-      if (pending.size > 0) {
-        const created: Record<string, unknown>[] = [];
-        const others: ReturnType<typeof askedRow>[] = [];
-        for (const [id, row] of pending) {
-          if (fresh.has(id)) created.push(folded ? { ...UNCHANGED_DEFAULTS, ...row } : row);
-          else others.push(row as ReturnType<typeof askedRow>);
-        }
-        if (created.length > 0) await bulk!.insertNew('questions', created);
-        if (others.length > 0) await insertAsked(trx, others);
-      }
-      pending = new Map();
-      fresh = new Set();
-      folded = false;
-    };
-    for (const recorded of events) {
-      if (recorded.type === 'QuestionAsked' || recorded.type === 'TippedQuestionSubmitted') {
-        const row = askedRow({ type: recorded.type, data: recorded.data } as AskedEvent, recorded.streamVersion);
-        // One statement cannot touch a row twice: an authorization of a question in this run waits for a flush.
-        if (pending.has(row.id)) await flush();
-        pending.set(row.id, row);
-        if (bulk && recorded.streamVersion === 1) fresh.add(row.id);
-        if (pending.size >= MAX_ROWS_PER_INSERT) await flush();
-        continue;
-      }
-      const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
-      const change = changeOf(e);
-      const row = change && fresh.has(change.id) ? pending.get(change.id) : undefined;
-      if (change && row) {
-        // `apply`'s UPDATE … WHERE version < $version, on the row in memory.
-        if (row.version < recorded.streamVersion) {
-          Object.assign(row, change.set, { updated_at: change.at, version: recorded.streamVersion });
-          folded = true;
-        }
-        continue;
-      }
-      if (e.type === 'TippedCheckoutExpired') {
-        const expired = fresh.has(e.data.questionId) ? pending.get(e.data.questionId) : undefined;
-        if (expired) {
-          if (expired.lifecycle === 'awaiting_payment' && expired.version < recorded.streamVersion) {
-            pending.delete(e.data.questionId);
-            fresh.delete(e.data.questionId);
-          }
-          continue;
-        }
-      }
-      await flush();
-      await questionsProjection.apply(trx, recorded);
-    }
-    await flush();
-  },
-  async apply(trx: Kysely<QuestionsDB>, recorded: RecordedEvent) {
-    const e = { type: recorded.type, data: recorded.data } as QuestionEvent;
-    const version = recorded.streamVersion;
-    switch (e.type) {
-      case 'TippedQuestionSubmitted':
-      case 'QuestionAsked':
-        await insertAsked(trx, [askedRow(e, version)]);
-        return;
-      case 'QuestionCurated': {
-        const d = e.data;
-        await trx
-          .insertInto('questions')
-          .values({
-            id: d.questionId,
-            lifecycle: 'answered',
-            is_curated: true,
-            question: d.question,
-            detail: d.detail,
-            answer: d.answer,
-            source: d.source,
-            tags: json(d.tags),
-            display_on_profile: d.displayOnProfile,
-            to_user_id: d.recipient.userId,
-            to_username: d.recipient.username,
-            recipient_name: d.recipient.name,
-            to_user_email: d.recipient.email,
-            asker_user_id: null,
-            from_username: d.recipient.username,
-            asked_name: d.recipient.name,
-            asked_email: null,
-            replier_name: d.replierName,
-            created_at: d.curatedAt,
-            updated_at: d.curatedAt,
-            answered_at: d.curatedAt,
-            version,
-          })
-          .onConflict((oc) => oc.column('id').doNothing())
-          .execute();
-        return;
-      }
-      case 'TippedCheckoutExpired':
-        // Never seen by anyone: the row goes (the stream keeps the history).
-        await trx
-          .deleteFrom('questions')
-          .where('id', '=', e.data.questionId)
-          .where('lifecycle', '=', 'awaiting_payment')
-          .where('version', '<', version)
-          .execute();
-        return;
-      case 'AnswerPosted':
-      case 'AnswerEdited':
-      case 'QuestionVisibilityChanged':
-      case 'AnswerHiddenByOperator':
-      case 'QuestionDeletedByReceiver':
-      case 'QuestionWithdrawn':
-      case 'AnswerWindowExpired':
-      case 'TipCaptureConfirmed':
-      case 'TipReleaseConfirmed': {
-        const change = changeOf(e)!;
-        const { tags, ...set } = change.set;
-        await trx
-          .updateTable('questions')
-          .set({ ...set, ...(tags !== undefined && { tags: json(tags) }), updated_at: change.at, version })
-          .where('id', '=', change.id)
-          .where('version', '<', version)
-          .execute();
-        return;
-      }
-      default: {
-        const unknown: never = e;
-        return unknown;
-      }
-    }
-  },
-};
-
-/** What an event changes in its question's row (with `updated_at` = `at` and its version), or null for the others. */
-type Change = { id: string; at: string; set: Omit<Updateable<QuestionsTable>, 'tags'> & { tags?: string[] } };
-
-function changeOf(e: QuestionEvent): Change | null {
-  switch (e.type) {
-    case 'AnswerPosted': {
-      const d = e.data;
-      return {
-        id: d.questionId,
-        at: d.answeredAt,
-        set: {
-          lifecycle: 'answered',
-          answer: d.answer,
-          tags: d.tags,
-          display_on_profile: d.displayOnProfile,
-          replier_name: d.replierName,
-          answered_at: d.answeredAt,
-          ...(d.tipToCapture ? { tip_status: 'capturing' } : {}),
-          ...(d.redaction ? { public_question: d.redaction.question, public_detail: d.redaction.detail } : {}),
-        },
-      };
-    }
-    case 'AnswerEdited':
-      return {
-        id: e.data.questionId,
-        at: e.data.editedAt,
-        set: {
-          answer: e.data.answer,
-          tags: e.data.tags,
-          ...(e.data.source !== undefined ? { source: e.data.source } : {}),
-          ...(e.data.redaction ? { public_question: e.data.redaction.question, public_detail: e.data.redaction.detail } : {}),
-        },
-      };
-    case 'QuestionVisibilityChanged':
-      return { id: e.data.questionId, at: e.data.changedAt, set: { display_on_profile: e.data.displayOnProfile } };
-    case 'AnswerHiddenByOperator':
-      return {
-        id: e.data.questionId,
-        at: e.data.hiddenAt,
-        set: { display_on_profile: false, hidden_reason: e.data.reason, hidden_at: e.data.hiddenAt },
-      };
-    case 'QuestionDeletedByReceiver':
-      return {
-        id: e.data.questionId,
-        at: e.data.deletedAt,
-        set: { deleted_by_receiver: true, ...(e.data.tipToRelease ? { tip_status: 'released' } : {}) },
-      };
-    case 'QuestionWithdrawn':
-      return {
-        id: e.data.questionId,
-        at: e.data.withdrawnAt,
-        set: { lifecycle: 'withdrawn', ...(e.data.tipToRelease ? { tip_status: 'released' } : {}) },
-      };
-    case 'AnswerWindowExpired':
-      return { id: e.data.questionId, at: e.data.expiredAt, set: { answer_window_expired: true, tip_status: 'released' } };
-    case 'TipCaptureConfirmed':
-      return { id: e.data.questionId, at: e.data.capturedAt, set: { tip_status: 'captured' } };
-    case 'TipReleaseConfirmed':
-      return { id: e.data.questionId, at: e.data.releasedAt, set: { tip_status: 'released' } };
-    case 'QuestionAsked':
-    case 'TippedQuestionSubmitted':
-    case 'QuestionCurated':
-    case 'TippedCheckoutExpired':
-      return null;
-    default: {
-      const unknown: never = e;
-      return unknown;
-    }
-  }
-}
-
-/**
- * The columns a change may write that a new question's row leaves to the table's defaults (migrations 0001–0008):
- * a row folded in memory carries them all, so every row of one COPY has the same columns.
- */
-const UNCHANGED_DEFAULTS = {
-  answer: null,
-  source: '',
-  tags: [] as string[],
-  display_on_profile: true,
-  deleted_by_receiver: false,
-  replier_name: null,
-  answer_window_expired: false,
-  answered_at: null,
-  public_question: null,
-  public_detail: null,
-  hidden_reason: null,
-  hidden_at: null,
-};
-
-// ---- queries ----
+// The projection that keeps the rows is in ./questions-projection.ts; these are the reads over them.
+export { questionsProjection } from './questions-projection.js';
 
 /** Keyset position of a row in newest-first order; the cursor is this, base64url-encoded. */
 interface Position {
@@ -359,7 +60,8 @@ const afterOf = (position: Position | null): After | null =>
 /** One page of a list query: `take` rows (the page and one to peek) strictly after `after`, newest first. */
 function paged<O>(query: Query<O>, take: number, after: After | null): Query<O> {
   let q = query;
-  if (after) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+  if (after)
+    q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(take);
 }
 
@@ -382,7 +84,9 @@ class ListTemplates<K extends Record<string, unknown>, O extends Pick<QuestionRo
     names: readonly (keyof K & string)[],
     build: (key: Placeholders<K>, take: number, after: After | null) => Query<O>,
   ) {
-    this.first = QueryTemplate.compile<K & { take: number }, O>([...names, 'take'], (p) => build(p, p.take, null));
+    this.first = QueryTemplate.compile<K & { take: number }, O>([...names, 'take'], (p) =>
+      build(p, p.take, null),
+    );
     this.next = QueryTemplate.compile<K & { take: number; afterAt: Date; afterId: string }, O>(
       [...names, 'take', 'afterAt', 'afterId'],
       (p) => build(p, p.take, { createdAt: p.afterAt, id: p.afterId }),
@@ -419,11 +123,17 @@ export class QuestionsReadModel {
 
   constructor(private readonly db: Kysely<QuestionsDB>) {
     this.lists = {
-      public: new ListTemplates(db, ['username'], (k, take, after) => this.publicListOf(k.username, take, after)),
+      public: new ListTemplates(db, ['username'], (k, take, after) =>
+        this.publicListOf(k.username, take, after),
+      ),
       inbox: new ListTemplates(db, ['userId'], (k, take, after) => this.inboxOf(k.userId, take, after)),
       curated: new ListTemplates(db, ['userId'], (k, take, after) => this.curatedOf(k.userId, take, after)),
-      askedByUser: new ListTemplates(db, ['userId'], (k, take, after) => this.askedByUserOf(k.userId, take, after)),
-      askedAsGuest: new ListTemplates(db, ['email'], (k, take, after) => this.askedAsGuestOf(k.email, take, after)),
+      askedByUser: new ListTemplates(db, ['userId'], (k, take, after) =>
+        this.askedByUserOf(k.userId, take, after),
+      ),
+      askedAsGuest: new ListTemplates(db, ['email'], (k, take, after) =>
+        this.askedAsGuestOf(k.email, take, after),
+      ),
     };
   }
 
@@ -588,7 +298,8 @@ export class QuestionsReadModel {
   async asked(userId: string, verifiedEmail: string | null, limit: number, cursor?: string): Promise<Page> {
     const after = decodeCursor(cursor);
     const lists = [this.lists.askedByUser.rows({ userId }, limit, after)];
-    if (verifiedEmail) lists.push(this.lists.askedAsGuest.rows({ email: verifiedEmail.toLowerCase() }, limit, after));
+    if (verifiedEmail)
+      lists.push(this.lists.askedAsGuest.rows({ email: verifiedEmail.toLowerCase() }, limit, after));
     return toPage(merge(await Promise.all(lists)), limit);
   }
 
@@ -600,7 +311,8 @@ export class QuestionsReadModel {
       this.lists.curated.rows({ userId }, limit, after),
       this.lists.askedByUser.rows({ userId }, limit, after),
     ];
-    if (verifiedEmail) lists.push(this.lists.askedAsGuest.rows({ email: verifiedEmail.toLowerCase() }, limit, after));
+    if (verifiedEmail)
+      lists.push(this.lists.askedAsGuest.rows({ email: verifiedEmail.toLowerCase() }, limit, after));
     return toPage(merge(await Promise.all(lists)), limit);
   }
 }
