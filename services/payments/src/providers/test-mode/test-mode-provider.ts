@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
-import Stripe from 'stripe';
-import { toProviderEvent } from '../stripe-provider.js';
+import type { Kysely } from 'kysely';
+import { toProviderEvent, verifyStripeSignature } from '../stripe-provider.js';
 import {
-  WEBHOOK_TOLERANCE_SECONDS,
-  WebhookSignatureError,
   type CheckoutCreated,
   type CheckoutSnapshot,
   type ConnectedAccount,
@@ -14,17 +11,18 @@ import {
   type SettlementOutcome,
   type Within,
 } from '../provider.js';
-import type { PaymentsDB, TestModeAccountsTable, TestModePaymentIntentsTable, TestModeSessionsTable } from '../../db/schema.js';
-
-/** A Stripe-shaped event, as the test mode emits it. */
-export interface StripeShapedEvent {
-  id: string;
-  object: 'event';
-  type: string;
-  created: number;
-  livemode: false;
-  data: { object: Record<string, unknown> };
-}
+import type { PaymentsDB } from '../../db/schema.js';
+import {
+  accountJson,
+  accountOf,
+  paymentIntentJson,
+  sessionJson,
+  successUrl,
+  type AccountRow,
+  type PaymentIntentRow,
+  type SessionRow,
+  type StripeShapedEvent,
+} from './stripe-shapes.js';
 
 /** Where the test mode delivers its events: the same inbox Stripe's webhooks go to, in the caller's transaction. */
 export interface EventSink {
@@ -44,11 +42,6 @@ export interface TestModeProviderOptions {
   webhookSecret: string;
   clock: () => Date;
 }
-
-type SessionRow = Selectable<TestModeSessionsTable>;
-/** A PaymentIntent as this provider hands it around (the row without its timestamps). */
-type PaymentIntentRow = Omit<Selectable<TestModePaymentIntentsTable>, 'captured_at' | 'canceled_at'>;
-type AccountRow = Selectable<TestModeAccountsTable>;
 
 const localId = (prefix: string) => `${prefix}_local_${randomBytes(12).toString('hex')}`;
 
@@ -392,61 +385,6 @@ export class TestModeProvider implements PaymentProvider {
   // ---- webhooks ----
 
   verifyWebhook(rawBody: Buffer, signature: string | undefined, receivedAt: Date): ProviderEvent {
-    if (!signature) throw new WebhookSignatureError('missing stripe-signature header');
-    try {
-      const event = Stripe.webhooks.constructEvent(
-        rawBody,
-        signature,
-        this.opts.webhookSecret,
-        WEBHOOK_TOLERANCE_SECONDS,
-        undefined,
-        receivedAt.getTime(),
-      );
-      return toProviderEvent(event);
-    } catch (err) {
-      throw new WebhookSignatureError((err as Error).message.split('\n')[0] ?? 'invalid signature');
-    }
+    return verifyStripeSignature(rawBody, signature, [this.opts.webhookSecret], receivedAt);
   }
 }
-
-const accountOf = (row: AccountRow): ConnectedAccount => ({
-  accountId: row.id,
-  chargesEnabled: row.charges_enabled,
-  payoutsEnabled: row.payouts_enabled,
-  detailsSubmitted: row.details_submitted,
-});
-
-const successUrl = (row: SessionRow) =>
-  row.success_url.replace('{CHECKOUT_SESSION_ID}', encodeURIComponent(row.id));
-
-const accountJson = (row: AccountRow) => ({
-  id: row.id,
-  object: 'account',
-  charges_enabled: row.charges_enabled,
-  payouts_enabled: row.payouts_enabled,
-  details_submitted: row.details_submitted,
-  metadata: { userId: row.user_id },
-});
-
-const sessionJson = (row: SessionRow) => ({
-  id: row.id,
-  object: 'checkout.session',
-  status: row.status,
-  amount_total: row.amount,
-  currency: row.currency,
-  payment_intent: row.payment_intent_id,
-  payment_status: 'unpaid',
-  metadata: row.metadata,
-});
-
-const paymentIntentJson = (pi: PaymentIntentRow) => ({
-  id: pi.id,
-  object: 'payment_intent',
-  status: pi.status,
-  amount: pi.amount,
-  amount_received: pi.amount_received,
-  capture_method: 'manual',
-  application_fee_amount: pi.application_fee,
-  transfer_data: { destination: pi.destination },
-  metadata: pi.metadata,
-});
