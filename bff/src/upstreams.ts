@@ -1,26 +1,39 @@
 import type {} from '@fastify/compress';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pipeline, Readable } from 'node:stream';
-import { Pool, util as undiciUtil, type Dispatcher } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { AppError, badRequest } from '@ques/kit/errors';
 import { BODY_MESSAGES, boundaryOf, multipartTailGuard, TruncatedUploadError } from './body.js';
 import { BUFFERED_BODY_MAX, varyOnAcceptEncoding, worthCompressing } from './compression.js';
+import { discardRelayed, relay, type Relayed, type RequestOptions } from './relay.js';
 
 export type ServiceName = 'identity' | 'questions' | 'payments' | 'support';
 
 /** Request headers a service may see; everything else (cookies, hop-by-hop) stays at the edge. */
-const FORWARDED_REQUEST_HEADERS = ['authorization', 'content-type', 'accept', 'user-agent', 'stripe-signature', 'idempotency-key', 'x-ques-device'];
+const FORWARDED_REQUEST_HEADERS = [
+  'authorization',
+  'content-type',
+  'accept',
+  'user-agent',
+  'stripe-signature',
+  'idempotency-key',
+  'x-ques-device',
+];
 /** Response headers passed back to the browser. */
-const FORWARDED_RESPONSE_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'location', 'x-next-cursor', 'retry-after', 'idempotent-replayed', 'content-disposition', 'x-robots-tag'];
+const FORWARDED_RESPONSE_HEADERS = [
+  'content-type',
+  'cache-control',
+  'etag',
+  'last-modified',
+  'location',
+  'x-next-cursor',
+  'retry-after',
+  'idempotent-replayed',
+  'content-disposition',
+  'x-robots-tag',
+];
 
 export { BUFFERED_BODY_MAX };
-
-/** Whether an upstream answer is read whole before it is relayed: a declared length within the limit, not a HEAD. */
-export function bufferable(body: { method: string; contentLength: string | undefined }): boolean {
-  if (body.method === 'HEAD' || body.contentLength === undefined) return false;
-  const length = Number(body.contentLength);
-  return Number.isInteger(length) && length >= 0 && length <= BUFFERED_BODY_MAX;
-}
 
 /** Upstream URLs of one service: one URL, a comma-separated list (`http://a:3002,http://b:3002`), or an array. */
 export type UpstreamUrls = string | readonly string[];
@@ -43,13 +56,21 @@ const CONNECTION_ERRORS = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 /** Only these guarantee the request never reached the instance (safe to resend even a POST). */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+const NEVER_SENT = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 const codeOf = (err: unknown): string => {
   const e = err as { code?: string; cause?: { code?: string } };
   return e?.code && e.code !== 'UND_ERR_SOCKET' ? e.code : (e?.cause?.code ?? e?.code ?? '');
 };
-export const isConnectionError = (err: unknown) => CONNECTION_ERRORS.has(codeOf(err)) || CONNECTION_ERRORS.has((err as { code?: string })?.code ?? '');
+export const isConnectionError = (err: unknown) =>
+  CONNECTION_ERRORS.has(codeOf(err)) || CONNECTION_ERRORS.has((err as { code?: string })?.code ?? '');
 
 /** How long an instance that refused or dropped a connection is left out of the rotation. */
 const DOWN_FOR_MS = 2_000;
@@ -110,106 +131,7 @@ export class UpstreamGroup {
   }
 }
 
-type RequestOptions = Omit<Dispatcher.RequestOptions, 'origin'>;
 type ResponseData = Dispatcher.ResponseData;
-
-/** A service's answer as the relay reads it: a body declared small is read whole (a promise of its bytes), any other streams. */
-export interface Relayed {
-  statusCode: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Promise<Buffer> | Readable;
-}
-
-/** The streamed body of a relayed answer: undici's reads pause while it is full, and destroying it ends the call. */
-class RelayedStream extends Readable {
-  ended = false;
-  constructor(
-    private readonly resumeUpstream: () => void,
-    private readonly abortUpstream: (err: Error) => void,
-  ) {
-    super();
-  }
-  override _read(): void {
-    this.resumeUpstream();
-  }
-  override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
-    // A client gone, or a reply given up on, before the service finished: the call (and its connection) ends here.
-    if (!this.ended) this.abortUpstream(err ?? new Error('The relayed answer was not read to its end.'));
-    callback(err);
-  }
-}
-
-/**
- * One call on `pool`, read by the relay's own dispatch handler instead of `pool.request` (ADR 0047). `request` builds
- * an async resource, a body stream and a consumer for every answer; the relay reads almost every answer whole
- * (`bufferable`), so it keeps the chunks until the end and joins them once. The promise settles with the status and
- * headers, as `request`'s does; a body cut short rejects the body's promise, not the call's, so the caller tells the
- * two apart as before. Any other answer (no length, or over the limit, or HEAD) streams, with backpressure.
- * Same options, pool, timeouts and errors as `pool.request`; not for a request whose body is a stream (the `signal`
- * option is not read here).
- */
-export function relay(pool: Pool, options: RequestOptions): Promise<Relayed> {
-  return new Promise<Relayed>((resolve, reject) => {
-    let abort: (err: Error) => void = () => undefined;
-    let chunks: Buffer[] | null = null;
-    let stream: RelayedStream | null = null;
-    let settleBody: { resolve: (body: Buffer) => void; reject: (err: Error) => void } | null = null;
-    let started = false;
-    pool.dispatch(options, {
-      onConnect(abortCall: (err: Error) => void) {
-        abort = abortCall;
-      },
-      onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
-        // 1xx: informational, the answer is still to come.
-        if (statusCode < 200) return true;
-        started = true;
-        const headers = undiciUtil.parseHeaders(rawHeaders) as Relayed['headers'];
-        const length = headers['content-length'];
-        if (bufferable({ method: options.method, contentLength: Array.isArray(length) ? length[0] : length })) {
-          chunks = [];
-          const body = new Promise<Buffer>((resolveBody, rejectBody) => {
-            settleBody = { resolve: resolveBody, reject: rejectBody };
-          });
-          // Whoever reads the answer awaits this; one dropped (a 503 resent elsewhere) must not be an unhandled rejection.
-          body.catch(() => undefined);
-          resolve({ statusCode, headers, body });
-          return true;
-        }
-        stream = new RelayedStream(resume, (err) => abort(err));
-        resolve({ statusCode, headers, body: stream });
-        return true;
-      },
-      onData(chunk: Buffer): boolean {
-        if (chunks) {
-          chunks.push(chunk);
-          return true;
-        }
-        return stream!.push(chunk);
-      },
-      onComplete(): void {
-        if (chunks) settleBody!.resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-        else if (stream) {
-          stream.ended = true;
-          stream.push(null);
-        }
-      },
-      onError(err: Error): void {
-        if (!started) reject(err);
-        else if (settleBody) settleBody.reject(err);
-        else if (stream) {
-          stream.ended = true;
-          stream.destroy(err);
-        }
-      },
-    });
-  });
-}
-
-/** Drops a relayed answer that will not be sent (a 503 resent to another instance): read to its end, or cut. */
-async function discardRelayed(response: Relayed): Promise<void> {
-  if (response.body instanceof Promise) await response.body;
-  else response.body.destroy();
-}
 
 export interface UpstreamsOptions {
   /** How long a failed instance stays out of the rotation (default 2 s). */
@@ -233,7 +155,8 @@ export class Upstreams {
   ) {
     for (const [name, value] of Object.entries(urls)) {
       const list = value ? splitUrls(value) : [];
-      if (list.length > 0) this.groups.set(name as ServiceName, new UpstreamGroup(name as ServiceName, list, opts.downForMs));
+      if (list.length > 0)
+        this.groups.set(name as ServiceName, new UpstreamGroup(name as ServiceName, list, opts.downForMs));
     }
   }
 
@@ -243,7 +166,11 @@ export class Upstreams {
 
   group(name: ServiceName): UpstreamGroup {
     const group = this.groups.get(name);
-    if (!group) throw new AppError('UNAVAILABLE', 'This part of Ques is not available right now. Please try again later.');
+    if (!group)
+      throw new AppError(
+        'UNAVAILABLE',
+        'This part of Ques is not available right now. Please try again later.',
+      );
     return group;
   }
 
@@ -264,7 +191,12 @@ export class Upstreams {
    * error or a 503 from an instance shutting down; other methods only when the connection was never made.
    */
   async request(service: ServiceName, options: RequestOptions): Promise<ResponseData> {
-    return this.balanced(service, options, (pool) => pool.request(options), (response) => response.body.dump());
+    return this.balanced(
+      service,
+      options,
+      (pool) => pool.request(options),
+      (response) => response.body.dump(),
+    );
   }
 
   /**
@@ -286,7 +218,8 @@ export class Upstreams {
     } catch (err) {
       if (!isConnectionError(err)) throw err;
       group.markDown(first);
-      const streamed = options.body !== undefined && typeof options.body === 'object' && !Buffer.isBuffer(options.body);
+      const streamed =
+        options.body !== undefined && typeof options.body === 'object' && !Buffer.isBuffer(options.body);
       const resendable = idempotent || (NEVER_SENT.has(codeOf(err)) && !streamed);
       const second = resendable ? group.pick(first) : null;
       if (!second || second === first) throw err;
@@ -300,16 +233,24 @@ export class Upstreams {
         await discard(response).catch(() => undefined);
         group.markDown(first);
         this.opts.onRetry?.(service, '503');
-        return this.settle(group, second, await send(second.pool).catch((err: unknown) => {
-          if (isConnectionError(err)) group.markDown(second);
-          throw err;
-        }));
+        return this.settle(
+          group,
+          second,
+          await send(second.pool).catch((err: unknown) => {
+            if (isConnectionError(err)) group.markDown(second);
+            throw err;
+          }),
+        );
       }
     }
     return response;
   }
 
-  private settle<R extends { statusCode: number }>(group: UpstreamGroup, instance: UpstreamInstance, response: R): R {
+  private settle<R extends { statusCode: number }>(
+    group: UpstreamGroup,
+    instance: UpstreamInstance,
+    response: R,
+  ): R {
     if (response.statusCode !== 503) group.markUp(instance);
     return response;
   }
@@ -370,7 +311,10 @@ export class Upstreams {
         : await this.balanced(service, options, (pool) => relay(pool, options), discardRelayed);
     } catch (err) {
       if (err instanceof AppError) throw err;
-      if (err instanceof TruncatedUploadError || (err as { cause?: unknown }).cause instanceof TruncatedUploadError)
+      if (
+        err instanceof TruncatedUploadError ||
+        (err as { cause?: unknown }).cause instanceof TruncatedUploadError
+      )
         throw badRequest(BODY_MESSAGES.truncatedMultipart);
       request.log.warn({ err, service }, 'upstream unreachable');
       throw new AppError('UNAVAILABLE', 'Ques is having trouble right now. Please try again in a moment.');
@@ -422,13 +366,13 @@ export class Upstreams {
       this.list()
         .flatMap((g) => g.instances.map((i) => i.pool))
         .map(async (pool) => {
-        const timer = setTimeout(() => void pool.destroy().catch(() => undefined), 3_000);
-        try {
-          await pool.close();
-        } finally {
-          clearTimeout(timer);
-        }
-      }),
+          const timer = setTimeout(() => void pool.destroy().catch(() => undefined), 3_000);
+          try {
+            await pool.close();
+          } finally {
+            clearTimeout(timer);
+          }
+        }),
     );
   }
 }
