@@ -11,7 +11,9 @@ const NAMESPACE_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
 export function assertValidNamespace(namespace: string): void {
   if (!NAMESPACE_PATTERN.test(namespace)) {
-    throw new Error(`invalid bus namespace "${namespace}": use letters, digits, "_" or "-" (dot-separated tokens)`);
+    throw new Error(
+      `invalid bus namespace "${namespace}": use letters, digits, "_" or "-" (dot-separated tokens)`,
+    );
   }
 }
 
@@ -65,12 +67,20 @@ export function assertSubjectsInContext(context: Context, subjects: readonly str
   if (subjects.length === 0) throw new Error(`subscription on "${context}" needs at least one subject`);
   for (const subject of subjects) {
     const [root, ctx, ...rest] = subject.split('.');
-    const valid = root === 'ques' && ctx === context && rest.length > 0 && rest.every((t, i) => t.length > 0 && (t !== '>' || i === rest.length - 1));
-    if (!valid) throw new Error(`subject "${subject}" is not inside the "${context}" stream (expected ques.${context}.<EventType>)`);
+    const valid =
+      root === 'ques' &&
+      ctx === context &&
+      rest.length > 0 &&
+      rest.every((t, i) => t.length > 0 && (t !== '>' || i === rest.length - 1));
+    if (!valid)
+      throw new Error(
+        `subject "${subject}" is not inside the "${context}" stream (expected ques.${context}.<EventType>)`,
+      );
   }
 }
 
-export type DecodedEnvelope = { ok: true; envelope: EventEnvelope } | { ok: false; error: string; eventId: string | null };
+export type DecodedEnvelope =
+  { ok: true; envelope: EventEnvelope } | { ok: false; error: string; eventId: string | null };
 
 /** Parses and validates a payload; an invalid one reports whatever event id it can, for the dead-letter row. */
 export function decodeEnvelope(payload: string): DecodedEnvelope {
@@ -82,7 +92,8 @@ export function decodeEnvelope(payload: string): DecodedEnvelope {
   }
   const result = ZEventEnvelope.safeParse(json);
   if (result.success) return { ok: true, envelope: result.data };
-  const id = typeof json === 'object' && json !== null && 'id' in json && typeof json.id === 'string' ? json.id : null;
+  const id =
+    typeof json === 'object' && json !== null && 'id' in json && typeof json.id === 'string' ? json.id : null;
   return { ok: false, error: `invalid event envelope: ${z.prettifyError(result.error)}`, eventId: id };
 }
 
@@ -94,4 +105,11 @@ export function retryDelay(backoffMs: readonly number[], attempt: number): numbe
 
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
+}
+
+/** The JetStream API error code of a failed call (`err_code`), if it is one. */
+export function apiErrorCode(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null || !('api_error' in err)) return undefined;
+  const api = (err as { api_error?: { err_code?: number } }).api_error;
+  return api?.err_code;
 }

@@ -4,7 +4,14 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventEnvelope } from '@ques/contracts';
 import { eventually, infraGate } from '../testing/infra.js';
-import { deleteNamespaceStreams, natsServerBinary, natsTestUrl, startNatsServer, uniqueNamespace, type NatsTestServer } from '../testing/nats.js';
+import {
+  deleteNamespaceStreams,
+  natsServerBinary,
+  natsTestUrl,
+  startNatsServer,
+  uniqueNamespace,
+  type NatsTestServer,
+} from '../testing/nats.js';
 import type { DeliveryInfo, OutgoingMessage, PoisonMessage, Subscription, SubscriptionSpec } from './bus.js';
 import { streamName, wireSubject } from './naming.js';
 import { NatsEventBus } from './nats-bus.js';
@@ -12,7 +19,9 @@ import { NatsEventBus } from './nats-bus.js';
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const natsUrl = await natsTestUrl();
 const run = infraGate(!!natsUrl, 'NATS JetStream');
-const runRestart = run && infraGate(!!natsServerBinary(), 'The nats-server binary (NATS_SERVER_BIN, PATH or /usr/sbin/nats-server)');
+const runRestart =
+  run &&
+  infraGate(!!natsServerBinary(), 'The nats-server binary (NATS_SERVER_BIN, PATH or /usr/sbin/nats-server)');
 
 function message(type = 'SupportRequested', data: unknown = {}, msgId?: string): OutgoingMessage {
   const envelope: EventEnvelope = {
@@ -65,7 +74,13 @@ async function settled(nc: NatsConnection, stream: string, durable: string): Pro
   try {
     await eventually(async () => {
       const info = await jsm.consumers.info(stream, durable);
-      last = { pending: info.num_pending, ackPending: info.num_ack_pending, waiting: info.num_waiting, delivered: info.delivered, ackFloor: info.ack_floor };
+      last = {
+        pending: info.num_pending,
+        ackPending: info.num_ack_pending,
+        waiting: info.num_waiting,
+        delivered: info.delivered,
+        ackFloor: info.ack_floor,
+      };
       return info.num_pending === 0 && info.num_ack_pending === 0;
     }, 15_000);
   } catch (err) {
@@ -123,17 +138,21 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
     expect(stored.header.get('Nats-Msg-Id')).toBe(m.msgId);
   });
 
-  it('publishes an envelope already serialised (the outbox row\'s stored JSON) byte for byte', async () => {
+  it("publishes an envelope already serialised (the outbox row's stored JSON) byte for byte", async () => {
     const c = collector();
     await subscribe(bus, spec('test--serialised', c, { subjects: ['ques.support.Serialised'] }));
     const m = message('Serialised', { topic: 'stored' });
     // As Postgres prints jsonb: its own key order and spacing.
     const json = `{"id": "${m.envelope.id}", "data": {"topic": "stored"}, "type": "Serialised", "version": 1, "streamId": "${m.envelope.streamId}", "causationId": null, "occurredAt": "${m.envelope.occurredAt}", "streamVersion": 1, "correlationId": "${m.envelope.correlationId}"}`;
-    await bus.publish([{ subject: m.subject, envelope: { json, correlationId: m.envelope.correlationId }, msgId: m.msgId }]);
+    await bus.publish([
+      { subject: m.subject, envelope: { json, correlationId: m.envelope.correlationId }, msgId: m.msgId },
+    ]);
 
     const [got] = await eventually(async () => (c.handled.length > 0 ? c.handled : null));
     expect(got!.envelope).toEqual(m.envelope);
-    const stored = await (await raw.jetstreamManager()).streams.getMessage(stream, { last_by_subj: wireSubject(m.subject, namespace) });
+    const stored = await (
+      await raw.jetstreamManager()
+    ).streams.getMessage(stream, { last_by_subj: wireSubject(m.subject, namespace) });
     expect(new TextDecoder().decode(stored.data)).toBe(json);
     expect(stored.header.get('correlation-id')).toBe(m.envelope.correlationId);
     expect(stored.header.get('Nats-Msg-Id')).toBe(m.msgId);
@@ -144,7 +163,10 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
     const handledAt = new Map<string, number>();
     await subscribe(
       bus,
-      spec('test--lone', c, { subjects: ['ques.support.Lone'], handler: async (envelope) => void handledAt.set(envelope.id, performance.now()) }),
+      spec('test--lone', c, {
+        subjects: ['ques.support.Lone'],
+        handler: async (envelope) => void handledAt.set(envelope.id, performance.now()),
+      }),
     );
     const waits: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -160,7 +182,7 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
     expect(waits[2]).toBeLessThan(250); // the median: far below the request's 1 s expiry
   });
 
-  it('handles messages of different streams at once up to its concurrency, one stream\'s in order', async () => {
+  it("handles messages of different streams at once up to its concurrency, one stream's in order", async () => {
     const streams = ['a', 'b', 'c'].map((s) => `parallel-${s}-${randomUUID()}`);
     const messages = [0, 1].flatMap((version) =>
       streams.map((streamId) => {
@@ -190,7 +212,8 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
           (order[streamId] ??= []).push(envelope.streamVersion);
           if (envelope.streamVersion === 1 && ++firsts === streams.length) firstsStarted.resolve();
           // Each stream's first message waits (at most 2 s) until all three first messages are in hand.
-          if (envelope.streamVersion === 1) await Promise.race([firstsStarted.promise, new Promise((r) => setTimeout(r, 2_000))]);
+          if (envelope.streamVersion === 1)
+            await Promise.race([firstsStarted.promise, new Promise((r) => setTimeout(r, 2_000))]);
           else await new Promise((r) => setTimeout(r, 20));
           running.set(streamId, 0);
           c.handled.push({ envelope, delivery: { attempt: 1, subject: 'ques.support.Parallel' } });
@@ -207,8 +230,14 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
   it('gives every watching instance each published event, un-namespaced, and leaves no consumer behind', async () => {
     const other = await NatsEventBus.connect({ servers: natsUrl!, name: 'bus-test-watch', namespace, log });
     const seen: Record<'a' | 'b', string[]> = { a: [], b: [] };
-    const watchA = await bus.watch({ subjects: ['ques.support.>'], handler: (e, subject) => void seen.a.push(`${subject}:${e.id}`) });
-    const watchB = await other.watch({ subjects: ['ques.support.SupportRequested'], handler: (e) => void seen.b.push(e.id) });
+    const watchA = await bus.watch({
+      subjects: ['ques.support.>'],
+      handler: (e, subject) => void seen.a.push(`${subject}:${e.id}`),
+    });
+    const watchB = await other.watch({
+      subjects: ['ques.support.SupportRequested'],
+      handler: (e) => void seen.b.push(e.id),
+    });
     const jsm = await raw.jetstreamManager();
     const consumersBefore = (await jsm.consumers.list(stream).next()).length;
     const m = message('SupportRequested', { topic: 'watch' });
@@ -224,7 +253,10 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
 
   it('stores and delivers a message published twice under one msgID only once', async () => {
     const c = collector();
-    await subscribe(bus, spec('test--dedupe', c, { subjects: ['ques.support.Deduped', 'ques.support.Sentinel'] }));
+    await subscribe(
+      bus,
+      spec('test--dedupe', c, { subjects: ['ques.support.Deduped', 'ques.support.Sentinel'] }),
+    );
     const m = message('Deduped');
     await bus.publish([m, m]);
     await bus.publish([m]);
@@ -258,7 +290,11 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
     const garbageId = randomUUID();
     await js.publish(wireSubject('ques.support.Poison', namespace), 'this is not json', { msgID: garbageId });
     const invalid = message('Poison');
-    await js.publish(wireSubject('ques.support.Poison', namespace), JSON.stringify({ ...invalid.envelope, version: 'one' }), { msgID: invalid.msgId });
+    await js.publish(
+      wireSubject('ques.support.Poison', namespace),
+      JSON.stringify({ ...invalid.envelope, version: 'one' }),
+      { msgID: invalid.msgId },
+    );
     const failing = message('Poison', { fail: true });
     const good = [message('Poison', { n: 1 }), message('Poison', { n: 2 })];
     await bus.publish([failing, good[0]!]);
@@ -270,7 +306,12 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
     expect(c.ids().sort()).toEqual(good.map((g) => g.envelope.id).sort());
     expect(failingAttempts).toEqual([1, 2, 3]);
     const byEvent = new Map(c.poisoned.map((p) => [p.eventId, p]));
-    expect(byEvent.get(garbageId)).toMatchObject({ consumer: 'test--poison', subject: 'ques.support.Poison', payload: 'this is not json', attempts: 1 });
+    expect(byEvent.get(garbageId)).toMatchObject({
+      consumer: 'test--poison',
+      subject: 'ques.support.Poison',
+      payload: 'this is not json',
+      attempts: 1,
+    });
     expect(byEvent.get(garbageId)!.error).toMatch(/not JSON/);
     expect(byEvent.get(invalid.envelope.id)).toMatchObject({ attempts: 1 });
     expect(byEvent.get(invalid.envelope.id)!.error).toMatch(/invalid event envelope/);
@@ -398,7 +439,10 @@ describe.runIf(run)('NatsEventBus on a real NATS JetStream', () => {
     await first.stop();
 
     const after = collector();
-    await subscribe(bus, spec('test--evolving', after, { subjects: ['ques.support.One', 'ques.support.Two'] }));
+    await subscribe(
+      bus,
+      spec('test--evolving', after, { subjects: ['ques.support.One', 'ques.support.Two'] }),
+    );
     const msgs = [message('One'), message('Unrelated'), message('Two')];
     await bus.publish(msgs);
 
@@ -427,35 +471,42 @@ describe.runIf(runRestart)('NatsEventBus across a NATS server restart', () => {
     await server?.dispose();
   });
 
-  it('rejects publishes while the server is down, then publishes again and the subscriber resumes', { timeout: 90_000 }, async () => {
-    const c = collector();
-    await bus.subscribe(spec('test--restart', c));
-    const before = message();
-    await bus.publish([before]);
-    await eventually(async () => c.ids().includes(before.envelope.id));
+  it(
+    'rejects publishes while the server is down, then publishes again and the subscriber resumes',
+    { timeout: 90_000 },
+    async () => {
+      const c = collector();
+      await bus.subscribe(spec('test--restart', c));
+      const before = message();
+      await bus.publish([before]);
+      await eventually(async () => c.ids().includes(before.envelope.id));
 
-    await server.stop();
-    await eventually(async () => !bus.isHealthy());
-    const during = message();
-    await expect(bus.publish([during])).rejects.toThrow();
+      await server.stop();
+      await eventually(async () => !bus.isHealthy());
+      const during = message();
+      await expect(bus.publish([during])).rejects.toThrow();
 
-    await server.start();
-    const after = message();
-    // What the outbox relay does: retry the whole unpublished batch until the server takes it.
-    await eventually(async () => {
-      await bus.publish([during, after]);
-      return true;
-    }, 30_000);
-    expect(bus.isHealthy()).toBe(true);
+      await server.start();
+      const after = message();
+      // What the outbox relay does: retry the whole unpublished batch until the server takes it.
+      await eventually(async () => {
+        await bus.publish([during, after]);
+        return true;
+      }, 30_000);
+      expect(bus.isHealthy()).toBe(true);
 
-    await eventually(async () => c.ids().includes(during.envelope.id) && c.ids().includes(after.envelope.id), 45_000);
-    const nc = await connect({ servers: server.url });
-    try {
-      await settled(nc, streamName('support'), 'test--restart');
-    } finally {
-      await nc.close();
-    }
-    // The rejected publish may still have reached the server after the reconnect; msgID dedupe keeps it single.
-    expect(c.ids()).toEqual([before.envelope.id, during.envelope.id, after.envelope.id]);
-  });
+      await eventually(
+        async () => c.ids().includes(during.envelope.id) && c.ids().includes(after.envelope.id),
+        45_000,
+      );
+      const nc = await connect({ servers: server.url });
+      try {
+        await settled(nc, streamName('support'), 'test--restart');
+      } finally {
+        await nc.close();
+      }
+      // The rejected publish may still have reached the server after the reconnect; msgID dedupe keeps it single.
+      expect(c.ids()).toEqual([before.envelope.id, during.envelope.id, after.envelope.id]);
+    },
+  );
 });

@@ -1,67 +1,38 @@
 import {
-  AckPolicy,
   connect,
-  createInbox,
   DebugEvents,
-  DeliverPolicy,
   Events,
-  headers,
   nanos,
   StorageType,
-  type Consumer,
-  type ConsumerConfig,
-  type ConsumerInfo,
-  type ConsumerMessages,
   type JetStreamClient,
   type JetStreamManager,
-  type JsMsg,
-  type KV,
   type NatsConnection,
   type StreamInfo,
 } from 'nats';
 import type { Logger } from 'pino';
 import type { Context, EventEnvelope } from '@ques/contracts';
-import { isConnectionLoss } from '../db/connection-errors.js';
-import { envelopeJson, type ConsumerStats, type EventBus, type OutgoingMessage, type SerialisedEnvelope, type PoisonMessage, type Subscription, type SubscriptionSpec, type WatchSpec } from './bus.js';
+import type {
+  ConsumerStats,
+  EventBus,
+  OutgoingMessage,
+  SerialisedEnvelope,
+  Subscription,
+  SubscriptionSpec,
+  WatchSpec,
+} from './bus.js';
 import {
+  apiErrorCode,
   appSubject,
   assertSubjectsInContext,
   assertValidNamespace,
   decodeEnvelope,
-  errorMessage,
-  retryDelay,
   streamName,
   streamSubject,
-  subjectMatches,
   wireSubject,
 } from './naming.js';
-
-interface AckInbox {
-  prefix: string;
-  /** Publish calls awaiting acks, by batch id (the reply subject's second-to-last token). */
-  pending: Map<string, PendingBatch>;
-}
-
-/** One `publish` call's messages: which are acked, how many still wait, what failed. */
-interface PendingBatch {
-  acked: Uint8Array;
-  waiting: number;
-  failures: Error[];
-  settle: () => void;
-}
-
-function ackSucceeded(batch: PendingBatch, index: number): void {
-  if (batch.acked[index] !== 0 || index >= batch.acked.length) return; // a repeat, or not ours
-  batch.acked[index] = 1;
-  if (--batch.waiting === 0) batch.settle();
-}
-
-function ackFailed(batch: PendingBatch, index: number, error: Error): void {
-  if (batch.acked[index] !== 0 || index >= batch.acked.length) return;
-  batch.acked[index] = 2;
-  batch.failures.push(error);
-  if (--batch.waiting === 0) batch.settle();
-}
+import { FailureLedger, failureLedgerBucket } from './failure-ledger.js';
+import { JetStreamPublisher } from './nats-publish.js';
+import { NatsSubscription } from './nats-subscription.js';
 
 export interface NatsEventBusOptions {
   servers: string | string[];
@@ -74,32 +45,13 @@ export interface NatsEventBusOptions {
   streamReplicas?: number;
 }
 
-// The outbox relay retries a failed batch, so failing fast beats holding its advisory lock on a dead server.
-const PUBLISH_TIMEOUT_MS = 2_000;
 const DUPLICATE_WINDOW_MS = 2 * 60_000;
-// How long a message delivered to an instance that then died waits before another instance gets it. Live instances
-// keep every message they hold from expiring with `working()` heartbeats, so a slow handler is not redelivered.
-const ACK_WAIT_MS = 5_000;
-const HEARTBEAT_MS = ACK_WAIT_MS / 5;
 // Integration events are transport, not the record (the event stores are): they age out, and with them any personal
 // data of people who deleted their account (ADR 0010). History for a new consumer comes from the replay tool.
 const STREAM_MAX_AGE_MS = 30 * 24 * 60 * 60_000;
 const DEFAULT_MAX_DELIVER = 5;
 const DEFAULT_BACKOFF_MS = [200, 1_000, 5_000, 15_000];
-// A handler that lost its database connection is retried at its backoff, but never later than this: the message
-// waits for the database, not for a schedule meant for failing handlers.
-const CONNECTION_LOSS_MAX_RETRY_MS = 2_000;
-// How long a handler failure is remembered. Only an upper bound for how late failures still count: a poison message
-// reaches maxDeliver failures within a minute at the default backoff.
-const FAILURE_LEDGER_TTL_MS = 24 * 60 * 60_000;
-const RESTART_DELAY_MS = 1_000;
-// Messages held by one instance are not available to the others, so take few at a time.
-const PULL_BATCH = 16;
-// Each pull request ends on the server after this long (or when PULL_BATCH arrived), so a stopping subscription
-// waits at most this long for its current request to end before handing back (nak) what it did not handle.
-const PULL_EXPIRES_MS = 1_000;
 // The server's "not found" error codes (JetStream API err_code).
-const CONSUMER_NOT_FOUND = 10014;
 const STREAM_NOT_FOUND = 10059;
 
 /**
@@ -114,8 +66,7 @@ export class NatsEventBus implements EventBus {
    * more than before (ADR 0038).
    */
   readonly publishWindow = 4;
-  private acks: AckInbox | null = null;
-  private ackSeq = 0;
+  private readonly publisher: JetStreamPublisher;
   private connected = true;
   private closing = false;
   private readonly subscriptions = new Set<NatsSubscription>();
@@ -131,6 +82,7 @@ export class NatsEventBus implements EventBus {
     private readonly streamReplicas = 1,
   ) {
     this.failures = new FailureLedger(js, failureLedgerBucket(namespace));
+    this.publisher = new JetStreamPublisher(nc, namespace);
     void this.watchStatus();
   }
 
@@ -151,7 +103,14 @@ export class NatsEventBus implements EventBus {
     try {
       const jsm = await nc.jetstreamManager();
       const log = opts.log.child({ bus: 'nats', ...(opts.namespace ? { namespace: opts.namespace } : {}) });
-      return new NatsEventBus(nc, jsm, nc.jetstream(), opts.namespace || undefined, log, opts.streamReplicas ?? 1);
+      return new NatsEventBus(
+        nc,
+        jsm,
+        nc.jetstream(),
+        opts.namespace || undefined,
+        log,
+        opts.streamReplicas ?? 1,
+      );
     } catch (err) {
       await nc.close();
       throw err;
@@ -162,96 +121,20 @@ export class NatsEventBus implements EventBus {
     await Promise.all([...new Set(contexts)].map((context) => this.ensureStream(context)));
   }
 
-  /**
-   * JetStream's asynchronous publish, by hand (ADR 0026): each message goes out as a core publish with `Nats-Msg-Id`
-   * and a reply subject under one long-lived inbox, and its ack (or error, or the server's 503 "no responders" when no
-   * stream takes the subject) comes back there. All are written before any ack is awaited; the connection keeps them
-   * in order. One timer covers the whole call. `js.publish` did the same per message with a request object, a timer
-   * and two Error objects each (the library builds a "cancelled" error on every success): most of the relay's CPU.
-   *
-   * The call is tracked as one batch, not one promise per message (ADR 0036): the reply subject names the batch and
-   * the message's index in it, an ack ticks the index off, and the batch settles when every index is ticked or the
-   * timer fires. An ack is parsed as JSON only when it is not a plain success.
-   */
-  async publish(messages: readonly OutgoingMessage<EventEnvelope | SerialisedEnvelope>[]): Promise<void> {
-    if (messages.length === 0) return;
-    const inbox = this.ackInbox();
-    const id = (this.ackSeq++).toString(36);
-    let settle!: () => void;
-    const settled = new Promise<void>((resolve) => (settle = resolve));
-    const batch: PendingBatch = { acked: new Uint8Array(messages.length), waiting: messages.length, failures: [], settle };
-    inbox.pending.set(id, batch);
-    const replyPrefix = `${inbox.prefix}.${id}.`;
-    for (let i = 0; i < messages.length; i++) {
-      const message = messages[i]!;
-      try {
-        const h = headers();
-        h.set('Nats-Msg-Id', message.msgId);
-        h.set('correlation-id', message.envelope.correlationId);
-        this.nc.publish(wireSubject(message.subject, this.namespace), envelopeJson(message.envelope), { reply: replyPrefix + i.toString(36), headers: h });
-      } catch (err) {
-        ackFailed(batch, i, err instanceof Error ? err : new Error(String(err)));
-      }
-    }
-    const timer = setTimeout(() => {
-      for (let i = 0; i < batch.acked.length; i++) {
-        if (!batch.acked[i]) ackFailed(batch, i, new Error(`TIMEOUT: no JetStream ack within ${PUBLISH_TIMEOUT_MS} ms`));
-      }
-    }, PUBLISH_TIMEOUT_MS);
-    try {
-      if (batch.waiting > 0) await settled;
-    } finally {
-      clearTimeout(timer);
-      inbox.pending.delete(id);
-    }
-    const { failures } = batch;
-    if (failures.length > 0) {
-      throw new AggregateError(failures, `${failures.length} of ${messages.length} messages were not stored by JetStream: ${errorMessage(failures[0])}`);
-    }
-  }
-
-  private ackInbox(): AckInbox {
-    if (this.acks) return this.acks;
-    const acks: AckInbox = { prefix: createInbox(), pending: new Map() };
-    const decoder = new TextDecoder();
-    const from = acks.prefix.length + 1;
-    this.nc.subscribe(`${acks.prefix}.*.*`, {
-      callback: (err, msg) => {
-        if (err) return;
-        const dot = msg.subject.indexOf('.', from);
-        const batch = acks.pending.get(msg.subject.slice(from, dot));
-        if (!batch) return; // timed out already
-        const index = Number.parseInt(msg.subject.slice(dot + 1), 36);
-        if (msg.headers?.hasError) {
-          ackFailed(batch, index, new Error(`JetStream did not store the message: ${msg.headers.code} ${msg.headers.description}`));
-          return;
-        }
-        const text = decoder.decode(msg.data);
-        // A success is `{"stream":…,"seq":…}` (with `"duplicate":true` for a msgID seen before); only an error says so.
-        if (!text.includes('"error"')) {
-          ackSucceeded(batch, index);
-          return;
-        }
-        try {
-          const ack = JSON.parse(text) as { error?: { description?: string; code?: number } };
-          if (ack.error) ackFailed(batch, index, new Error(`JetStream did not store the message: ${ack.error.code ?? ''} ${ack.error.description ?? ''}`));
-          else ackSucceeded(batch, index);
-        } catch (parseError) {
-          ackFailed(batch, index, parseError instanceof Error ? parseError : new Error(String(parseError)));
-        }
-      },
-    });
-    this.acks = acks;
-    return acks;
+  /** Publishes with `Nats-Msg-Id`, acked by JetStream: see `JetStreamPublisher` (./nats-publish.ts). */
+  publish(messages: readonly OutgoingMessage<EventEnvelope | SerialisedEnvelope>[]): Promise<void> {
+    return this.publisher.publish(messages);
   }
 
   async subscribe(spec: SubscriptionSpec): Promise<Subscription> {
     if (this.closing) throw new Error('event bus is closed');
     assertSubjectsInContext(spec.context, spec.subjects);
     const maxDeliver = spec.maxDeliver ?? DEFAULT_MAX_DELIVER;
-    if (!Number.isInteger(maxDeliver) || maxDeliver < 1) throw new Error(`maxDeliver must be a positive integer, got ${maxDeliver}`);
+    if (!Number.isInteger(maxDeliver) || maxDeliver < 1)
+      throw new Error(`maxDeliver must be a positive integer, got ${maxDeliver}`);
     const concurrency = spec.concurrency ?? 1;
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`concurrency must be a positive integer, got ${concurrency}`);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new Error(`concurrency must be a positive integer, got ${concurrency}`);
     const subscription = new NatsSubscription({
       spec,
       maxDeliver,
@@ -286,7 +169,15 @@ export class NatsEventBus implements EventBus {
       durables.map(async ({ context, durable }) => {
         const stream = streamName(context, this.namespace);
         const info = await this.jsm.consumers.info(stream, durable).catch(() => null);
-        return info ? { durable, stream, pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered } : null;
+        return info
+          ? {
+              durable,
+              stream,
+              pending: info.num_pending,
+              ackPending: info.num_ack_pending,
+              redelivered: info.num_redelivered,
+            }
+          : null;
       }),
     );
     return stats.filter((s): s is ConsumerStats => s !== null);
@@ -294,7 +185,13 @@ export class NatsEventBus implements EventBus {
 
   async streamSequences(contexts: readonly Context[]): Promise<Record<string, number | null>> {
     const entries = await Promise.all(
-      contexts.map(async (context) => [context, (await this.streamInfo(streamName(context, this.namespace)))?.state.last_seq ?? null] as const),
+      contexts.map(
+        async (context) =>
+          [
+            context,
+            (await this.streamInfo(streamName(context, this.namespace)))?.state.last_seq ?? null,
+          ] as const,
+      ),
     );
     return Object.fromEntries(entries);
   }
@@ -372,7 +269,10 @@ export class NatsEventBus implements EventBus {
     }
     const { config } = info;
     if (config.storage !== StorageType.File) {
-      this.log.warn({ stream: name, storage: config.storage }, 'stream is not file-backed; storage cannot be changed in place');
+      this.log.warn(
+        { stream: name, storage: config.storage },
+        'stream is not file-backed; storage cannot be changed in place',
+      );
     }
     const sameSubjects = config.subjects.length === 1 && config.subjects[0] === subjects[0];
     // A longer window set by operators is kept: the requirement is "at least two minutes".
@@ -406,7 +306,9 @@ export class NatsEventBus implements EventBus {
    * accepts a changed filter but then stops delivering to the consumer.
    */
   private supportsFilterChanges(): boolean {
-    const [major = 0, minor = 0] = (this.nc.info?.version ?? '0.0.0').split('.').map((n) => Number.parseInt(n, 10));
+    const [major = 0, minor = 0] = (this.nc.info?.version ?? '0.0.0')
+      .split('.')
+      .map((n) => Number.parseInt(n, 10));
     return major > 2 || (major === 2 && minor >= 10);
   }
 
@@ -455,409 +357,4 @@ export class NatsEventBus implements EventBus {
   }
 }
 
-interface NatsSubscriptionOptions {
-  spec: SubscriptionSpec;
-  maxDeliver: number;
-  concurrency: number;
-  backoffMs: readonly number[];
-  stream: string;
-  namespace: string | undefined;
-  filtersSupported: () => boolean;
-  failures: FailureLedger;
-  jsm: JetStreamManager;
-  js: JetStreamClient;
-  log: Logger;
-}
-
-type FilterConfig = Pick<ConsumerConfig, 'filter_subject' | 'filter_subjects'>;
-
-class NatsSubscription {
-  private stopped = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  /** Set when the server could not filter by every subject: messages outside them are acked unseen. */
-  private clientFilter: string[] | null = null;
-
-  constructor(private readonly o: NatsSubscriptionOptions) {}
-
-  async start(): Promise<void> {
-    const consumer = await this.bind();
-    this.loop = this.run(consumer);
-  }
-
-  async stop(): Promise<void> {
-    if (!this.stopped) {
-      this.stopped = true;
-      this.wake?.();
-      // No new pull request starts. The current one is left to end on the server (≤ PULL_EXPIRES_MS): closing it
-      // early would drop messages already on the wire, which then wait out ack_wait before anyone else may take them.
-    }
-    await this.loop;
-  }
-
-  /** This durable's lag figures; null when the server cannot answer (disconnected, consumer gone). */
-  async stats(): Promise<ConsumerStats | null> {
-    const info = await this.consumerInfo().catch(() => null);
-    if (!info) return null;
-    return {
-      durable: this.o.spec.durable,
-      stream: this.o.stream,
-      pending: info.num_pending,
-      ackPending: info.num_ack_pending,
-      redelivered: info.num_redelivered,
-    };
-  }
-
-  /** Creates the durable consumer, or brings an existing one to this configuration, and returns a handle on it. */
-  private async bind(): Promise<Consumer> {
-    const { spec, stream, jsm } = this.o;
-    const desired = this.desiredConfig();
-    let info = await this.consumerInfo();
-    if (!info) {
-      try {
-        info = await jsm.consumers.add(stream, desired);
-        this.o.log.info({ stream, filters: filtersOf(desired) }, 'consumer created');
-      } catch (err) {
-        // Another instance sharing the durable may have won the race; reconcile with its consumer.
-        info = await this.consumerInfo();
-        if (!info) throw err;
-      }
-    }
-    const current = info.config;
-    const filtersFixed = !this.o.filtersSupported();
-    if (filtersFixed && !sameSet(filtersOf(current), filtersOf(desired))) {
-      // Rewriting the filter on this server would stall the consumer; keep it and filter client-side.
-      this.o.log.warn(
-        { stream, current: filtersOf(current), wanted: filtersOf(desired) },
-        'consumer filter differs but this NATS server (< 2.10) cannot change it safely; delete the consumer to apply',
-      );
-      desired.filter_subject = current.filter_subject;
-      desired.filter_subjects = current.filter_subjects;
-    }
-    if (current.ack_policy !== AckPolicy.Explicit || current.deliver_policy !== DeliverPolicy.All) {
-      throw new Error(
-        `consumer ${spec.durable} on ${stream} exists with ack_policy=${current.ack_policy}, deliver_policy=${current.deliver_policy}; ` +
-          'these cannot be changed in place, delete the consumer to recreate it',
-      );
-    }
-    // Only a real difference triggers an update, so instances sharing the durable do not rewrite it on every start.
-    if (current.ack_wait !== desired.ack_wait || current.max_deliver !== desired.max_deliver || !sameSet(filtersOf(current), filtersOf(desired))) {
-      await jsm.consumers.update(stream, spec.durable, {
-        ack_wait: desired.ack_wait,
-        max_deliver: desired.max_deliver,
-        // Exactly one of the two is set; the undefined one is dropped from the request, which clears it.
-        filter_subject: desired.filter_subject,
-        filter_subjects: desired.filter_subjects,
-      });
-      this.o.log.info({ stream, filters: filtersOf(desired) }, 'consumer updated');
-    }
-    return this.o.js.consumers.get(stream, spec.durable);
-  }
-
-  private desiredConfig(): Partial<ConsumerConfig> & { ack_wait: number; max_deliver: number } {
-    const { spec, namespace } = this.o;
-    const wire = [...new Set(spec.subjects.map((s) => wireSubject(s, namespace)))];
-    const contextWide = streamSubject(spec.context, namespace);
-    let filter: FilterConfig;
-    if (!this.o.filtersSupported()) {
-      // Servers before 2.10 take one filter and cannot change it later, so read the whole context (a filter that
-      // never changes between releases) and drop what this subscription doesn't want here.
-      filter = { filter_subject: contextWide };
-      this.clientFilter = wire.includes(contextWide) ? null : spec.subjects;
-    } else if (wire.length === 1) {
-      filter = { filter_subject: wire[0] };
-      this.clientFilter = null;
-    } else {
-      filter = { filter_subjects: wire };
-      this.clientFilter = null;
-    }
-    return {
-      durable_name: spec.durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(ACK_WAIT_MS),
-      // Unbounded on the server on purpose: the poison decision is ours, by handler failures (FailureLedger), not by
-      // deliveries — shutdowns, crashes and lost connections redeliver messages that never failed. A server-side
-      // limit would also silently drop a message whose parking failed (onPoison) instead of dead-lettering it.
-      max_deliver: -1,
-      ...filter,
-    };
-  }
-
-  private async consumerInfo(): Promise<ConsumerInfo | null> {
-    try {
-      return await this.o.jsm.consumers.info(this.o.stream, this.o.spec.durable);
-    } catch (err) {
-      if (apiErrorCode(err) === CONSUMER_NOT_FOUND) return null;
-      throw err;
-    }
-  }
-
-  private async run(first: Consumer): Promise<void> {
-    let consumer: Consumer | null = first;
-    while (!this.stopped) {
-      try {
-        consumer ??= await this.bind();
-        if (this.stopped) break;
-        // One bounded pull request at a time; a missing stream/consumer fails the fetch and this loop recreates it.
-        await this.handleBatch(await consumer.fetch({ max_messages: PULL_BATCH, expires: PULL_EXPIRES_MS }));
-        continue;
-      } catch (err) {
-        if (!this.stopped) this.o.log.warn({ err }, 'consume loop failed; restarting');
-      }
-      consumer = null;
-      if (!this.stopped) await this.pause(RESTART_DELAY_MS);
-    }
-  }
-
-  /**
-   * Handles one pull response in order. Messages are taken off the wire as they arrive, not when their turn comes,
-   * so every message this instance holds — the one being handled and those waiting behind it — gets `working()`
-   * heartbeats, and none is redelivered elsewhere for having waited out ack_wait in this buffer. A message is handled
-   * the moment it arrives when its turn has come: a pull request is open for up to PULL_BATCH messages, but nothing
-   * waits for it to fill or to expire.
-   *
-   * With `concurrency` above 1, up to that many messages are handled at once, never two of the same event stream: a
-   * message starts only when no earlier message of its stream is still held (ADR 0036). With 1, one at a time.
-   *
-   * Stopping finishes the messages in hand, then hands the rest back (nak) — but only once this pull request has
-   * ended. A nak while it is still open makes the server deliver the message straight back into it, to an instance
-   * that will not handle it: each round trip counted as a delivery, and one stop used to burn a message's every
-   * allowed delivery in about a second.
-   */
-  private async handleBatch(messages: ConsumerMessages): Promise<void> {
-    const { concurrency } = this.o;
-    interface Held {
-      msg: JsMsg;
-      /** The event stream the message belongs to; messages of one key run one after the other. */
-      key: string;
-      running: boolean;
-    }
-    const held: Held[] = [];
-    let received = false;
-    let active = 0;
-    let changed = false;
-    let wakeLoop = null as (() => void) | null;
-    const signal = () => {
-      changed = true;
-      wakeLoop?.();
-    };
-    const nextChange = async () => {
-      if (!changed) await new Promise<void>((resolve) => (wakeLoop = resolve));
-      wakeLoop = null;
-      changed = false;
-    };
-    const receiving = (async () => {
-      try {
-        for await (const msg of messages) {
-          held.push({ msg, key: concurrency > 1 ? streamKey(msg) : '', running: false });
-          signal();
-        }
-      } finally {
-        received = true;
-        signal();
-      }
-    })();
-    const start = (entry: Held) => {
-      entry.running = true;
-      active += 1;
-      void this.process(entry.msg).finally(() => {
-        held.splice(held.indexOf(entry), 1);
-        active -= 1;
-        signal();
-      });
-    };
-    const heartbeat = setInterval(() => held.forEach((entry) => settle(() => entry.msg.working())), HEARTBEAT_MS);
-    heartbeat.unref();
-    try {
-      while (!this.stopped) {
-        const busy = new Set<string>();
-        for (const entry of held) {
-          if (active >= concurrency) break;
-          if (!entry.running && !busy.has(entry.key)) start(entry);
-          busy.add(entry.key);
-        }
-        if (received && held.length === 0) break;
-        await nextChange();
-      }
-      while (active > 0) await nextChange();
-      if (this.stopped) {
-        while (!received) await nextChange();
-        // No pull request of this instance is open any more, so these go to another instance at once.
-        for (const entry of held.splice(0)) nakAfter(entry.msg, 0);
-      }
-    } finally {
-      clearInterval(heartbeat);
-    }
-    await receiving; // rethrows a failed pull (e.g. consumer deleted) once what did arrive is handled
-  }
-
-  private async pause(ms: number): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    this.wake = null;
-  }
-
-  /**
-   * Never throws: one bad message must not end the loop. A message is poison when its handler has failed on
-   * maxDeliver deliveries (counted in the FailureLedger, shared by every instance) — not after maxDeliver
-   * deliveries: a shutdown, a crash or a lost connection redelivers messages whose handler never failed. A handler
-   * that lost its database connection has not failed either: it is retried until the database is back.
-   */
-  private async process(msg: JsMsg): Promise<void> {
-    const { spec, maxDeliver, backoffMs, log } = this.o;
-    const subject = appSubject(msg.subject, this.o.namespace);
-    // deliveryCount is 1 on the first delivery (the deprecated redeliveryCount holds the same number).
-    const delivery = msg.info.deliveryCount;
-    try {
-      if (this.clientFilter && !this.clientFilter.some((p) => subjectMatches(p, subject))) {
-        settle(() => msg.ack());
-        return;
-      }
-      const payload = msg.string();
-      const decoded = decodeEnvelope(payload);
-      if (!decoded.ok) {
-        const eventId = decoded.eventId ?? (msg.headers?.get('Nats-Msg-Id') || null);
-        await this.poison(msg, { consumer: spec.durable, subject, payload, eventId, error: decoded.error, attempts: delivery });
-        return;
-      }
-      const { envelope } = decoded;
-      try {
-        await spec.handler(envelope, { attempt: delivery, subject });
-        settle(() => msg.ack());
-        return;
-      } catch (err) {
-        if (isConnectionLoss(err)) {
-          const delay = Math.min(retryDelay(backoffMs, delivery), CONNECTION_LOSS_MAX_RETRY_MS);
-          log.warn({ err, subject, eventId: envelope.id, delivery, retryInMs: delay }, 'handler lost its database connection; will retry (not a failure)');
-          nakAfter(msg, delay);
-          return;
-        }
-        const failures = await this.o.failures.add(spec.durable, envelope.id);
-        if (failures >= maxDeliver) {
-          log.warn({ err, subject, eventId: envelope.id, failures }, 'handler failed for the last allowed time');
-          await this.poison(msg, { consumer: spec.durable, subject, payload, eventId: envelope.id, error: errorMessage(err), attempts: failures });
-        } else {
-          const delay = retryDelay(backoffMs, failures);
-          log.warn({ err, subject, eventId: envelope.id, failures, retryInMs: delay }, 'handler failed; will retry');
-          nakAfter(msg, delay);
-        }
-      }
-    } catch (err) {
-      // Also where a failure that could not be recorded ends up: the message is retried, and counted next time.
-      log.error({ err, subject, delivery }, 'message processing failed unexpectedly; will retry');
-      nakAfter(msg, retryDelay(backoffMs, delivery));
-    }
-  }
-
-  private async poison(msg: JsMsg, poison: PoisonMessage): Promise<void> {
-    const { spec, backoffMs, log } = this.o;
-    try {
-      await spec.onPoison(poison);
-    } catch (err) {
-      // Terminating now would lose the message: leave it on the stream and try parking it again later.
-      const delay = retryDelay(backoffMs, backoffMs.length);
-      log.error({ err, subject: poison.subject, eventId: poison.eventId, retryInMs: delay }, 'could not park poison message; will retry');
-      nakAfter(msg, delay);
-      return;
-    }
-    log.warn({ subject: poison.subject, eventId: poison.eventId, attempts: poison.attempts, error: poison.error }, 'message parked as poison');
-    settle(() => msg.term());
-  }
-}
-
-/**
- * Handler failures per (durable, event id), in a JetStream KV bucket beside the streams: every instance sharing a
- * durable, and every restart, adds to the same count, and nothing but a handler failure does (ADR 0018). Opened on
- * the first failure, so a bus whose handlers never fail never creates it.
- */
-export class FailureLedger {
-  private kv: Promise<KV> | null = null;
-
-  constructor(
-    private readonly js: JetStreamClient,
-    private readonly bucket: string,
-  ) {}
-
-  /** Records one more failure of `durable`'s handler on `eventId` and returns how many there have been. */
-  async add(durable: string, eventId: string): Promise<number> {
-    const kv = await this.open();
-    const key = `${durable}.${eventId}`;
-    const entry = await kv.get(key);
-    const failures = (entry?.operation === 'PUT' ? Number.parseInt(entry.string(), 10) || 0 : 0) + 1;
-    // A plain put: one message is held by one instance at a time, so two instances do not count the same failure.
-    await kv.put(key, String(failures));
-    return failures;
-  }
-
-  private open(): Promise<KV> {
-    this.kv ??= this.js.views
-      .kv(this.bucket, { history: 1, ttl: FAILURE_LEDGER_TTL_MS, storage: StorageType.File })
-      .catch((err: unknown) => {
-        this.kv = null; // try again on the next failure
-        throw err;
-      });
-    return this.kv;
-  }
-}
-
-/** The KV bucket of handler failures: `HANDLER_FAILURES`, or `<NAMESPACE>_HANDLER_FAILURES` under a namespace. */
-export function failureLedgerBucket(namespace?: string): string {
-  return namespace ? `${namespace.toUpperCase().replace(/[^A-Z0-9_]/g, '_')}_HANDLER_FAILURES` : 'HANDLER_FAILURES';
-}
-
-/**
- * The event stream of a message (envelope `streamId`), read from its payload; a payload that does not say is a key
- * of its own (the handler will park it), so it holds up no other message.
- */
-function streamKey(msg: JsMsg): string {
-  try {
-    const streamId = (JSON.parse(msg.string()) as { streamId?: unknown }).streamId;
-    if (typeof streamId === 'string') return `s:${streamId}`;
-  } catch {
-    // not JSON: poison, handled on its own
-  }
-  return `m:${msg.seq}`;
-}
-
-/**
- * Acks are fire-and-forget and only throw when the connection is already closed; then the server redelivers after
- * ack_wait, which is the outcome we would ask for anyway.
- */
-function settle(ack: () => void): void {
-  try {
-    ack();
-  } catch {
-    // see above
-  }
-}
-
-/**
- * Always with a delay of at least 1 ms: NATS 2.9 mishandles a plain NAK on a pull consumer (it rewinds the consumer,
- * delivering one message twice and leaving another unacked until ack_wait), while a delayed NAK takes the
- * redelivery queue and behaves.
- */
-function nakAfter(msg: JsMsg, delayMs: number): void {
-  settle(() => msg.nak(Math.max(1, Math.round(delayMs))));
-}
-
-function filtersOf(config: FilterConfig): string[] {
-  if (config.filter_subjects && config.filter_subjects.length > 0) return config.filter_subjects;
-  return config.filter_subject ? [config.filter_subject] : [];
-}
-
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  const sa = new Set(a);
-  return sa.size === new Set(b).size && b.every((x) => sa.has(x));
-}
-
-function apiErrorCode(err: unknown): number | undefined {
-  if (typeof err !== 'object' || err === null || !('api_error' in err)) return undefined;
-  const api = (err as { api_error?: { err_code?: number } }).api_error;
-  return api?.err_code;
-}
+export { FailureLedger, failureLedgerBucket } from './failure-ledger.js';
