@@ -11,15 +11,11 @@
  * questions sent together (ADR 0046). With 200 samples p99 is the second-largest figure, not the largest.
  * BENCH_ASK_SECONDS=0 leaves out the ask → inbox row.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { BffClient, createCast, guestAsk, Topology, type Account } from '@ques/chaos';
-import { measureProcesses } from './cpu-account.js';
+import { askCosts, COST_ASK_RATE, readLoad, type AskCosts } from './ask-costs.js';
 
 const QUESTIONS = Number(process.env.BENCH_LATENCY_QUESTIONS ?? 200);
 const SPACING_MS = Number(process.env.BENCH_LATENCY_SPACING_MS ?? 200);
@@ -43,20 +39,7 @@ export interface LatencyFigures {
   max: number;
 }
 
-/**
- * What one ask and one inbox read cost the topology in CPU, ms per process (its services, the BFF, nats-server and the
- * database's Postgres backends), each measured alone before the ask → inbox row, with what the processes spend idle
- * (polls, timers) over the same time taken off (ADR 0050); and the cores the bar's load (ASK_RATE asks/s with
- * READ_RATE reads/s) needs at those costs. The load generators are not counted.
- */
-export interface AskCosts {
-  perAskMs: Record<string, number | null>;
-  perReadMs: Record<string, number | null>;
-  askTotalMs: number;
-  readTotalMs: number;
-  coresAtBar: number;
-  cores: number;
-}
+export type { AskCosts };
 
 export interface AskToInbox extends LatencyFigures {
   /** Null without /proc. */
@@ -84,34 +67,13 @@ function describe(ms: number[]): string {
 function figures(ms: number[]): LatencyFigures {
   const sorted = [...ms].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return { samples: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1] ?? NaN };
-}
-
-interface ReadLoadResult {
-  requests: number;
-  perSec: number;
-  non2xx: number;
-  errors: number;
-}
-
-/** The background inbox reads, at a fixed overall rate, in a child process (src/read-load.ts). */
-function readLoad(url: string, token: string, rate: number, seconds: number): Promise<ReadLoadResult> {
-  const script = fileURLToPath(new URL('./read-load.js', import.meta.url));
-  const child = spawn(process.execPath, [script, JSON.stringify({ url, rate, seconds, connections: 32, headers: { authorization: `Bearer ${token}` } })], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let result: ReadLoadResult | null = null;
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      result = JSON.parse(line) as ReadLoadResult;
-      resolve(result);
-    });
-    // Ending without its line (however it ended) must fail the row, not leave the bench waiting forever. `close`
-    // comes after stdout has been read to its end, so a line printed just before the exit is not missed.
-    child.once('close', (code, signal) => {
-      if (!result) reject(new Error(`read load exited with ${code ?? signal} before reporting`));
-    });
-  });
+  return {
+    samples: sorted.length,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    max: sorted[sorted.length - 1] ?? NaN,
+  };
 }
 
 /**
@@ -134,16 +96,25 @@ async function askToInbox(client: BffClient, owner: Account): Promise<Omit<AskTo
       const asked = await client.send(
         'POST',
         '/api/questions',
-        { json: guestAsk(owner, `Bench ask ${n}: is the inbox quick?`, `ask.${n}@bench.example`), idempotencyKey: randomUUID() },
+        {
+          json: guestAsk(owner, `Bench ask ${n}: is the inbox quick?`, `ask.${n}@bench.example`),
+          idempotencyKey: randomUUID(),
+        },
         10_000,
       );
-      if (asked.status !== 201) throw new Error(`ask answered ${asked.status} ${JSON.stringify(asked.body).slice(0, 200)}`);
+      if (asked.status !== 201)
+        throw new Error(`ask answered ${asked.status} ${JSON.stringify(asked.body).slice(0, 200)}`);
       const id = (asked.body as { id: string }).id;
       if (counted) postMs.push(performance.now() - started);
       // Newest first: the question is on the first page as soon as it is visible. A few tries at most (a saturated
       // machine must not be flooded further by the measurement itself).
       for (let attempt = 0; attempt < 20; attempt++) {
-        const seen = await client.send('GET', '/api/questions?role=receiver&limit=50', { token: owner.token }, 10_000);
+        const seen = await client.send(
+          'GET',
+          '/api/questions?role=receiver&limit=50',
+          { token: owner.token },
+          10_000,
+        );
         if (seen.status === 200 && (seen.body as { id: string }[]).some((q) => q.id === id)) {
           if (counted) samples.push(performance.now() - started);
           return;
@@ -169,7 +140,10 @@ async function askToInbox(client: BffClient, owner: Account): Promise<Omit<AskTo
   // a minute after the last one was sent counts as failed, and so does a read load that never reports.
   let unanswered = inFlight.length;
   for (const ask of inFlight) void ask.finally(() => (unanswered -= 1));
-  const settledInTime = await Promise.race([Promise.all(inFlight).then(() => true), sleep(ASK_SETTLE_MS).then(() => false)]);
+  const settledInTime = await Promise.race([
+    Promise.all(inFlight).then(() => true),
+    sleep(ASK_SETTLE_MS).then(() => false),
+  ]);
   if (!settledInTime) {
     failedAsks += unanswered;
     firstFailure ??= `${unanswered} asks unanswered ${ASK_SETTLE_MS / 1000} s after the last was sent`;
@@ -181,73 +155,16 @@ async function askToInbox(client: BffClient, owner: Account): Promise<Omit<AskTo
     }),
   ]);
   const post = figures(postMs);
-  console.log(`      ask → inbox: the POST alone p50 ${post.p50.toFixed(1)} ms, p99 ${post.p99.toFixed(1)} ms`);
+  console.log(
+    `      ask → inbox: the POST alone p50 ${post.p50.toFixed(1)} ms, p99 ${post.p99.toFixed(1)} ms`,
+  );
   if (firstFailure) console.error(`ask → inbox: ${failedAsks} asks failed, the first with: ${firstFailure}`);
-  return { ...figures(samples), askRate: total / sentIn, readRate: read.perSec, failedAsks, readErrors: read.non2xx + read.errors };
-}
-
-/** Asks per second and seconds of the ask-cost window: a rate this machine keeps up with, so nothing queues. */
-const COST_ASK_RATE = 20;
-const COST_SECONDS = 3;
-const COST_IDLE_MS = 3_000;
-const COST_SETTLE_MS = 5_000;
-
-async function askCosts(client: BffClient, owner: Account, topology: Topology): Promise<AskCosts | null> {
-  const processes: Record<string, number | undefined> = { nats: topology.nats.pid };
-  for (const name of topology.names()) processes[name] = topology.get(name).pid;
-  const database = topology.database?.name ?? null;
-  const inbox = `${client.base}/api/questions?role=receiver&limit=50`;
-  // What the processes spend doing nothing asked of them (polls, timers), taken off both windows by their length;
-  // measured once the work before it (the tipped questions' settle jobs and mails) has drained.
-  await sleep(COST_SETTLE_MS);
-  let idleStarted = performance.now();
-  const idle = await measureProcesses(processes, database, () => sleep(COST_IDLE_MS));
-  const idleSeconds = (performance.now() - idleStarted) / 1000;
-  const busy = async <T>(work: () => Promise<T>) => {
-    idleStarted = performance.now();
-    const measured = await measureProcesses(processes, database, work);
-    const seconds = (performance.now() - idleStarted) / 1000;
-    const cpuMs: Record<string, number | null> = {};
-    for (const [name, ms] of Object.entries(measured.cpuMs)) {
-      const idleMs = idle.cpuMs[name];
-      cpuMs[name] = ms === null || idleMs === null || idleMs === undefined ? ms : Math.max(0, ms - (idleMs / idleSeconds) * seconds);
-    }
-    return { result: measured.result, cpuMs };
-  };
-  const reads = await busy(() => readLoad(inbox, owner.token, READ_RATE, COST_SECONDS));
-  let asked = 0;
-  const asks = await busy(async () => {
-    const sent: Promise<void>[] = [];
-    const started = performance.now();
-    for (let n = 0; n < COST_ASK_RATE * COST_SECONDS; n++) {
-      const wait = started + (n * 1000) / COST_ASK_RATE - performance.now();
-      if (wait > 0) await sleep(wait);
-      sent.push(
-        client
-          .send('POST', '/api/questions', { json: guestAsk(owner, `Cost ask ${n}: what does it take?`, `cost.${n}@bench.example`), idempotencyKey: randomUUID() }, 10_000)
-          .then((r) => void (r.status === 201 && (asked += 1))),
-      );
-    }
-    await Promise.all(sent);
-    // The other services' share (consumers, the relay, mail) follows the answer: let it finish inside the window.
-    await sleep(1_000);
-  });
-  if (asked === 0 || reads.result.requests === 0) return null;
-  const per = (cpuMs: Record<string, number | null>, count: number) =>
-    Object.fromEntries(Object.entries(cpuMs).map(([name, ms]) => [name, ms === null ? null : Math.round((ms * 100) / count) / 100]));
-  const total = (perMs: Record<string, number | null>) => Math.round(Object.values(perMs).reduce<number>((sum, ms) => sum + (ms ?? 0), 0) * 100) / 100;
-  const perAskMs = per(asks.cpuMs, asked);
-  const perReadMs = per(reads.cpuMs, reads.result.requests);
-  if (Object.values(perAskMs).every((ms) => ms === null)) return null;
-  const askTotalMs = total(perAskMs);
-  const readTotalMs = total(perReadMs);
   return {
-    perAskMs,
-    perReadMs,
-    askTotalMs,
-    readTotalMs,
-    coresAtBar: Math.round(((ASK_RATE * askTotalMs + READ_RATE * readTotalMs) / 1000) * 100) / 100,
-    cores: availableParallelism(),
+    ...figures(samples),
+    askRate: total / sentIn,
+    readRate: read.perSec,
+    failedAsks,
+    readErrors: read.non2xx + read.errors,
   };
 }
 
@@ -270,10 +187,12 @@ async function tippedQuestion(client: BffClient, owner: Account, n: number): Pro
     idempotencyKey: randomUUID(),
     deadline,
   });
-  if (!checkout.ok || checkout.reply.status !== 200) throw new Error(`checkout failed: ${checkout.ok ? checkout.reply.status : checkout.last}`);
+  if (!checkout.ok || checkout.reply.status !== 200)
+    throw new Error(`checkout failed: ${checkout.ok ? checkout.reply.status : checkout.last}`);
   const { url, questionId } = checkout.reply.body as { url: string; questionId: string };
   const pay = await client.reliably('POST', `${url}/pay`, { form: '', deadline });
-  if (!pay.ok || pay.reply.status !== 303) throw new Error(`pay failed: ${pay.ok ? pay.reply.status : pay.last}`);
+  if (!pay.ok || pay.reply.status !== 303)
+    throw new Error(`pay failed: ${pay.ok ? pay.reply.status : pay.last}`);
   // The owner answers once the question is in their inbox (404 until the authorisation has reached questions). Not
   // by retrying the answer itself: its Idempotency-Key would replay the first 404.
   const seen = await client.reliably('GET', `/api/questions/${questionId}`, {
@@ -281,15 +200,20 @@ async function tippedQuestion(client: BffClient, owner: Account, n: number): Pro
     deadline,
     retryOn: (r) => r.status >= 500 || r.status === 429 || r.status === 404,
   });
-  if (!seen.ok || seen.reply.status !== 200) throw new Error(`question never visible: ${seen.ok ? seen.reply.status : seen.last}`);
+  if (!seen.ok || seen.reply.status !== 200)
+    throw new Error(`question never visible: ${seen.ok ? seen.reply.status : seen.last}`);
   const answer = await client.reliably('PUT', `/api/questions/${questionId}/answer`, {
     json: { answer: `Answer ${n}` },
     token: owner.token,
     idempotencyKey: randomUUID(),
     deadline,
   });
-  if (!answer.ok || answer.reply.status >= 300) throw new Error(`answer failed: ${answer.ok ? answer.reply.status : answer.last}`);
-  await client.reliably('POST', `/api/payments/process/${questionId}/finalize-payment`, { token: owner.token, deadline });
+  if (!answer.ok || answer.reply.status >= 300)
+    throw new Error(`answer failed: ${answer.ok ? answer.reply.status : answer.last}`);
+  await client.reliably('POST', `/api/payments/process/${questionId}/finalize-payment`, {
+    token: owner.token,
+    deadline,
+  });
   return questionId;
 }
 
@@ -297,8 +221,15 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
   const natsBin = process.env.NATS_SERVER_BIN ?? '/usr/sbin/nats-server';
   if (!existsSync(natsBin)) return null;
   // BENCH_READ_CACHE=off: the services without their read cache (ADR 0040), for a figure to compare with.
-  const serviceEnv: Record<string, string> = process.env.BENCH_READ_CACHE ? { READ_CACHE: process.env.BENCH_READ_CACHE } : {};
-  const topology = await Topology.start({ logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn', progress, readyTimeoutMs: 120_000, serviceEnv });
+  const serviceEnv: Record<string, string> = process.env.BENCH_READ_CACHE
+    ? { READ_CACHE: process.env.BENCH_READ_CACHE }
+    : {};
+  const topology = await Topology.start({
+    logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    progress,
+    readyTimeoutMs: 120_000,
+    serviceEnv,
+  });
   let failed = true;
   try {
     const client = new BffClient(topology.bffUrl);
@@ -323,9 +254,17 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
     await db.connect();
     try {
       const captured = async () =>
-        Number((await db.query(`SELECT count(*)::int AS n FROM payments.events WHERE type = 'TipCaptured' AND data->>'questionId' = ANY($1)`, [ids])).rows[0].n);
+        Number(
+          (
+            await db.query(
+              `SELECT count(*)::int AS n FROM payments.events WHERE type = 'TipCaptured' AND data->>'questionId' = ANY($1)`,
+              [ids],
+            )
+          ).rows[0].n,
+        );
       const until = Date.now() + 60_000;
-      while ((await captured()) < ids.length && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+      while ((await captured()) < ids.length && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 100));
       const between = async (fromSql: string, toSql: string) =>
         (
           await db.query(
@@ -382,31 +321,54 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
           [ids],
         )
       ).rows as { consumed: string; requested: string; claimed: string; captured: string; by_job: boolean }[];
-      const captureHop = (key: 'consumed' | 'requested' | 'claimed' | 'captured') => describe(captureHops.map((r) => Number(r[key])));
+      const captureHop = (key: 'consumed' | 'requested' | 'claimed' | 'captured') =>
+        describe(captureHops.map((r) => Number(r[key])));
       progress(
         `answer → captured by hop (${captureHops.length}, ${captureHops.filter((r) => r.by_job).length} captured by the settle job): ` +
           `→ payments' consumer transaction begins ${captureHop('consumed')}; → TipCaptureRequested appended ${captureHop('requested')}; ` +
           `→ settle job claimed ${captureHop('claimed')}; → TipCaptured appended ${captureHop('captured')}`,
       );
       failed = false;
-      if (ASK_SECONDS <= 0) return { askToInbox: null, authorisedToHeld: figures(authorisedToHeld), answerToCaptured: figures(answerToCaptured) };
+      if (ASK_SECONDS <= 0)
+        return {
+          askToInbox: null,
+          authorisedToHeld: figures(authorisedToHeld),
+          answerToCaptured: figures(answerToCaptured),
+        };
       // Last, as it may saturate a loaded machine: ask → inbox under its read load.
-      progress(`ask → inbox: ${ASK_RATE} asks/s with ${READ_RATE} inbox reads/s for ${ASK_SECONDS} s, read cache ${serviceEnv.READ_CACHE ?? 'on'}`);
-      const costs = await askCosts(client, owner, topology);
+      progress(
+        `ask → inbox: ${ASK_RATE} asks/s with ${READ_RATE} inbox reads/s for ${ASK_SECONDS} s, read cache ${serviceEnv.READ_CACHE ?? 'on'}`,
+      );
+      const costs = await askCosts(client, owner, topology, { askRate: ASK_RATE, readRate: READ_RATE });
       if (costs) {
         const list = (perMs: Record<string, number | null>) =>
-          Object.entries(perMs).map(([name, ms]) => `${name} ${ms === null ? '?' : ms.toFixed(2)}`).join(', ');
-        progress(`CPU per guest ask ${costs.askTotalMs.toFixed(1)} ms (${list(costs.perAskMs)}), at ${COST_ASK_RATE} asks/s alone`);
-        progress(`CPU per inbox read ${costs.readTotalMs.toFixed(2)} ms (${list(costs.perReadMs)}), at ${READ_RATE} reads/s alone`);
-        progress(`→ ${ASK_RATE} asks/s with ${READ_RATE} reads/s need ${costs.coresAtBar.toFixed(1)} cores at these costs; this machine has ${costs.cores}`);
+          Object.entries(perMs)
+            .map(([name, ms]) => `${name} ${ms === null ? '?' : ms.toFixed(2)}`)
+            .join(', ');
+        progress(
+          `CPU per guest ask ${costs.askTotalMs.toFixed(1)} ms (${list(costs.perAskMs)}), at ${COST_ASK_RATE} asks/s alone`,
+        );
+        progress(
+          `CPU per inbox read ${costs.readTotalMs.toFixed(2)} ms (${list(costs.perReadMs)}), at ${READ_RATE} reads/s alone`,
+        );
+        progress(
+          `→ ${ASK_RATE} asks/s with ${READ_RATE} reads/s need ${costs.coresAtBar.toFixed(1)} cores at these costs; this machine has ${costs.cores}`,
+        );
       }
       const inboxFigures = { ...(await askToInbox(client, owner)), costs };
-      return { askToInbox: inboxFigures, authorisedToHeld: figures(authorisedToHeld), answerToCaptured: figures(answerToCaptured) };
+      return {
+        askToInbox: inboxFigures,
+        authorisedToHeld: figures(authorisedToHeld),
+        answerToCaptured: figures(answerToCaptured),
+      };
     } finally {
       await db.end();
     }
   } finally {
     if (failed) console.error(`latency: the topology's logs are kept in ${topology.logDir}`);
-    await topology.stop({ keepRunDir: failed || process.env.BENCH_LOG_LEVEL !== undefined, keepDatabase: failed && process.env.BENCH_KEEP_DATABASE === "1" });
+    await topology.stop({
+      keepRunDir: failed || process.env.BENCH_LOG_LEVEL !== undefined,
+      keepDatabase: failed && process.env.BENCH_KEEP_DATABASE === '1',
+    });
   }
 }
