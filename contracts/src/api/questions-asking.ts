@@ -103,10 +103,9 @@ export const askingControlCalls = {
     errors: { 401: [NO_TOKEN, BAD_TOKEN], 404: [AM.blockNotFound] },
     schema: { params: ZBlockIdParams, response: { 200: ZLiftBlockResponse } },
   }),
-  // ---- asker trust (issue 14): the private status page, by its token ----
 };
 
-/** The asker's status link: the page, confirming it, withdrawing through it (issue 20). */
+/** The asker's status link: the page, confirming it, withdrawing through it (issue 14). */
 export const statusLinkCalls = {
   statusPage: defineCall({
     id: 'getQuestionStatusPage',
