@@ -179,7 +179,9 @@ describe.runIf(run)('runService', () => {
     await eventually(async () => reached);
     await service.stop();
     expect(await hung).toBe('closed');
-    expect(lines.some((l) => l.step === 'http' && String(l.msg).includes('did not finish in time'))).toBe(true);
+    expect(lines.some((l) => l.step === 'http' && String(l.msg).includes('did not finish in time'))).toBe(
+      true,
+    );
     await bus.close();
     await database.close();
   });
