@@ -187,7 +187,7 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
     await tabs.getByRole('link', { name: 'Profile' }).click();
     await page.getByLabel('Main colour').fill('#0b6e4f');
     await page.getByRole('button', { name: 'Save Account Settings' }).click();
-    await page.getByText('Profile updated successfully!').waitFor();
+    await page.getByRole('region', { name: 'Notifications' }).getByText('Profile updated successfully!').waitFor();
     await tabs.getByRole('link', { name: 'Website button' }).click();
     await until(background).toBe('rgb(11, 110, 79)');
     expect(errors).toEqual([]);

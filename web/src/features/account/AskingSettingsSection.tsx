@@ -1,10 +1,11 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { ASKING_LIMITS, formatPausedUntil, type AskerBlock, type AskingSettings } from '@ques/contracts/core';
-import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { ErrorBanner, LoadingText } from '../../components/Banner';
 import { Checkbox, InputField, TextAreaField } from '../../components/Field';
 import { errorText } from '../../lib/api';
 import { fetchAskingSettings, fetchBlocks, liftBlock, saveAskingSettings } from './asking-api';
 import { SaveActions } from '../../components/SaveActions';
+import { useToast } from '../../components/Toast';
 
 export const ASKING_UI = {
   saved: 'Asking settings saved.',
@@ -48,7 +49,8 @@ export function AskingSettingsSection() {
   const [blocks, setBlocks] = useState<AskerBlock[]>([]);
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
-  const [success, showSuccess] = useSuccessMessage();
+  // A save and a lifted block say so in a toast (issue 28); their failures stay in the card.
+  const toast = useToast();
   const blocksHeading = useId();
 
   useEffect(() => {
@@ -92,7 +94,7 @@ export function AskingSettingsSection() {
         nudges: form.nudges,
       });
       setForm(formOf(saved));
-      showSuccess(ASKING_UI.saved);
+      toast(ASKING_UI.saved);
     } catch (err) {
       setError(errorText(err, ASKING_UI.saveFailed, ASKING_UI.saveFailed));
     } finally {
@@ -104,7 +106,7 @@ export function AskingSettingsSection() {
     try {
       await liftBlock(block.id);
       setBlocks((list) => list.filter((b) => b.id !== block.id));
-      showSuccess(ASKING_UI.lifted(block.label));
+      toast(ASKING_UI.lifted(block.label));
     } catch (err) {
       setError(errorText(err, ASKING_UI.liftFailed, ASKING_UI.liftFailed));
     }
@@ -120,7 +122,6 @@ export function AskingSettingsSection() {
       <h2 id="asking-heading" className="account__heading">
         Asking
       </h2>
-      <SuccessBanner message={success} className="asking__success" />
       {!form ? (
         error ? (
           <ErrorBanner>{error}</ErrorBanner>

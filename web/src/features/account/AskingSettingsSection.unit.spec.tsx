@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AskerBlock, AskingSettings } from '@ques/contracts/core';
 import { json, mockFetch } from '../../test/fetch-mock';
-import { renderAppAt } from '../../test/render-app';
+import { renderAppAt, toasts } from '../../test/render-app';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
 
@@ -56,7 +56,9 @@ describe('Account Settings: asking (issue 16)', () => {
     await user.click(within(section).getByLabelText(/Also block Ques’ short built-in list/));
     await user.click(within(section).getByLabelText(/E-mail me reminders/));
     await user.click(within(section).getByRole('button', { name: 'Save asking settings' }));
-    expect(await within(section).findByText('Asking settings saved.')).toBeInTheDocument();
+    // Issue 28: in a toast, not in the card.
+    expect(await toasts().findByText('Asking settings saved.')).toBeInTheDocument();
+    expect(within(section).queryByText('Asking settings saved.')).not.toBeInTheDocument();
     expect(mock.calls.find((c) => c.method === 'PUT' && c.url.includes('/api/asking/settings'))?.body).toEqual({
       pausedUntil: '2030-05-04T00:00:00.000Z',
       pauseNote: 'Back after the book launch.',
@@ -83,7 +85,8 @@ describe('Account Settings: asking (issue 16)', () => {
     expect(within(list).getByText('Grace Guest')).toBeInTheDocument();
     expect(within(list).getByText(/by e-mail, browser/)).toBeInTheDocument();
     await user.click(within(section).getByRole('button', { name: 'Lift block on Grace Guest' }));
-    expect(await within(section).findByText('The block on Grace Guest was lifted.')).toBeInTheDocument();
+    expect(await toasts().findByText('The block on Grace Guest was lifted.')).toBeInTheDocument();
+    expect(within(section).queryByText('The block on Grace Guest was lifted.')).not.toBeInTheDocument();
     expect(within(section).queryByRole('list', { name: 'Blocked askers' })).not.toBeInTheDocument();
     expect(mock.calls.some((c) => c.method === 'DELETE' && c.url === '/api/asking/blocks/b1')).toBe(true);
   });

@@ -3,9 +3,13 @@ import { DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN, LIMITS, PAYMENT_ME
 import { AvatarPicker } from '../../components/AvatarPicker';
 import { ErrorBanner } from '../../components/Banner';
 import { Field, TextAreaField } from '../../components/Field';
+import { useToast } from '../../components/Toast';
 import { normalizeHex, themeVars } from '../../lib/color';
 import { Link } from '../../lib/router';
-import { saveTipping, updateProfile } from './api';
+import { saveTipping, tippingSaved, updateProfile } from './api';
+
+/** What each step's save says in its toast (issue 28); a failure stays under the step. */
+export const SETUP_SAVED = { bio: 'Bio saved', colors: 'Colours saved' } as const;
 
 /** What every step gets: who, and what to do once it changed something on the server. */
 export interface StepProps {
@@ -45,6 +49,7 @@ export function PhotoStep({ user, updateUser, onChanged }: StepProps) {
 }
 
 export function BioStep({ user, updateUser, onChanged, onDirty }: StepProps) {
+  const toast = useToast();
   const [bio, setBio] = useState(user.bio ?? '');
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
@@ -57,6 +62,7 @@ export function BioStep({ user, updateUser, onChanged, onDirty }: StepProps) {
     setSaving(true);
     try {
       updateUser({ ...user, ...(await updateProfile(profileWith(user, { bio: bio.trim() }))) });
+      toast(SETUP_SAVED.bio);
       await onChanged();
     } catch {
       setError('Failed to save your bio. Please try again.');
@@ -87,6 +93,7 @@ export function BioStep({ user, updateUser, onChanged, onDirty }: StepProps) {
 }
 
 export function ColorsStep({ user, updateUser, onChanged, onDirty }: StepProps) {
+  const toast = useToast();
   const savedMain = normalizeHex(user.brandColorMain, DEFAULT_BRAND_COLOR_MAIN);
   const savedLight = normalizeHex(user.brandColorLight, DEFAULT_BRAND_COLOR_LIGHT);
   const [main, setMain] = useState(savedMain);
@@ -101,6 +108,7 @@ export function ColorsStep({ user, updateUser, onChanged, onDirty }: StepProps) 
     setSaving(true);
     try {
       updateUser({ ...user, ...(await updateProfile(profileWith(user, { brandColorMain: main, brandColorLight: light }))) });
+      toast(SETUP_SAVED.colors);
       await onChanged();
     } catch {
       setError('Failed to save your colours. Please try again.');
@@ -152,6 +160,7 @@ export function PayoutsStep() {
 
 /** One click once payouts are connected (the switch's own save); before that, why not and where to go. */
 export function TipsStep({ user, onChanged, payoutsConnected }: StepProps & { payoutsConnected: boolean }) {
+  const toast = useToast();
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState('');
   if (!payoutsConnected) {
@@ -162,6 +171,7 @@ export function TipsStep({ user, onChanged, payoutsConnected }: StepProps & { pa
     setSaving(true);
     try {
       await saveTipping(user.id || user._id, true);
+      toast(tippingSaved(true));
       await onChanged();
     } catch {
       setError(PAYMENT_MESSAGES.saveFailed);

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { leaveTo } from '../../lib/browser';
 import { json } from '../../test/fetch-mock';
-import { renderAdmin } from '../../test/render-app';
+import { inPage, renderAdmin, toasts } from '../../test/render-app';
 import { countryFromLocale } from './country';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
@@ -60,7 +60,7 @@ describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
     expect(screen.getByRole('button', { name: 'Finish setting up payouts' })).toBeInTheDocument();
   });
 
-  it('with payouts complete, the switch saves at once in one call (no Save), and says so', async () => {
+  it('with payouts complete, the switch saves at once in one call (no Save), and says so in a toast', async () => {
     const { mock, user } = await openPayment({
       'GET /api/payments/account-status': () => json({ ...completed, country: 'GB' }),
       'PUT /api/payments/tipOptions': (call) =>
@@ -70,12 +70,13 @@ describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
     const tipping = screen.getByRole('switch', { name: 'Enabling Tipping' });
     expect(tipping).toBeEnabled();
     await user.click(tipping);
-    expect(await screen.findByText('Saved — tipping is on.')).toBeInTheDocument();
+    expect(await toasts().findByText('Tipping turned on')).toBeInTheDocument();
+    expect(inPage().queryByText(/tipping is on|turned on/i)).not.toBeInTheDocument();
     expect(tipping).toBeChecked();
     const puts = mock.calls.filter((c) => c.method === 'PUT');
     expect(puts.map((c) => c.body)).toEqual([{ userId: 'u1', tippingEnabled: true }]);
     await user.click(tipping);
-    expect(await screen.findByText('Saved — tipping is off.')).toBeInTheDocument();
+    expect(await toasts().findByText('Tipping turned off')).toBeInTheDocument();
   });
 
   it('puts the switch back and says why when its save fails', async () => {
@@ -89,14 +90,15 @@ describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
     expect(tipping).not.toBeChecked();
   });
 
-  it('saves the tip amounts with their own Save', async () => {
+  it('saves the tip amounts with their own Save, said in a toast', async () => {
     const { mock, user } = await openPayment({
       'GET /api/payments/account-status': () => json({ ...completed, country: 'GB' }),
       'PUT /api/payments/tipOptions': (call) => json({ ...(call.body as object), message: 'Payment options saved successfully!' }),
     });
     await user.click(screen.getByRole('button', { name: 'Remove Tip amount Option 4' }));
     await user.click(screen.getByRole('button', { name: 'Save tip amounts' }));
-    expect(await screen.findByText('Payment options saved successfully!')).toBeInTheDocument();
+    expect(await toasts().findByText('Payment options saved successfully!')).toBeInTheDocument();
+    expect(inPage().queryByText('Payment options saved successfully!')).not.toBeInTheDocument();
     const body = mock.calls.find((c) => c.method === 'PUT')?.body as { userId: string; tipOptions: { value: string }[]; tippingEnabled: boolean };
     expect(body.userId).toBe('u1');
     expect(body.tippingEnabled).toBe(false);
