@@ -174,14 +174,26 @@ describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
     expect(mock.calls.find((c) => c.method === 'POST')?.body).toEqual({ userId: 'u1', country: 'GB' });
   });
 
-  it('never assumes a country the locale does not give: the owner must choose', async () => {
+  it('never assumes a country the locale does not give: the owner must choose (its error under the field, issue 28)', async () => {
     const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en']);
     const { mock, user } = await openPayment();
-    expect(screen.getByLabelText('Payout country')).toHaveValue('');
+    const country = screen.getByLabelText('Payout country');
+    expect(country).toHaveValue('');
     await user.click(screen.getByRole('button', { name: 'Connect payouts' }));
-    expect(screen.getByText('Please choose the country of your payout account. It cannot be changed later.')).toBeInTheDocument();
-    expect(screen.getByLabelText('Payout country')).toHaveAttribute('aria-invalid', 'true');
+    expect(country).toHaveAttribute('aria-invalid', 'true');
+    expect(country).toHaveAccessibleDescription(
+      'Where you or your business are based. It cannot be changed later. Please choose the country of your payout account. It cannot be changed later.',
+    );
+    // The form's one shape: focus on the field, the count over the button.
+    expect(country).toHaveFocus();
+    expect(screen.getByText('Please correct the highlighted field.')).toBeInTheDocument();
     expect(mock.calls.some((c) => c.method === 'POST')).toBe(false);
+    // Gone as soon as a country is chosen.
+    await user.selectOptions(country, 'FR');
+    expect(country).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Please correct the highlighted field.')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Connect payouts' }));
+    expect(screen.getByRole('button', { name: 'Confirm France and continue' })).toBeInTheDocument();
     languages.mockRestore();
   });
 
