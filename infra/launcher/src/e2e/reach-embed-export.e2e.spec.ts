@@ -108,9 +108,9 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
     expect(link).toContain('background:#7A1FA2');
     expect(card).toContain(`/embed/${ada.username}`);
 
-    // The copy button puts the snippet on the clipboard and says so in a live region.
+    // The copy button puts the snippet on the clipboard and says so in a toast (a live region).
     await page.getByRole('button', { name: 'Copy button link' }).click();
-    await until(() => page.getByText('Button link copied to clipboard.').isVisible()).toBe(true);
+    await until(() => page.getByRole('region', { name: 'Notifications' }).getByText('Button link copied to clipboard.').isVisible()).toBe(true);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
 
     // The preview card renders inside Account Settings, and the page has no axe violations.
