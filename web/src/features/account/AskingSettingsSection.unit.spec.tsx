@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { AskerBlock, AskingSettings } from '@ques/contracts/core';
+import { ASKING_MESSAGES, type AskerBlock, type AskingSettings } from '@ques/contracts/core';
 import { json, mockFetch } from '../../test/fetch-mock';
 import { renderAppAt, toasts } from '../../test/render-app';
 
@@ -78,6 +78,41 @@ describe('Account Settings: asking (issue 16)', () => {
     await user.click(within(section).getByRole('button', { name: 'Save asking settings' }));
     expect(await within(section).findByText('You can block at most 500 words or phrases.')).toBeInTheDocument();
   });
+
+  it('issue 28: shows every field’s error at once under it, each gone as soon as it is valid, and sends nothing meanwhile', async () => {
+    const { mock, section, user } = await open({
+      'PUT /api/asking/settings': (call) => json({ ...settings, ...(call.body as object) }),
+    });
+    const field = (label: RegExp) => within(section).getByLabelText(label);
+    await user.click(field(/Pause my page/));
+    await user.type(field(/Most open questions at once/), '0');
+    await user.type(field(/Blocked words and phrases/), `\n${'x'.repeat(101)}`);
+    await user.click(within(section).getByRole('button', { name: 'Save asking settings' }));
+
+    expect(field(/Not taking questions until/)).toHaveAccessibleDescription('Choose the date you take questions again.');
+    expect(field(/Most open questions at once/)).toHaveAccessibleDescription(expect.stringContaining(ASKING_MESSAGES.capInvalid));
+    expect(field(/Blocked words and phrases/)).toHaveAccessibleDescription(expect.stringContaining(ASKING_MESSAGES.filterTooLong));
+    expect(within(section).getByText('Please correct the 3 highlighted fields.')).toBeInTheDocument();
+    expect(field(/Not taking questions until/)).toHaveFocus();
+    // Only the three under their fields: no form-level banner.
+    expect(within(section).getAllByRole('alert')).toHaveLength(3);
+
+    await user.type(field(/Not taking questions until/), '2030-05-04');
+    expect(field(/Not taking questions until/)).not.toHaveAttribute('aria-invalid');
+    expect(field(/Most open questions at once/)).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(field(/Most open questions at once/));
+    await user.type(field(/Most open questions at once/), '20');
+    expect(field(/Most open questions at once/)).not.toHaveAttribute('aria-invalid');
+    expect(within(section).getByText('Please correct the highlighted field.')).toBeInTheDocument();
+    await user.clear(field(/Blocked words and phrases/));
+    await user.type(field(/Blocked words and phrases/), 'badword');
+    expect(field(/Blocked words and phrases/)).not.toHaveAttribute('aria-invalid');
+    expect(within(section).queryByText(/Please correct/)).not.toBeInTheDocument();
+    expect(mock.calls.filter((c) => c.method === 'PUT')).toEqual([]);
+
+    await user.click(within(section).getByRole('button', { name: 'Save asking settings' }));
+    await waitFor(() => expect(mock.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ pendingCap: 20, blockedWords: ['badword'] }));
+  }, 15_000);
 
   it('lists blocked askers and lifts a block', async () => {
     const { mock, section, user } = await open({ 'DELETE /api/asking/blocks/b1': () => json({ message: 'Block lifted' }) });

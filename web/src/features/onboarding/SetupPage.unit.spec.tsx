@@ -53,6 +53,21 @@ describe('the set-up page (issue 28)', () => {
     expect(mock.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ bio: 'I bake bread.', name: 'Ada Lovelace' });
   });
 
+  it('issue 28: an empty bio is refused under its field, the error gone as soon as it is written', async () => {
+    const { mock, user } = renderAdmin('/admin/setup', { 'GET /api/users/onboarding': () => json(checklist()) });
+    restore = mock.restore;
+    const bio = await screen.findByLabelText('Bio');
+    await user.click(screen.getByRole('button', { name: 'Save bio' }));
+    expect(bio).toHaveAttribute('aria-invalid', 'true');
+    expect(bio).toHaveAccessibleDescription(expect.stringContaining('Please write a line or two about you.'));
+    expect(bio).toHaveFocus();
+    expect(screen.getByText('Please correct the highlighted field.')).toBeInTheDocument();
+    await user.type(bio, 'I');
+    expect(bio).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Please correct the highlighted field.')).not.toBeInTheDocument();
+    expect(mock.calls.filter((c) => c.method === 'PUT')).toEqual([]);
+  });
+
   it('asks before leaving with a bio not saved', async () => {
     const confirm = vi.spyOn(window, 'confirm').mockReturnValue(false);
     const { mock, user } = renderAdmin('/admin/setup', { 'GET /api/users/onboarding': () => json(checklist()) });

@@ -2,8 +2,10 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN, LIMITS, PAYMENT_MESSAGES, type User } from '@ques/contracts/core';
 import { AvatarPicker } from '../../components/AvatarPicker';
 import { ErrorBanner } from '../../components/Banner';
+import { ErrorSummary } from '../../components/ErrorSummary';
 import { Field, TextAreaField } from '../../components/Field';
 import { useToast } from '../../components/Toast';
+import { useFieldErrors } from '../../components/use-field-errors';
 import { normalizeHex, themeVars } from '../../lib/color';
 import { Link } from '../../lib/router';
 import { saveTipping, tippingSaved, updateProfile } from './api';
@@ -51,14 +53,15 @@ export function PhotoStep({ user, updateUser, onChanged }: StepProps) {
 export function BioStep({ user, updateUser, onChanged, onDirty }: StepProps) {
   const toast = useToast();
   const [bio, setBio] = useState(user.bio ?? '');
+  const form = useFieldErrors(() => ({ bio: bio.trim() ? undefined : 'Please write a line or two about you.' }));
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
   const dirty = bio.trim() !== (user.bio ?? '').trim();
   useEffect(() => onDirty?.(dirty), [dirty, onDirty]);
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    if (!bio.trim()) return setError('Please write a line or two about you.');
     setError('');
+    if (!form.attempt()) return;
     setSaving(true);
     try {
       updateUser({ ...user, ...(await updateProfile(profileWith(user, { bio: bio.trim() }))) });
@@ -76,13 +79,12 @@ export function BioStep({ user, updateUser, onChanged, onDirty }: StepProps) {
         rows={3}
         maxLength={LIMITS.bio}
         hint="What people can ask you about, in a sentence or two."
-        error={error}
+        {...form.field('bio')}
         value={bio}
-        onChange={(value) => {
-          setBio(value);
-          if (value.trim()) setError('');
-        }}
+        onChange={setBio}
       />
+      <ErrorSummary count={form.count} />
+      <ErrorBanner>{error}</ErrorBanner>
       <div>
         <button type="submit" className="button button--primary button--small" disabled={saving}>
           {saving ? 'Saving…' : 'Save bio'}
