@@ -5,6 +5,10 @@ import { avatarUploadFailure, checkAvatarFile } from '../lib/avatar-upload';
 import { uploadAvatar } from '../lib/owner-calls';
 import { Avatar } from './Avatar';
 import { ErrorBanner } from './Banner';
+import { useToast } from './Toast';
+
+/** What a saved photo says in its toast (issue 28); a refused or failed one stays under the button. */
+export const PHOTO_SAVED = 'Photo saved';
 
 interface AvatarPickerProps {
   user: User;
@@ -26,6 +30,7 @@ interface AvatarPickerProps {
  */
 export function AvatarPicker({ user, updateUser, onUploaded, size, fileLabel, buttonLabel, buttonClassName, className, stackClassName }: AvatarPickerProps) {
   const fileRef = useRef<HTMLInputElement>(null);
+  const toast = useToast();
   const [uploading, setUploading] = useState(false);
   const [error, setError] = useState('');
   const picked = async (e: ChangeEvent<HTMLInputElement>) => {
@@ -40,6 +45,7 @@ export function AvatarPicker({ user, updateUser, onUploaded, size, fileLabel, bu
       const updated = await uploadAvatar(file);
       bumpAvatarVersion();
       updateUser({ ...user, ...updated });
+      toast(PHOTO_SAVED);
       await onUploaded?.();
     } catch (err) {
       setError(avatarUploadFailure(err));

@@ -27,6 +27,9 @@ export async function uploadAvatar(file: File): Promise<User> {
   );
 }
 
+/** What the tipping switch's save says (its toast on the payment page and the set-up page). */
+export const tippingSaved = (on: boolean) => (on ? 'Tipping turned on' : 'Tipping turned off');
+
 /** The tipping switch alone (issue 28): saved the moment it is flipped; the saved tip amounts stay. */
 export const saveTipping = (userId: string, tippingEnabled: boolean) =>
   api.json<Partial<SaveTipOptionsResponse>>('/api/payments/tipOptions', { method: 'PUT', body: { userId, tippingEnabled } });

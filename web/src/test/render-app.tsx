@@ -82,6 +82,11 @@ export function renderAdmin(path: string, routes: Routes, profile: Partial<User>
 }
 
 /** The table's body rows. */
+/** The app's toasts (issue 28: a save says what it did there, not in the page). */
+export const toasts = () => within(screen.getByRole('region', { name: 'Notifications' }));
+/** The page without the toasts (the shell's main landmark). */
+export const inPage = () => within(screen.getByRole('main'));
+
 export const bodyRows = () => within(screen.getByRole('table')).getAllByRole('row').slice(1);
 
 /** The table row (or card) holding `text`. */

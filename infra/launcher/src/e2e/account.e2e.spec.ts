@@ -65,7 +65,7 @@ describe.skipIf(!run)('account settings: e-mail verification and the current pas
     await until(() => page.getByText('Please enter your current password.').isVisible()).toBe(true);
     await page.getByLabel('Current Password', { exact: true }).fill('a long enough password');
     await page.getByRole('button', { name: 'Change password' }).click();
-    await until(() => page.getByText('Your password has been successfully updated.').isVisible()).toBe(true);
+    await until(() => page.getByRole('region', { name: 'Notifications' }).getByText('Your password has been successfully updated.').isVisible()).toBe(true);
     expect((await call(base, 'POST', '/api/users/login', { email, password: 'a brand new passphrase' })).status).toBe(200);
     expect(errors).toEqual([]);
     await context.close();

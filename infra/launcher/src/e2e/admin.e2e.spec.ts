@@ -249,11 +249,11 @@ describe.skipIf(!run)('admin area, payments and support in Chromium, on the embe
     expect(await page.getByRole('button', { name: 'Add tip option' }).isEnabled()).toBe(true);
     // The switch saves on its own (issue 28); the amounts keep their Save.
     await tipping.click();
-    await until(() => page.getByText('Saved — tipping is on.').isVisible()).toBe(true);
+    await until(() => page.getByRole('region', { name: 'Notifications' }).getByText('Tipping turned on').isVisible()).toBe(true);
     expect(await tipping.isChecked()).toBe(true);
     expect(await page.getByRole('alert').count()).toBe(0);
     await page.getByRole('button', { name: 'Save tip amounts' }).click();
-    await until(() => page.getByText('Payment options saved successfully!').isVisible()).toBe(true);
+    await until(() => page.getByRole('region', { name: 'Notifications' }).getByText('Payment options saved successfully!').isVisible()).toBe(true);
 
     // Saved: after a reload the screen shows the same, and the public tip options are what visitors get.
     await page.reload();

@@ -104,7 +104,7 @@ describe.runIf(run)('the first hour, end to end (issue 28, browser)', () => {
       await page.waitForURL((url) => url.pathname === '/admin/payment');
       await until(() => tipping.isEnabled()).toBe(true);
       await tipping.click();
-      await page.getByText('Saved — tipping is on.').waitFor();
+      await page.getByRole('region', { name: 'Notifications' }).getByText('Tipping turned on').waitFor();
 
       // Share the link: copying it counts.
       await page.goto('/admin/setup');

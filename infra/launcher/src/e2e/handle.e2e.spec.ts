@@ -10,7 +10,8 @@ import { browserGate, horizontalOverflow, newContext, releaseShared, screenshot,
 /*
  * Issue 28 in Chromium: sign-up chooses the public link (prefilled from the name, the live "available" tick, a taken
  * one's message under the field), every sign-up error at once and each gone when its field is valid; the rename in
- * Account Settings with its confirmation, after which the old link redirects. axe on both screens at 390 and 1280.
+ * Account Settings with its confirmation, after which the old link redirects — a 301 on a load, the app's own address
+ * replacement in the app. axe on both screens at 390 and 1280.
  */
 
 const run = browserGate();
@@ -114,6 +115,16 @@ describe.runIf(run)('the public handle (browser)', () => {
     expect([old.status, old.headers.get('location')]).toEqual([301, `/ask/mira-new-${tag}`]);
     await page.goto(`/ask/mira-${tag}`);
     expect(new URL(page.url()).pathname).toBe(`/ask/mira-new-${tag}`);
+
+    // In the app, where no 301 comes (the history, a link): the address moves to the new handle all the same.
+    await page.getByRole('button', { name: 'Open menu' }).waitFor(); // the app runs (a signed-in visitor's page)
+    await page.evaluate((path) => {
+      history.pushState(null, '', path);
+      dispatchEvent(new PopStateEvent('popstate'));
+    }, `/ask/mira-${tag}?tag=x`);
+    await until(() => new URL(page.url()).pathname).toBe(`/ask/mira-new-${tag}`);
+    expect(new URL(page.url()).search).toBe('?tag=x');
+    await page.getByRole('heading', { level: 1, name: `Mira Castell ${tag}` }).waitFor();
     expect(errors).toEqual([]);
     await context.close();
   });

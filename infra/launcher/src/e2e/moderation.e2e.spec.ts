@@ -106,7 +106,7 @@ describe.skipIf(!run)('owner control in Chromium: block from the inbox, neutral 
     const lift = section.getByRole('button', { name: 'Lift block on Pat Pester' });
     await lift.focus();
     await admin.keyboard.press('Enter');
-    await until(() => section.getByText('The block on Pat Pester was lifted.').isVisible()).toBe(true);
+    await until(() => admin.getByRole('region', { name: 'Notifications' }).getByText('The block on Pat Pester was lifted.').isVisible()).toBe(true);
     expect(await section.getByRole('list', { name: 'Blocked askers' }).count()).toBe(0);
 
     // Unblocked: the same browser may ask again.

@@ -92,7 +92,7 @@ describe.runIf(run)('the set-up path of a new owner (issue 28, browser)', () => 
     // Tips on: saved at once (no Save), still on after a reload.
     await until(() => tipping.isEnabled()).toBe(true);
     await tipping.click();
-    await page.getByText('Saved — tipping is on.').waitFor();
+    await page.getByRole('region', { name: 'Notifications' }).getByText('Tipping turned on').waitFor();
     await page.reload();
     await until(() => tipping.isChecked()).toBe(true);
     await checkBothWidths(page, 'payment-connected', () => page.getByText('Your payout account in France is ready to receive tips.').waitFor());
@@ -101,7 +101,7 @@ describe.runIf(run)('the set-up path of a new owner (issue 28, browser)', () => 
     await nav.getByRole('link', { name: 'Set-up' }).click();
     await page.getByText('4 of 7 steps done').waitFor();
     await page.getByRole('button', { name: 'Copy link' }).click();
-    await page.getByText('Link copied.').waitFor();
+    await page.getByRole('region', { name: 'Notifications' }).getByText('Link copied', { exact: true }).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${base}/ask/${username}`);
     await page.getByText('5 of 7 steps done').waitFor();
     await page.reload();

@@ -108,9 +108,9 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
     expect(link).toContain('background:#7A1FA2');
     expect(card).toContain(`/embed/${ada.username}`);
 
-    // The copy button puts the snippet on the clipboard and says so in a live region.
+    // The copy button puts the snippet on the clipboard and says so in a toast (a live region).
     await page.getByRole('button', { name: 'Copy button link' }).click();
-    await until(() => page.getByText('Button link copied to clipboard.').isVisible()).toBe(true);
+    await until(() => page.getByRole('region', { name: 'Notifications' }).getByText('Button link copied to clipboard.').isVisible()).toBe(true);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
 
     // The preview card renders inside Account Settings, and the page has no axe violations.
@@ -187,7 +187,7 @@ describe.skipIf(!run)('embeddable ask button and data export, in Chromium', () =
     await tabs.getByRole('link', { name: 'Profile' }).click();
     await page.getByLabel('Main colour').fill('#0b6e4f');
     await page.getByRole('button', { name: 'Save Account Settings' }).click();
-    await page.getByText('Profile updated successfully!').waitFor();
+    await page.getByRole('region', { name: 'Notifications' }).getByText('Profile updated successfully!').waitFor();
     await tabs.getByRole('link', { name: 'Website button' }).click();
     await until(background).toBe('rgb(11, 110, 79)');
     expect(errors).toEqual([]);

@@ -164,7 +164,7 @@ describe.skipIf(!run)('web app in Chromium, served by the BFF on the embedded de
       /^\/images\/avatars\/[0-9a-f-]+\/[a-z0-9]+\.webp\?v=\d+$/,
     );
     await page.getByRole('button', { name: 'Save Account Settings' }).click();
-    await until(() => page.getByText('Profile updated successfully!').isVisible()).toBe(true);
+    await until(() => page.getByRole('region', { name: 'Notifications' }).getByText('Profile updated successfully!').isVisible()).toBe(true);
 
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('userData') ?? '{}'));
     expect(stored).toMatchObject({
@@ -597,7 +597,7 @@ describe.skipIf(!run)('web app in Chromium, served by the BFF on the embedded de
     // Saving afterwards works with the refreshed token, no second refresh.
     await page.getByLabel('Bio').fill(`${OWNER.bio} `);
     await page.getByRole('button', { name: 'Save Account Settings' }).click();
-    await until(() => page.getByText('Profile updated successfully!').isVisible()).toBe(true);
+    await until(() => page.getByRole('region', { name: 'Notifications' }).getByText('Profile updated successfully!').isVisible()).toBe(true);
     expect(calls.filter((c) => c.includes('refresh-token'))).toHaveLength(1);
     expect(errors).toEqual([]);
     await context.close();

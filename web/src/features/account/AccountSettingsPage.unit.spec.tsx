@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '../../test/fetch-mock';
-import { renderAppAt } from '../../test/render-app';
+import { inPage, renderAppAt, toasts } from '../../test/render-app';
 import { DELETE_CONFIRM_TEXT } from './AccountSettingsPage';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
@@ -43,14 +43,15 @@ describe('account settings (spec §2, §8)', () => {
     expect(screen.getByLabelText('Profile Link')).toHaveAttribute('readonly');
   });
 
-  it('saves the profile and says so', async () => {
+  it('saves the profile and says so in a toast (issue 28), not in the page', async () => {
     const { mock, user } = await openSettings({
       'PUT /api/users/profile': (call) => json({ ...me, ...(call.body as object) }),
     });
     await user.clear(screen.getByLabelText('Bio'));
     await user.type(screen.getByLabelText('Bio'), 'New bio');
     await user.click(screen.getByRole('button', { name: 'Save Account Settings' }));
-    expect(await screen.findByText('Profile updated successfully!')).toBeInTheDocument();
+    expect(await toasts().findByText('Profile updated successfully!')).toBeInTheDocument();
+    expect(inPage().queryByText('Profile updated successfully!')).not.toBeInTheDocument();
     expect(mock.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ bio: 'New bio', name: 'Ada Lovelace' });
   });
 
@@ -70,7 +71,8 @@ describe('account settings (spec §2, §8)', () => {
     expect(screen.getByText('Please enter a new password.')).toBeInTheDocument();
     await user.type(screen.getByLabelText('New Password'), 'another long one');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(await screen.findByText('Your password has been successfully updated.')).toBeInTheDocument();
+    expect(await toasts().findByText('Your password has been successfully updated.')).toBeInTheDocument();
+    expect(inPage().queryByText('Your password has been successfully updated.')).not.toBeInTheDocument();
     expect(mock.calls.find((c) => c.method === 'PUT')?.body).toEqual({ newPassword: 'another long one', currentPassword: 'my old password' });
     expect(screen.getByLabelText('Current Password')).toHaveValue('');
   });
@@ -98,7 +100,7 @@ describe('account settings (spec §2, §8)', () => {
     expect(mock.calls.filter((c) => c.method === 'PUT')).toHaveLength(0);
     await user.type(screen.getByLabelText('Current Password (to change your email)'), 'my password');
     await user.click(screen.getByRole('button', { name: 'Save Account Settings' }));
-    expect(await screen.findByText(/We sent a link to ada\.new@example\.com/)).toBeInTheDocument();
+    expect(await toasts().findByText(/We sent a link to ada\.new@example\.com/)).toBeInTheDocument();
     expect(mock.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ email: 'ada.new@example.com', currentPassword: 'my password' });
     // The new address is unverified: the notice shows.
     expect(screen.getByRole('region', { name: 'Verify your email' })).toHaveTextContent('ada.new@example.com');
@@ -129,6 +131,20 @@ describe('account settings (spec §2, §8)', () => {
       screen.getByText('Sorry, your avatar must be smaller than 2 MB. Please choose a smaller image.'),
     ).toBeInTheDocument();
     expect(mock.calls.some((c) => c.url === '/api/users/avatar')).toBe(false);
+  });
+
+  it('says a saved photo in a toast (issue 28), an upload failure under the button', async () => {
+    const { user } = await openSettings({ 'POST /api/users/avatar': () => json({ ...me, avatarUrl: '/uploads/new.png' }) });
+    await user.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, file(1000));
+    expect(await toasts().findByText('Photo saved')).toBeInTheDocument();
+    expect(inPage().queryByText('Photo saved')).not.toBeInTheDocument();
+  });
+
+  it('says a copied profile link in a toast (issue 28)', async () => {
+    const { user } = await openSettings();
+    await user.click(screen.getByRole('button', { name: 'Copy Link' }));
+    expect(await toasts().findByText('Profile link copied to clipboard!')).toBeInTheDocument();
+    expect(inPage().queryByText('Profile link copied to clipboard!')).not.toBeInTheDocument();
   });
 
   it('explains a 413 from the server', async () => {

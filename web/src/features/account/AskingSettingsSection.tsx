@@ -1,10 +1,12 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { ASKING_LIMITS, formatPausedUntil, type AskerBlock, type AskingSettings } from '@ques/contracts/core';
-import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { ASKING_LIMITS, ASKING_MESSAGES, formatPausedUntil, type AskerBlock, type AskingSettings } from '@ques/contracts/core';
+import { ErrorBanner, LoadingText } from '../../components/Banner';
 import { Checkbox, InputField, TextAreaField } from '../../components/Field';
 import { errorText } from '../../lib/api';
 import { fetchAskingSettings, fetchBlocks, liftBlock, saveAskingSettings } from './asking-api';
 import { SaveActions } from '../../components/SaveActions';
+import { useToast } from '../../components/Toast';
+import { useFieldErrors } from '../../components/use-field-errors';
 
 export const ASKING_UI = {
   saved: 'Asking settings saved.',
@@ -14,6 +16,31 @@ export const ASKING_UI = {
   liftFailed: 'Could not lift the block. Please try again.',
   pickDate: 'Choose the date you take questions again.',
 } as const;
+
+/** The blocked words and phrases as sent: one per line, trimmed, no empty lines. */
+const wordsOf = (text: string) =>
+  text
+    .split('\n')
+    .map((w) => w.trim())
+    .filter(Boolean);
+
+const validCap = (cap: string) => cap === '' || (/^\d+$/.test(cap) && Number(cap) >= 1 && Number(cap) <= ASKING_LIMITS.capMax);
+
+/** The card's rules with the API's own words (contracts' ASKING_MESSAGES), in the fields' order. */
+function problems(form: Form | null) {
+  if (!form) return {};
+  const words = wordsOf(form.words);
+  return {
+    until: form.paused && !form.until ? ASKING_UI.pickDate : undefined,
+    cap: validCap(form.cap.trim()) ? undefined : ASKING_MESSAGES.capInvalid,
+    words:
+      words.length > ASKING_LIMITS.filterEntries
+        ? ASKING_MESSAGES.tooManyFilters
+        : words.some((w) => w.length > ASKING_LIMITS.filterLength)
+          ? ASKING_MESSAGES.filterTooLong
+          : undefined,
+  };
+}
 
 /** `YYYY-MM-DD` of an ISO time (UTC), for a date input. */
 const dateOf = (iso: string | null) => (iso ? iso.slice(0, 10) : '');
@@ -48,7 +75,10 @@ export function AskingSettingsSection() {
   const [blocks, setBlocks] = useState<AskerBlock[]>([]);
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
-  const [success, showSuccess] = useSuccessMessage();
+  // Each field's problem under it, all at once after a try, each gone when fixed (issue 28).
+  const fields = useFieldErrors(() => problems(form));
+  // A save and a lifted block say so in a toast (issue 28); their failures stay in the card.
+  const toast = useToast();
   const blocksHeading = useId();
 
   useEffect(() => {
@@ -72,11 +102,8 @@ export function AskingSettingsSection() {
   const save = async (e: FormEvent) => {
     e.preventDefault();
     if (!form) return;
-    if (form.paused && !form.until) {
-      setError(ASKING_UI.pickDate);
-      return;
-    }
     setError('');
+    if (!fields.attempt()) return;
     setSaving(true);
     try {
       const cap = form.cap.trim();
@@ -84,15 +111,13 @@ export function AskingSettingsSection() {
         pausedUntil: form.paused ? `${form.until}T00:00:00.000Z` : null,
         pauseNote: form.note,
         pendingCap: cap === '' ? null : Number(cap),
-        blockedWords: form.words
-          .split('\n')
-          .map((w) => w.trim())
-          .filter(Boolean),
+        blockedWords: wordsOf(form.words),
         builtInFilter: form.builtIn,
         nudges: form.nudges,
       });
       setForm(formOf(saved));
-      showSuccess(ASKING_UI.saved);
+      fields.reset();
+      toast(ASKING_UI.saved);
     } catch (err) {
       setError(errorText(err, ASKING_UI.saveFailed, ASKING_UI.saveFailed));
     } finally {
@@ -104,7 +129,7 @@ export function AskingSettingsSection() {
     try {
       await liftBlock(block.id);
       setBlocks((list) => list.filter((b) => b.id !== block.id));
-      showSuccess(ASKING_UI.lifted(block.label));
+      toast(ASKING_UI.lifted(block.label));
     } catch (err) {
       setError(errorText(err, ASKING_UI.liftFailed, ASKING_UI.liftFailed));
     }
@@ -120,7 +145,6 @@ export function AskingSettingsSection() {
       <h2 id="asking-heading" className="account__heading">
         Asking
       </h2>
-      <SuccessBanner message={success} className="asking__success" />
       {!form ? (
         error ? (
           <ErrorBanner>{error}</ErrorBanner>
@@ -135,6 +159,7 @@ export function AskingSettingsSection() {
           {form.paused ? (
             <>
               <InputField
+                {...fields.field('until')}
                 label="Not taking questions until"
                 hint={
                   form.until
@@ -156,18 +181,19 @@ export function AskingSettingsSection() {
             </>
           ) : null}
           <InputField
+            {...fields.field('cap')}
             label="Most open questions at once"
             marker="optional"
             hint="Leave empty for no limit. At the limit your page stops taking questions until you answer some."
             className="input asking__cap"
-            type="number"
+            // Text, not number: a number input hands over '' for what it cannot read, which would pass as "no cap".
+            type="text"
             inputMode="numeric"
-            min={1}
-            max={ASKING_LIMITS.capMax}
             value={form.cap}
             onChange={set('cap')}
           />
           <TextAreaField
+            {...fields.field('words')}
             label="Blocked words and phrases"
             marker="optional"
             rows={4}
@@ -181,7 +207,13 @@ export function AskingSettingsSection() {
           <Checkbox checked={form.nudges} onChange={set('nudges')}>
             E-mail me reminders while a tip is held for me (after 24 hours, 72 hours and 4 days)
           </Checkbox>
-          <SaveActions error={error} saving={saving} label="Save asking settings" className="account__actions" />
+          <SaveActions
+            error={error}
+            invalidCount={fields.count}
+            saving={saving}
+            label="Save asking settings"
+            className="account__actions"
+          />
 
           <h3 id={blocksHeading} className="asking__subheading">
             Blocked askers

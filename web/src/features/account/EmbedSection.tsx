@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import { EMBED_PREFIX, embedSnippets, type User } from '@ques/contracts/core';
+import { ErrorBanner } from '../../components/Banner';
 import { Field } from '../../components/Field';
+import { useToast } from '../../components/Toast';
 import { siteOrigin } from '../../lib/head';
 
 export const EMBED_UI = {
@@ -30,17 +32,20 @@ export function previewSrc(user: EmbedUser): string {
 }
 
 export function EmbedSection({ user }: { user: EmbedUser }) {
-  const [feedback, setFeedback] = useState('');
+  // A copy says so in a toast, as the rest of Account Settings does (issue 28); a refused clipboard stays here.
+  const toast = useToast();
+  const [copyError, setCopyError] = useState('');
   const headingId = useId();
   const origin = siteOrigin();
   const snippets = embedSnippets(origin, user);
 
   const copy = async (text: string, what: string) => {
+    setCopyError('');
     try {
       await navigator.clipboard.writeText(text);
-      setFeedback(EMBED_UI.copied(what));
+      toast(EMBED_UI.copied(what));
     } catch {
-      setFeedback(EMBED_UI.copyFailed);
+      setCopyError(EMBED_UI.copyFailed);
     }
   };
 
@@ -74,9 +79,7 @@ export function EmbedSection({ user }: { user: EmbedUser }) {
         height={80}
         loading="lazy"
       />
-      <p role="status" aria-live="polite" className="embed-snippet__feedback">
-        {feedback}
-      </p>
+      <ErrorBanner>{copyError}</ErrorBanner>
     </section>
   );
 }

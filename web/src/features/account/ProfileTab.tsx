@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN, IDENTITY_MESSAGES, LIMITS, profilePath, type User } from '@ques/contracts/core';
 import { AvatarPicker } from '../../components/AvatarPicker';
-import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { ErrorBanner } from '../../components/Banner';
 import { Field, InputField, TextAreaField } from '../../components/Field';
 import { SaveActions } from '../../components/SaveActions';
+import { useToast } from '../../components/Toast';
 import { normalizeHex, themeVars } from '../../lib/color';
 import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin } from '../../lib/head';
@@ -28,12 +29,13 @@ const fieldsOf = (user: User | null): ProfileFields => ({
 
 /**
  * The Profile tab of Account Settings (spec §2): photo, name, e-mail, bio, the link and the brand colours (one Save),
- * then the password. Each field's problem shows under it, all together once saving was tried, gone when it is valid.
+ * then the password. Each field's problem shows under it, all together once saving was tried, gone when it is valid;
+ * a save says what it did in a toast (issue 28).
  */
 export function ProfileTab() {
   const { user, updateUser } = useAuth();
   const [fields, setFields] = useState<ProfileFields>(() => fieldsOf(user));
-  const [success, showSuccess] = useSuccessMessage();
+  const toast = useToast();
   const [attempted, setAttempted] = useState(false);
   const [serverError, setServerError] = useState<{ field: ProfileField | 'form'; message: string; value: string } | null>(null);
   const [saving, setSaving] = useState(false);
@@ -83,7 +85,7 @@ export function ProfileTab() {
       updateUser({ ...user, ...updated });
       setEmailPassword('');
       setAttempted(false);
-      showSuccess(
+      toast(
         emailChanging
           ? `Profile updated successfully! We sent a link to ${updated.email || fields.email.trim()}: open it to verify your new address.`
           : 'Profile updated successfully!',
@@ -105,7 +107,7 @@ export function ProfileTab() {
     setLinkError('');
     try {
       await navigator.clipboard.writeText(profileLink);
-      showSuccess('Profile link copied to clipboard!');
+      toast('Profile link copied to clipboard!');
     } catch {
       setLinkError('Failed to copy link');
     }
@@ -113,7 +115,6 @@ export function ProfileTab() {
 
   return (
     <>
-      <SuccessBanner message={success} className="account__success" />
       <form className="panel account__card" noValidate onSubmit={(e) => void saveProfile(e)}>
         <h2 className="account__heading">Profile</h2>
         <AvatarPicker
@@ -186,7 +187,7 @@ export function ProfileTab() {
           className="account__actions"
         />
       </form>
-      <PasswordCard onChanged={() => showSuccess('Your password has been successfully updated.')} />
+      <PasswordCard onChanged={() => toast('Your password has been successfully updated.')} />
     </>
   );
 }

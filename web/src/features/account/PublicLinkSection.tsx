@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { HANDLE_HOLD_DAYS, normalizeHandle, profilePath } from '@ques/contracts/core';
-import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { ErrorBanner } from '../../components/Banner';
 import { Field } from '../../components/Field';
 import { Modal } from '../../components/Modal';
+import { useToast } from '../../components/Toast';
 import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { siteOrigin, usePageHead } from '../../lib/head';
@@ -25,7 +26,8 @@ export function PublicLinkSection() {
   const [saving, setSaving] = useState(false);
   const [serverError, setServerError] = useState<{ value: string; message: string } | null>(null);
   const [copyError, setCopyError] = useState('');
-  const [success, showSuccess] = useSuccessMessage();
+  // The copy and the rename say so in a toast (issue 28); their failures stay next to their controls.
+  const toast = useToast();
   if (!user) return null;
 
   const current = `${siteOrigin()}${profilePath(user.username)}`;
@@ -37,7 +39,7 @@ export function PublicLinkSection() {
     setCopyError('');
     try {
       await navigator.clipboard.writeText(current);
-      showSuccess('Profile link copied to clipboard!');
+      toast('Profile link copied to clipboard!');
     } catch {
       setCopyError('Failed to copy link');
     }
@@ -59,7 +61,7 @@ export function PublicLinkSection() {
       signIn(answer.user, answer.accessToken, undefined);
       setNext('');
       setAttempted(false);
-      showSuccess(`Your link is now ${siteOrigin()}${profilePath(answer.user.username)}`);
+      toast(`Your link is now ${siteOrigin()}${profilePath(answer.user.username)}`);
     } catch (err) {
       setServerError({ value: next, message: errorText(err, 'Failed to change your link. Please try again.', 'Failed to change your link. Please try again.') });
     }
@@ -72,7 +74,6 @@ export function PublicLinkSection() {
       <h2 className="account__heading" id="public-link-heading">
         Your public link
       </h2>
-      <SuccessBanner message={success} className="account__success" />
       <Field label="Current link">
         {(field) => (
           <>

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DataExport } from '@ques/contracts/core';
 import { json, mockFetch } from '../../test/fetch-mock';
-import { renderAppAt } from '../../test/render-app';
+import { renderAppAt, toasts } from '../../test/render-app';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
 
@@ -32,7 +32,7 @@ function open(routes: Parameters<typeof mockFetch>[0], tab: 'website-button' | '
 }
 
 describe('Account Settings: ask button for your website (issue 15)', () => {
-  it('shows both snippets in the brand colours and copies one with spoken feedback', async () => {
+  it('shows both snippets in the brand colours and copies one with spoken feedback (a toast)', async () => {
     open({ 'GET /api/users/exports': () => json({ export: null }) }, 'website-button');
     const section = await screen.findByRole('region', { name: 'Ask button for your website' });
     const link = within(section).getByLabelText('Button link');
@@ -43,7 +43,9 @@ describe('Account Settings: ask button for your website (issue 15)', () => {
     const writeText = vi.spyOn(navigator.clipboard, 'writeText');
     await user.click(within(section).getByRole('button', { name: 'Copy button link' }));
     expect(writeText).toHaveBeenCalledWith((link as HTMLTextAreaElement).value);
-    expect(await within(section).findByText('Button link copied to clipboard.')).toHaveAttribute('role', 'status');
+    // Issue 28: in a toast (a polite live region), as every confirmation in Account Settings.
+    expect(await toasts().findByText('Button link copied to clipboard.')).toBeInTheDocument();
+    expect(within(section).queryByText('Button link copied to clipboard.')).not.toBeInTheDocument();
   });
 });
 

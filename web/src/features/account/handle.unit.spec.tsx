@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HANDLE_MESSAGES as H } from '@ques/contracts/core';
-import { renderAppAt } from '../../test/render-app';
+import { renderAppAt, toasts } from '../../test/render-app';
 import { json, mockFetch } from '../../test/fetch-mock';
 
 /* Issue 28 in the browser: the handle at sign-up (prefilled, live check) and its rename in Account Settings. */
@@ -110,7 +110,9 @@ describe('Account Settings: your public link (issue 28)', { timeout: 20_000 }, (
     const dialog = await screen.findByRole('dialog', { name: 'Change your public link?' });
     expect(dialog).toHaveTextContent('/ask/ada will redirect to /ask/ada-new for 90 days');
     await u.click(within(dialog).getByRole('button', { name: 'Change to /ask/ada-new' }));
-    expect(await screen.findByText(`Your link is now ${window.location.origin}/ask/ada-new`)).toBeInTheDocument();
+    // Issue 28: said in a toast, not in the card.
+    expect(await toasts().findByText(`Your link is now ${window.location.origin}/ask/ada-new`)).toBeInTheDocument();
+    expect(within(section).queryByText(/Your link is now/)).not.toBeInTheDocument();
     expect(mock.calls.find((c) => c.method === 'PUT')?.body).toEqual({ username: 'ada-new' });
     expect(localStorage.getItem('accessToken')).toBe('A2');
     expect(localStorage.getItem('username')).toBe('ada-new');

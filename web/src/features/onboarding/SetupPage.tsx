@@ -7,6 +7,7 @@ import {
   type OnboardingStep,
 } from '@ques/contracts/core';
 import { ErrorBanner, LoadingText } from '../../components/Banner';
+import { COPY_MESSAGES, useToast } from '../../components/Toast';
 import { useAuth } from '../../lib/auth/auth-context';
 import { siteOrigin, usePageHead } from '../../lib/head';
 import { Link, useNavigate } from '../../lib/router';
@@ -15,6 +16,13 @@ import { useUnsavedGuard } from '../../lib/use-unsaved-guard';
 import { fetchChecklist, markOnboarding } from './api';
 import { BioStep, ColorsStep, PayoutsStep, PhotoStep, PublicAnswerStep, TipsStep, type StepProps } from './steps';
 import './onboarding.css';
+
+/** What marking the checklist says in its toast (issue 28). */
+export const CHECKLIST_MARKED = {
+  dismissed: 'Checklist hidden. It stays under Set-up.',
+  restored: 'The checklist opens when you sign in again.',
+  shared: 'Link shared',
+} as const;
 
 const TITLES: Record<OnboardingStep, string> = {
   photo: 'Add a photo',
@@ -82,6 +90,7 @@ function Checklist({
   dirtyFor: Record<'bio' | 'colors', (dirty: boolean) => void>;
 }) {
   const navigate = useNavigate();
+  const toast = useToast();
   const [hiding, setHiding] = useState(false);
   const [error, setError] = useState('');
   const doneCount = ONBOARDING_STEPS.filter((s) => data.steps[s]).length;
@@ -92,6 +101,8 @@ function Checklist({
     setHiding(true);
     try {
       await markOnboarding(what);
+      // The toast outlives the page: hiding leaves it for the questions.
+      toast(CHECKLIST_MARKED[what]);
       if (what === 'dismissed') void navigate('/admin');
       else await step.onChanged();
     } catch {
@@ -179,23 +190,23 @@ function Checklist({
   );
 }
 
-/** Copying or sharing the link counts as sharing it (marked on the server). */
+/** Copying or sharing the link counts as sharing it (marked on the server); each says so in a toast. */
 function ShareLink({ link, onShared }: { link: string; onShared: () => Promise<void> }) {
-  const [status, setStatus] = useState('');
+  const toast = useToast();
   const [error, setError] = useState('');
   const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
   const shared = useCallback(
     async (what: string) => {
       setError('');
+      toast(what);
       try {
         await markOnboarding('linkShared');
-        setStatus(what);
         await onShared();
       } catch {
         setError('Your link was shared, but we could not note it. Please try again.');
       }
     },
-    [onShared],
+    [onShared, toast],
   );
   const copy = async () => {
     try {
@@ -204,7 +215,7 @@ function ShareLink({ link, onShared }: { link: string; onShared: () => Promise<v
       setError('Failed to copy link');
       return;
     }
-    await shared('Link copied.');
+    await shared(COPY_MESSAGES.copied);
   };
   const share = async () => {
     try {
@@ -212,7 +223,7 @@ function ShareLink({ link, onShared }: { link: string; onShared: () => Promise<v
     } catch {
       return; // cancelled: nothing shared
     }
-    await shared('Link shared.');
+    await shared(CHECKLIST_MARKED.shared);
   };
   return (
     <div className="setup-step__stack">
@@ -230,9 +241,6 @@ function ShareLink({ link, onShared }: { link: string; onShared: () => Promise<v
           </button>
         ) : null}
       </div>
-      <p className="setup__status" role="status" aria-live="polite">
-        {status}
-      </p>
       <ErrorBanner>{error}</ErrorBanner>
     </div>
   );

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json } from '../../test/fetch-mock';
-import { renderAdmin } from '../../test/render-app';
+import { inPage, renderAdmin, toasts } from '../../test/render-app';
 
 const open = { photo: false, bio: false, colors: false, payouts: false, tips: false, publicAnswer: false, linkShared: false };
 const checklist = (steps: Partial<typeof open> = {}, extra: { done?: boolean; dismissed?: boolean } = {}) => ({
@@ -48,7 +48,24 @@ describe('the set-up page (issue 28)', () => {
     await user.type(screen.getByLabelText('Bio'), 'I bake bread.');
     await user.click(screen.getByRole('button', { name: 'Save bio' }));
     await screen.findByText('2 of 7 steps done');
+    // Issue 28: the save says what it did in a toast.
+    expect(toasts().getByText('Bio saved')).toBeInTheDocument();
     expect(mock.calls.find((c) => c.method === 'PUT')?.body).toMatchObject({ bio: 'I bake bread.', name: 'Ada Lovelace' });
+  });
+
+  it('issue 28: an empty bio is refused under its field, the error gone as soon as it is written', async () => {
+    const { mock, user } = renderAdmin('/admin/setup', { 'GET /api/users/onboarding': () => json(checklist()) });
+    restore = mock.restore;
+    const bio = await screen.findByLabelText('Bio');
+    await user.click(screen.getByRole('button', { name: 'Save bio' }));
+    expect(bio).toHaveAttribute('aria-invalid', 'true');
+    expect(bio).toHaveAccessibleDescription(expect.stringContaining('Please write a line or two about you.'));
+    expect(bio).toHaveFocus();
+    expect(screen.getByText('Please correct the highlighted field.')).toBeInTheDocument();
+    await user.type(bio, 'I');
+    expect(bio).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Please correct the highlighted field.')).not.toBeInTheDocument();
+    expect(mock.calls.filter((c) => c.method === 'PUT')).toEqual([]);
   });
 
   it('asks before leaving with a bio not saved', async () => {
@@ -77,11 +94,47 @@ describe('the set-up page (issue 28)', () => {
     await user.click(await screen.findByRole('button', { name: 'Copy link' }));
     expect(writeText).toHaveBeenCalledWith(expect.stringMatching(/^https?:\/\/[^/]+\/ask\/ada$/));
     expect(writeText).toHaveBeenCalledWith(screen.getByLabelText<HTMLInputElement>('Your link').value);
-    expect(await screen.findByText('Link copied.')).toBeInTheDocument();
+    expect(await toasts().findByText('Link copied')).toBeInTheDocument();
+    expect(inPage().queryByText(/Link copied/)).not.toBeInTheDocument();
     expect(mock.calls.find((c) => c.method === 'POST')?.body).toEqual({ mark: 'linkShared' });
     await screen.findByRole('heading', { level: 1, name: 'You’re live — share your link' });
     expect(screen.getByText('Every step is done. 7 of 7 steps done')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Hide this checklist' })).not.toBeInTheDocument();
+  });
+
+  it('issue 28: saving the colours and a photo each say so in a toast', async () => {
+    let state = checklist({ bio: true });
+    const { mock, user } = renderAdmin('/admin/setup', {
+      'GET /api/users/onboarding': () => json(state),
+      'PUT /api/users/profile': (call) => {
+        state = checklist({ ...state.steps, colors: true });
+        return json({ user: { ...(call.body as object), _id: 'u1', id: 'u1', username: 'ada' } });
+      },
+      'POST /api/users/avatar': () => {
+        state = checklist({ ...state.steps, photo: true });
+        return json({ user: { _id: 'u1', id: 'u1', username: 'ada', name: 'Ada Lovelace', avatarUrl: '/uploads/a.png' } });
+      },
+    });
+    restore = mock.restore;
+    await user.click(await screen.findByRole('button', { name: 'Save colours' }));
+    expect(await toasts().findByText('Colours saved')).toBeInTheDocument();
+    await user.upload(screen.getByLabelText('Photo file'), new File([new Uint8Array(10)], 'a.png', { type: 'image/png' }));
+    expect(await toasts().findByText('Photo saved')).toBeInTheDocument();
+    expect(inPage().queryByText(/saved/)).not.toBeInTheDocument();
+  });
+
+  it('issue 28: turning tips on says so in a toast; its failure stays in the step', async () => {
+    let calls = 0;
+    const { mock, user } = renderAdmin('/admin/setup', {
+      'GET /api/users/onboarding': () => json(checklist({ payouts: true })),
+      'PUT /api/payments/tipOptions': () => (++calls === 1 ? json({ message: 'down' }, { status: 500 }) : json({ tippingEnabled: true })),
+    });
+    restore = mock.restore;
+    await user.click(await screen.findByRole('button', { name: 'Turn tips on' }));
+    expect(await inPage().findByText('Failed to save payment options.')).toBeInTheDocument();
+    expect(toasts().queryByText(/Tipping/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Turn tips on' }));
+    expect(await toasts().findByText('Tipping turned on')).toBeInTheDocument();
   });
 
   it('hides the checklist on request (kept on the server) and goes to the questions', async () => {

@@ -2,10 +2,16 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { DEFAULT_BRAND_COLOR_LIGHT, DEFAULT_BRAND_COLOR_MAIN, LIMITS, PAYMENT_MESSAGES, type User } from '@ques/contracts/core';
 import { AvatarPicker } from '../../components/AvatarPicker';
 import { ErrorBanner } from '../../components/Banner';
+import { ErrorSummary } from '../../components/ErrorSummary';
 import { Field, TextAreaField } from '../../components/Field';
+import { useToast } from '../../components/Toast';
+import { useFieldErrors } from '../../components/use-field-errors';
 import { normalizeHex, themeVars } from '../../lib/color';
 import { Link } from '../../lib/router';
-import { saveTipping, updateProfile } from './api';
+import { saveTipping, tippingSaved, updateProfile } from './api';
+
+/** What each step's save says in its toast (issue 28); a failure stays under the step. */
+export const SETUP_SAVED = { bio: 'Bio saved', colors: 'Colours saved' } as const;
 
 /** What every step gets: who, and what to do once it changed something on the server. */
 export interface StepProps {
@@ -45,18 +51,21 @@ export function PhotoStep({ user, updateUser, onChanged }: StepProps) {
 }
 
 export function BioStep({ user, updateUser, onChanged, onDirty }: StepProps) {
+  const toast = useToast();
   const [bio, setBio] = useState(user.bio ?? '');
+  const form = useFieldErrors(() => ({ bio: bio.trim() ? undefined : 'Please write a line or two about you.' }));
   const [error, setError] = useState('');
   const [saving, setSaving] = useState(false);
   const dirty = bio.trim() !== (user.bio ?? '').trim();
   useEffect(() => onDirty?.(dirty), [dirty, onDirty]);
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    if (!bio.trim()) return setError('Please write a line or two about you.');
     setError('');
+    if (!form.attempt()) return;
     setSaving(true);
     try {
       updateUser({ ...user, ...(await updateProfile(profileWith(user, { bio: bio.trim() }))) });
+      toast(SETUP_SAVED.bio);
       await onChanged();
     } catch {
       setError('Failed to save your bio. Please try again.');
@@ -70,13 +79,12 @@ export function BioStep({ user, updateUser, onChanged, onDirty }: StepProps) {
         rows={3}
         maxLength={LIMITS.bio}
         hint="What people can ask you about, in a sentence or two."
-        error={error}
+        {...form.field('bio')}
         value={bio}
-        onChange={(value) => {
-          setBio(value);
-          if (value.trim()) setError('');
-        }}
+        onChange={setBio}
       />
+      <ErrorSummary count={form.count} />
+      <ErrorBanner>{error}</ErrorBanner>
       <div>
         <button type="submit" className="button button--primary button--small" disabled={saving}>
           {saving ? 'Saving…' : 'Save bio'}
@@ -87,6 +95,7 @@ export function BioStep({ user, updateUser, onChanged, onDirty }: StepProps) {
 }
 
 export function ColorsStep({ user, updateUser, onChanged, onDirty }: StepProps) {
+  const toast = useToast();
   const savedMain = normalizeHex(user.brandColorMain, DEFAULT_BRAND_COLOR_MAIN);
   const savedLight = normalizeHex(user.brandColorLight, DEFAULT_BRAND_COLOR_LIGHT);
   const [main, setMain] = useState(savedMain);
@@ -101,6 +110,7 @@ export function ColorsStep({ user, updateUser, onChanged, onDirty }: StepProps) 
     setSaving(true);
     try {
       updateUser({ ...user, ...(await updateProfile(profileWith(user, { brandColorMain: main, brandColorLight: light }))) });
+      toast(SETUP_SAVED.colors);
       await onChanged();
     } catch {
       setError('Failed to save your colours. Please try again.');
@@ -152,6 +162,7 @@ export function PayoutsStep() {
 
 /** One click once payouts are connected (the switch's own save); before that, why not and where to go. */
 export function TipsStep({ user, onChanged, payoutsConnected }: StepProps & { payoutsConnected: boolean }) {
+  const toast = useToast();
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState('');
   if (!payoutsConnected) {
@@ -162,6 +173,7 @@ export function TipsStep({ user, onChanged, payoutsConnected }: StepProps & { pa
     setSaving(true);
     try {
       await saveTipping(user.id || user._id, true);
+      toast(tippingSaved(true));
       await onChanged();
     } catch {
       setError(PAYMENT_MESSAGES.saveFailed);

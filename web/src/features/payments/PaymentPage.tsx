@@ -1,5 +1,5 @@
 import { formatCents, type EarningsResponse } from '@ques/contracts/core';
-import { ErrorBanner, LoadingText, SuccessBanner, useSuccessMessage } from '../../components/Banner';
+import { ErrorBanner, LoadingText } from '../../components/Banner';
 import { DataTable, type Column } from '../../components/DataTable';
 import { useAuth } from '../../lib/auth/auth-context';
 import { usePageHead } from '../../lib/head';
@@ -67,18 +67,16 @@ export default function PaymentPage() {
   );
 }
 
+/** Each save says what it did in a toast (issue 28); its failure stays next to its control. */
 function PaymentSettingsForm({ userId, initial }: { userId: string; initial: PaymentSettings }) {
-  const [success, showSuccess] = useSuccessMessage();
   return (
     <>
-      <SuccessBanner message={success} className="payment__success" />
       <PayoutsSection userId={userId} account={initial.account} loadError={initial.accountError} />
       <TippingSection
         userId={userId}
         account={initial.account}
         initialOptions={initial.options}
         initialEnabled={initial.tippingEnabled}
-        onSaved={showSuccess}
       />
       <EarningsSection />
     </>

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { leaveTo } from '../../lib/browser';
 import { json } from '../../test/fetch-mock';
-import { renderAdmin } from '../../test/render-app';
+import { inPage, renderAdmin, toasts } from '../../test/render-app';
 import { countryFromLocale } from './country';
 
 vi.mock('../../lib/browser', () => ({ leaveTo: vi.fn() }));
@@ -60,7 +60,7 @@ describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
     expect(screen.getByRole('button', { name: 'Finish setting up payouts' })).toBeInTheDocument();
   });
 
-  it('with payouts complete, the switch saves at once in one call (no Save), and says so', async () => {
+  it('with payouts complete, the switch saves at once in one call (no Save), and says so in a toast', async () => {
     const { mock, user } = await openPayment({
       'GET /api/payments/account-status': () => json({ ...completed, country: 'GB' }),
       'PUT /api/payments/tipOptions': (call) =>
@@ -70,12 +70,13 @@ describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
     const tipping = screen.getByRole('switch', { name: 'Enabling Tipping' });
     expect(tipping).toBeEnabled();
     await user.click(tipping);
-    expect(await screen.findByText('Saved — tipping is on.')).toBeInTheDocument();
+    expect(await toasts().findByText('Tipping turned on')).toBeInTheDocument();
+    expect(inPage().queryByText(/tipping is on|turned on/i)).not.toBeInTheDocument();
     expect(tipping).toBeChecked();
     const puts = mock.calls.filter((c) => c.method === 'PUT');
     expect(puts.map((c) => c.body)).toEqual([{ userId: 'u1', tippingEnabled: true }]);
     await user.click(tipping);
-    expect(await screen.findByText('Saved — tipping is off.')).toBeInTheDocument();
+    expect(await toasts().findByText('Tipping turned off')).toBeInTheDocument();
   });
 
   it('puts the switch back and says why when its save fails', async () => {
@@ -89,14 +90,15 @@ describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
     expect(tipping).not.toBeChecked();
   });
 
-  it('saves the tip amounts with their own Save', async () => {
+  it('saves the tip amounts with their own Save, said in a toast', async () => {
     const { mock, user } = await openPayment({
       'GET /api/payments/account-status': () => json({ ...completed, country: 'GB' }),
       'PUT /api/payments/tipOptions': (call) => json({ ...(call.body as object), message: 'Payment options saved successfully!' }),
     });
     await user.click(screen.getByRole('button', { name: 'Remove Tip amount Option 4' }));
     await user.click(screen.getByRole('button', { name: 'Save tip amounts' }));
-    expect(await screen.findByText('Payment options saved successfully!')).toBeInTheDocument();
+    expect(await toasts().findByText('Payment options saved successfully!')).toBeInTheDocument();
+    expect(inPage().queryByText('Payment options saved successfully!')).not.toBeInTheDocument();
     const body = mock.calls.find((c) => c.method === 'PUT')?.body as { userId: string; tipOptions: { value: string }[]; tippingEnabled: boolean };
     expect(body.userId).toBe('u1');
     expect(body.tippingEnabled).toBe(false);
@@ -172,14 +174,26 @@ describe('payment settings (spec §2 Payment, §4 Tipping, §8)', () => {
     expect(mock.calls.find((c) => c.method === 'POST')?.body).toEqual({ userId: 'u1', country: 'GB' });
   });
 
-  it('never assumes a country the locale does not give: the owner must choose', async () => {
+  it('never assumes a country the locale does not give: the owner must choose (its error under the field, issue 28)', async () => {
     const languages = vi.spyOn(navigator, 'languages', 'get').mockReturnValue(['en']);
     const { mock, user } = await openPayment();
-    expect(screen.getByLabelText('Payout country')).toHaveValue('');
+    const country = screen.getByLabelText('Payout country');
+    expect(country).toHaveValue('');
     await user.click(screen.getByRole('button', { name: 'Connect payouts' }));
-    expect(screen.getByText('Please choose the country of your payout account. It cannot be changed later.')).toBeInTheDocument();
-    expect(screen.getByLabelText('Payout country')).toHaveAttribute('aria-invalid', 'true');
+    expect(country).toHaveAttribute('aria-invalid', 'true');
+    expect(country).toHaveAccessibleDescription(
+      'Where you or your business are based. It cannot be changed later. Please choose the country of your payout account. It cannot be changed later.',
+    );
+    // The form's one shape: focus on the field, the count over the button.
+    expect(country).toHaveFocus();
+    expect(screen.getByText('Please correct the highlighted field.')).toBeInTheDocument();
     expect(mock.calls.some((c) => c.method === 'POST')).toBe(false);
+    // Gone as soon as a country is chosen.
+    await user.selectOptions(country, 'FR');
+    expect(country).not.toHaveAttribute('aria-invalid');
+    expect(screen.queryByText('Please correct the highlighted field.')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Connect payouts' }));
+    expect(screen.getByRole('button', { name: 'Confirm France and continue' })).toBeInTheDocument();
     languages.mockRestore();
   });
 

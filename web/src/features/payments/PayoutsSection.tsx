@@ -1,7 +1,9 @@
-import { useState } from 'react';
+import { useState, type FormEvent } from 'react';
 import { PAYMENT_MESSAGES } from '@ques/contracts/core';
 import { ErrorBanner } from '../../components/Banner';
+import { ErrorSummary } from '../../components/ErrorSummary';
 import { Field } from '../../components/Field';
+import { useFieldErrors } from '../../components/use-field-errors';
 import { leaveTo } from '../../lib/browser';
 import { connectPayoutAccount, type AccountStatus } from './api';
 import { countryFromLocale, countryName, PAYOUT_COUNTRIES } from './country';
@@ -19,7 +21,8 @@ const COUNTRY_OPTIONS = [...PAYOUT_COUNTRIES]
  */
 export function PayoutsSection({ userId, account, loadError }: { userId: string; account: AccountStatus | null; loadError: string }) {
   const [country, setCountry] = useState(() => countryFromLocale());
-  const [countryError, setCountryError] = useState('');
+  // The form's one rule, shown under the select after a try (issue 28): a country is never assumed.
+  const form = useFieldErrors(() => ({ country: country ? undefined : PAYMENT_MESSAGES.chooseCountry }));
   const [confirming, setConfirming] = useState(false);
   const [connecting, setConnecting] = useState(false);
   const [connectError, setConnectError] = useState('');
@@ -45,12 +48,9 @@ export function PayoutsSection({ userId, account, loadError }: { userId: string;
     }
   };
 
-  const askToConfirm = () => {
-    if (!country) {
-      setCountryError(PAYMENT_MESSAGES.chooseCountry);
-      return;
-    }
-    setConfirming(true);
+  const askToConfirm = (e: FormEvent) => {
+    e.preventDefault();
+    if (form.attempt()) setConfirming(true);
   };
 
   return (
@@ -94,23 +94,15 @@ export function PayoutsSection({ userId, account, loadError }: { userId: string;
           </div>
         </div>
       ) : (
-        <>
+        <form className="payout__form" noValidate onSubmit={askToConfirm}>
           <Field
             label="Payout country"
             className="payout__country"
             hint="Where you or your business are based. It cannot be changed later."
-            error={countryError}
+            {...form.field('country')}
           >
             {(field) => (
-              <select
-                {...field}
-                className="input"
-                value={country}
-                onChange={(e) => {
-                  setCountry(e.target.value);
-                  if (e.target.value) setCountryError('');
-                }}
-              >
+              <select {...field} className="input" value={country} onChange={(e) => setCountry(e.target.value)}>
                 {country ? null : <option value="">Choose your country</option>}
                 {COUNTRY_OPTIONS.map(({ code, name }) => (
                   <option key={code} value={code}>
@@ -120,12 +112,13 @@ export function PayoutsSection({ userId, account, loadError }: { userId: string;
               </select>
             )}
           </Field>
+          <ErrorSummary count={form.count} />
           <div>
-            <button type="button" className="button button--primary" onClick={askToConfirm}>
+            <button type="submit" className="button button--primary">
               Connect payouts
             </button>
           </div>
-        </>
+        </form>
       )}
       <ErrorBanner>{connectError}</ErrorBanner>
     </section>

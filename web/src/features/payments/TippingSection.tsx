@@ -2,7 +2,9 @@ import { useId, useState } from 'react';
 import { MAX_TIP_OPTIONS, PAYMENT_MESSAGES, PLATFORM_FEE_PERCENT, TIP_OPTION_VALUES, type TipOptionValue } from '@ques/contracts/core';
 import { ErrorBanner } from '../../components/Banner';
 import { Field } from '../../components/Field';
+import { useToast } from '../../components/Toast';
 import { ApiError } from '../../lib/api';
+import { tippingSaved } from '../../lib/owner-calls';
 import { useUnsavedGuard } from '../../lib/use-unsaved-guard';
 import { saveTipOptions, saveTipping, type AccountStatus } from './api';
 import { PAYOUTS_ANCHOR } from './PayoutsSection';
@@ -30,7 +32,6 @@ interface TippingSectionProps {
   account: AccountStatus | null;
   initialOptions: EditableTipOption[];
   initialEnabled: boolean;
-  onSaved: (message: string) => void;
 }
 
 /**
@@ -38,10 +39,10 @@ interface TippingSectionProps {
  * step — until the payout account is complete, and then saves the moment it is flipped. The tip amounts keep their
  * own Save, and leaving with amounts not saved asks first.
  */
-export function TippingSection({ userId, account, initialOptions, initialEnabled, onSaved }: TippingSectionProps) {
+export function TippingSection({ userId, account, initialOptions, initialEnabled }: TippingSectionProps) {
+  const toast = useToast();
   const [enabled, setEnabled] = useState(initialEnabled);
   const [switchSaving, setSwitchSaving] = useState(false);
-  const [switchStatus, setSwitchStatus] = useState('');
   const [switchError, setSwitchError] = useState('');
   const [saved, setSaved] = useState<readonly EditableTipOption[]>(initialOptions);
   const [options, setOptions] = useState<readonly EditableTipOption[]>(initialOptions);
@@ -54,14 +55,13 @@ export function TippingSection({ userId, account, initialOptions, initialEnabled
 
   const toggle = async (on: boolean) => {
     setSwitchError('');
-    setSwitchStatus('');
     setEnabled(on);
     setSwitchSaving(true);
     try {
       const result = await saveTipping(userId, on);
       const now = typeof result?.tippingEnabled === 'boolean' ? result.tippingEnabled : on;
       setEnabled(now);
-      setSwitchStatus(now ? 'Saved — tipping is on.' : 'Saved — tipping is off.');
+      toast(tippingSaved(now));
     } catch (err) {
       setEnabled(!on);
       setSwitchError(messageFor(err, PAYMENT_MESSAGES.saveFailed));
@@ -81,7 +81,7 @@ export function TippingSection({ userId, account, initialOptions, initialEnabled
       const next = Array.isArray(result?.tipOptions) ? fromServer(result.tipOptions) : [...options];
       setOptions(next);
       setSaved(next);
-      onSaved(PAYMENT_MESSAGES.saved);
+      toast(PAYMENT_MESSAGES.saved);
     } catch (err) {
       setSaveError(messageFor(err, PAYMENT_MESSAGES.saveFailed));
     }
@@ -115,9 +115,6 @@ export function TippingSection({ userId, account, initialOptions, initialEnabled
           {blocked} <a href={`#${PAYOUTS_ANCHOR}`}>Connect payouts</a>
         </p>
       ) : null}
-      <p className="tipping__saved" role="status" aria-live="polite">
-        {switchStatus}
-      </p>
       <ErrorBanner>{switchError}</ErrorBanner>
       <p className="field__hint">
         With tipping on, people who ask you a question can add a tip. It is held on their card and only charged when

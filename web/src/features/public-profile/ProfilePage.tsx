@@ -15,6 +15,7 @@ import { publicAnswers } from './api';
 import { FlipCard } from './FlipCard';
 import { AnswerGrid } from './AnswerGrid';
 import { collectTags, TagFilter } from './TagFilter';
+import { useCanonicalHandle } from '../../lib/public-profile';
 import { usePublicPage } from './use-public-page';
 import { AskingGate } from './AskingGate';
 import './profile.css';
@@ -32,10 +33,19 @@ const cardKey = (q: PublicQuestion) => q._id;
 
 export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
   const params = useParams();
-  const { user, authLoading } = useAuth();
+  const { user } = useAuth();
   const username = params.username ?? user?.username ?? '';
+  // One page per handle: another handle (an old one replaced by its new one, issue 28) starts from the loading state,
+  // never from the previous handle's profile and answers.
+  return <HandlePage key={username.toLowerCase()} ask={ask} username={username} routeHandle={params.username} />;
+}
+
+function HandlePage({ ask, username, routeHandle }: { ask: AskModalSlot; username: string; routeHandle: string | undefined }) {
+  const { user, authLoading } = useAuth();
   const page = usePublicPage(username);
-  const { profile } = page;
+  // An old handle (issue 28): the address moves to the new one; until then the page stays in its loading state.
+  const moving = useCanonicalHandle(routeHandle, page.profile);
+  const profile = moving ? null : page.profile;
   const [searchParams, setSearchParams] = useSearchParams();
   const selectedTag = searchParams.get('tag');
   const [askOpen, setAskOpen] = useState(false);
@@ -179,7 +189,7 @@ export default function ProfilePage({ ask }: { ask: AskModalSlot }) {
           <h2 id="answers-heading" className="visually-hidden">
             Answers
           </h2>
-          {page.questionsLoading ? (
+          {moving || page.questionsLoading ? (
             <LoadingText>Loading questions...</LoadingText>
           ) : page.questionsError ? (
             <ErrorBanner>{page.questionsError}</ErrorBanner>

@@ -1,9 +1,10 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useNavigationType } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PublicProfile, PublicQuestion } from '@ques/contracts/core';
 import { MemoryRouter, Route, Routes, useLocation } from '../../lib/router';
-import { json, mockFetch } from '../../test/fetch-mock';
+import { json, mockFetch, type RecordedCall } from '../../test/fetch-mock';
 import { AuthProvider } from '../../lib/auth/auth-context';
 import ProfilePage, { type AskModalSlot } from './ProfilePage';
 
@@ -48,7 +49,12 @@ const askModal: AskModalSlot = {
 
 function LocationProbe() {
   const location = useLocation();
-  return <output data-testid="location">{`${location.pathname}${location.search}`}</output>;
+  const how = useNavigationType();
+  return (
+    <output data-testid="location" data-navigation={how}>
+      {`${location.pathname}${location.search}`}
+    </output>
+  );
 }
 
 /** The full answer on the card's back (its front shows only the start of it). */
@@ -68,6 +74,7 @@ function open(
     signedInAs?: string;
     profileStatus?: number;
     path?: string;
+    routes?: Record<string, (call: RecordedCall) => Response>;
   } = {},
 ) {
   const pages = options.pages ?? [[q('a')]];
@@ -83,6 +90,7 @@ function open(
     'GET /api/users/profile': () =>
       json({ _id: 'me', id: 'me', username: options.signedInAs, name: 'Me', email: 'me@example.com' }),
     'GET /api/payments/tipOptions': () => json({ tipOptions: [], tippingEnabled: false }),
+    ...options.routes,
   });
   restore = mock.restore;
   if (options.signedInAs) window.localStorage.setItem('accessToken', 'token');
@@ -275,5 +283,32 @@ describe('public profile /ask/:username', () => {
     open();
     await user.click(await screen.findByRole('button', { name: 'Ask Ada Lovelace a Question' }));
     expect(await screen.findByRole('dialog', { name: 'Ask Ada Lovelace a question' })).toBeInTheDocument();
+  });
+
+  it('issue 28: reached in the app at an old handle, replaces the address with the new one, never showing the old one’s empty page', async () => {
+    // Every node put on the page, in order: what a visitor could have seen, even for one frame.
+    const shown: string[] = [];
+    const observer = new MutationObserver((records) => {
+      for (const r of records) for (const node of r.addedNodes) shown.push(node.textContent ?? '');
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    // Identity answers the old handle with the profile under its new one; questions know only the new one.
+    const mock = open({
+      path: '/ask/ada-lovelace?tag=engines',
+      pages: [[q('a', { tags: ['engines'] })]],
+      routes: {
+        'GET /api/users/public/ada-lovelace': () => json(profile),
+        'GET /api/questions': (call) =>
+          json(new URL(call.url, 'http://x').searchParams.get('username') === 'ada' ? [q('a', { tags: ['engines'] })] : []),
+      },
+    });
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/ask\/ada\?tag=engines$/));
+    // Replaced, not pushed: Back does not return to the old handle.
+    expect(screen.getByTestId('location')).toHaveAttribute('data-navigation', 'REPLACE');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Ada Lovelace' })).toBeInTheDocument();
+    expect(await screen.findByRole('list', { name: 'Answers from Ada Lovelace' })).toHaveTextContent('Question a?');
+    expect(mock.calls.some((c) => c.url === '/api/users/public/ada')).toBe(true);
+    observer.disconnect();
+    expect(shown.join('\n')).not.toMatch(/published any answers|No answers/);
   });
 });

@@ -12,7 +12,7 @@ import { themeVars } from '../../lib/color';
 import { AVATAR_SIZE } from '../../lib/constants';
 import { useAuth } from '../../lib/auth/auth-context';
 import { siteOrigin, useDocumentHead } from '../../lib/head';
-import { fetchPublicProfile } from '../../lib/public-profile';
+import { fetchPublicProfile, useCanonicalHandle } from '../../lib/public-profile';
 import { pageDataKeys, usePageData, type AnswerData } from '../../lib/ssr';
 import { useApiData } from '../../lib/use-api-data';
 import { fetchQuestion } from './api';
@@ -36,9 +36,16 @@ const errorMessage = (err: unknown) => (err as Error | undefined)?.message || 'F
 /** Public answered-question page (spec §2 "Answered-question page"): "Loading" until both requests finished. */
 export default function QuestionPage() {
   const { username = '', id = '' } = useParams();
+  // One page per handle and answer: the new handle's page (issue 28) starts from loading, not from the old one's data.
+  return <AnswerPage key={`${username.toLowerCase()}/${id}`} username={username} id={id} />;
+}
+
+function AnswerPage({ username, id }: { username: string; id: string }) {
   const initial = usePageData<AnswerData>(pageDataKeys.answer(id));
   const answer = useApiData((signal) => loadAnswer(id, username, signal), [id, username], initial);
-  const data = answer.data;
+  // An old handle (issue 28): the address moves to the new one; the answer shows only under it.
+  const moving = useCanonicalHandle(username, answer.data?.profile);
+  const data = moving ? undefined : answer.data;
   const error = answer.status === 'error' ? errorMessage(answer.error) : '';
   const { user } = useAuth();
 

@@ -1,9 +1,10 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useNavigationType } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PublicProfile, PublicQuestion } from '@ques/contracts/core';
 import { AuthProvider } from '../../lib/auth/auth-context';
-import { MemoryRouter, Route, Routes } from '../../lib/router';
+import { MemoryRouter, Route, Routes, useLocation } from '../../lib/router';
 import { PageDataProvider, type PageData } from '../../lib/ssr';
 import { json, mockFetch } from '../../test/fetch-mock';
 import QuestionPage from './QuestionPage';
@@ -115,4 +116,51 @@ describe('answer page /ask/:username/question/:id', () => {
     await notFoundShown();
     expect(mock.calls.filter((c) => c.url.includes('/api/questions'))).toEqual([]);
   });
+
+  it('issue 28: reached in the app at an old handle, replaces the address with the new one before showing the answer', async () => {
+    // The mutations in order: an answer put on the page before the address changed is a flash under the old handle.
+    let moved = false;
+    let flashed = false;
+    const observer = new MutationObserver((records) => {
+      for (const r of records) {
+        if (screen.queryByTestId('location')?.contains(r.target) && r.target.textContent?.startsWith('/ask/ada/')) moved = true;
+        for (const node of r.addedNodes)
+          if (!moved && node instanceof Element && (node.matches('h1') || node.querySelector('h1'))) flashed = true;
+      }
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+    const mock = mockFetch({
+      [`GET /api/questions/${ID}`]: () => json(question()),
+      // Identity answers the old handle with the profile under its new one (ADR 0057).
+      'GET /api/users/public/ada-lovelace': () => json(profile),
+      'GET /api/users/public/ada': () => json(profile),
+    });
+    restore = mock.restore;
+    render(
+      <MemoryRouter initialEntries={[`/ask/ada-lovelace/question/${ID}/slug?ref=x#top`]}>
+        <AuthProvider>
+          {/* Before the page: in one commit its text changes before the page's nodes go in. */}
+          <LocationProbe />
+          <Routes>
+            <Route path="ask/:username/question/:id/:slug?" element={<QuestionPage />} />
+          </Routes>
+        </AuthProvider>
+      </MemoryRouter>,
+    );
+    expect(await screen.findByRole('heading', { level: 1, name: 'What is a Bernoulli number?' })).toBeInTheDocument();
+    const location = screen.getByTestId('location');
+    expect(location).toHaveTextContent(`/ask/ada/question/${ID}/slug?ref=x#top`);
+    expect(location).toHaveAttribute('data-navigation', 'REPLACE');
+    observer.disconnect();
+    expect(flashed).toBe(false);
+  });
 });
+
+function LocationProbe() {
+  const { pathname, search, hash } = useLocation();
+  return (
+    <output data-testid="location" data-navigation={useNavigationType()}>
+      {`${pathname}${search}${hash}`}
+    </output>
+  );
+}

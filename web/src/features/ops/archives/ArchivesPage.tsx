@@ -2,6 +2,7 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import type { ArchiveProfile } from '@ques/contracts/core';
 import { Avatar } from '../../../components/Avatar';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../../components/Banner';
+import { ErrorSummary } from '../../../components/ErrorSummary';
 import { Field } from '../../../components/Field';
 import { useFieldErrors } from '../../../components/use-field-errors';
 import { errorText } from '../../../lib/api';
@@ -154,10 +155,14 @@ function ArchiveForm({
     archive ? { name: archive.name, bio: archive.bio, sources: archive.sources } : EMPTY,
   );
   const [avatar, setAvatar] = useState<File | null>(null);
-  const [avatarError, setAvatarError] = useState('');
+  /** Why the picked file was refused ('' for none or a good one): one of the form's rules, shown with the others. */
+  const [fileProblem, setFileProblem] = useState('');
   const [fileKey, setFileKey] = useState(0);
   const [error, setError] = useState('');
-  const form = useFieldErrors(() => ({ name: values.name.trim() ? undefined : 'Name is required' }));
+  const form = useFieldErrors(() => ({
+    name: values.name.trim() ? undefined : 'Name is required',
+    avatar: fileProblem || undefined,
+  }));
   const [busy, setBusy] = useState(false);
   const set = (key: keyof ArchiveInput) => (e: { target: { value: string } }) =>
     setValues((v) => ({ ...v, [key]: e.target.value }));
@@ -166,7 +171,7 @@ function ArchiveForm({
     const file = e.target.files?.[0] ?? null;
     // Spec §5: image files only, under 2 MB — checked before sending, as on the account page.
     const problem = file ? checkAvatarFile(file) : null;
-    setAvatarError(problem ?? '');
+    setFileProblem(problem ?? '');
     setAvatar(problem ? null : file);
   };
 
@@ -174,7 +179,7 @@ function ArchiveForm({
     e.preventDefault();
     if (busy) return;
     setError('');
-    if (!form.attempt() || avatarError) return;
+    if (!form.attempt()) return;
     setBusy(true);
     setError('');
     try {
@@ -262,7 +267,7 @@ function ArchiveForm({
           label="Avatar"
           marker="optional"
           hint="JPEG, PNG, GIF or WebP, under 2 MB."
-          error={avatarError}
+          {...form.field('avatar')}
         >
           {(field) => (
             <input
@@ -292,6 +297,7 @@ function ArchiveForm({
           />
         )}
       </Field>
+      <ErrorSummary count={form.count} />
       <ErrorBanner>{error}</ErrorBanner>
       <div className="ops-actions">
         <button type="submit" className="button button--primary" disabled={busy}>

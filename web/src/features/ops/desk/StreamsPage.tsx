@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import type { OpsDeadLetter, OpsJob, OpsStreamStatus } from '@ques/contracts/core';
 import { DataTable, type Column } from '../../../components/DataTable';
+import { ErrorSummary } from '../../../components/ErrorSummary';
 import { InputField } from '../../../components/Field';
 import { SuccessBanner, useSuccessMessage } from '../../../components/Banner';
+import { useFieldErrors } from '../../../components/use-field-errors';
 import { useApiData } from '../../../lib/use-api-data';
 import {
   dropDeadLetter,
@@ -26,6 +28,10 @@ const CONSUMER_COLUMNS: Column<OpsStreamStatus['consumers'][number]>[] = [
   { header: 'Redelivered', cellClassName: 'ops-desk__num', cell: (c) => c.redelivered },
 ];
 
+/** The republish position's rule (the API's `from`: an integer, 0 or more); empty stands for 0. */
+export const POSITION_INVALID = 'The position must be a whole number, 0 or more.';
+const positionProblem = (from: string) => (/^\d*$/.test(from.trim()) ? undefined : POSITION_INVALID);
+
 type Pending =
   { kind: 'retry' | 'drop'; letter: OpsDeadLetter } | { kind: 'rebuild' } | { kind: 'republish' } | null;
 
@@ -41,6 +47,8 @@ export default function StreamsPage() {
   const [pending, setPending] = useState<Pending>(null);
   const [job, setJob] = useState<OpsJob | null>(null);
   const [from, setFrom] = useState('0');
+  // Checked before the confirmation opens, under the field (issue 28), rather than refused inside the dialog.
+  const republish = useFieldErrors(() => ({ from: positionProblem(from) }));
   const [success, showSuccess] = useSuccessMessage();
 
   // Live progress: the job is polled until it ends, then the figures are read again.
@@ -203,23 +211,29 @@ export default function StreamsPage() {
             Rebuild projections
           </button>
         </div>
-        <div className="ops-desk__filters">
+        <form
+          className="ops-desk__filters"
+          aria-label="Republish"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (republish.attempt()) setPending({ kind: 'republish' });
+          }}
+        >
           <InputField
             label="Republish from position"
-            type="number"
-            min={0}
+            {...republish.field('from')}
+            // Text, not number: a number input hands over '' for what it cannot read, and that would pass as 0.
+            type="text"
             inputMode="numeric"
             value={from}
             onChange={setFrom}
           />
-          <button
-            type="button"
-            className="button button--small"
-            onClick={() => setPending({ kind: 'republish' })}
-          >
-            Republish from {from || '0'}
+          <button type="submit" className="button button--small">
+            Republish from {from.trim() || '0'}
           </button>
-        </div>
+        </form>
+        <ErrorSummary count={republish.count} />
         {job ? <JobProgress job={job} /> : null}
       </div>
 
@@ -273,15 +287,10 @@ export default function StreamsPage() {
           title={`Republish ${service}'s events?`}
           confirmLabel="Republish"
           onClose={() => setPending(null)}
-          onConfirm={async (key) => {
-            const n = Number(from);
-            if (!Number.isInteger(n) || n < 0)
-              throw new Error('The position must be a whole number, 0 or more.');
-            setJob(await startRepublish(service, { from: n }, key));
-          }}
+          onConfirm={async (key) => setJob(await startRepublish(service, { from: Number(from.trim() || '0') }, key))}
         >
           <p>
-            Integration events after position {from || '0'} are published again. Consumers apply each event
+            Integration events after position {from.trim() || '0'} are published again. Consumers apply each event
             once, so those already applied are skipped.
           </p>
         </ConfirmDialog>
