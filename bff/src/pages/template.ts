@@ -19,6 +19,7 @@ export const SCREENS = {
   privacy: 'src/features/legal/PrivacyPage.tsx',
   profile: 'src/features/public-profile/ProfilePage.tsx',
   question: 'src/features/question/QuestionPage.tsx',
+  status: 'src/features/status/StatusPage.tsx',
 } as const;
 export type Screen = keyof typeof SCREENS;
 
@@ -93,9 +94,17 @@ export interface PageParts {
   rootHtml: string;
   /** What the page was rendered with (web/src/lib/ssr.tsx PageData). */
   data: unknown;
-  /** The page lacks data (an upstream failed): the app loads at once to fetch it, not on intent. */
+  /**
+   * The app loads at once, not on intent: the page lacks data (an upstream failed) and must fetch it, or it is live
+   * (the status page's countdown and payment confirmation).
+   */
   hydrateNow: boolean;
+  /** Kept out of search engines (the status page): the document's one robots meta. */
+  noindex?: boolean;
 }
+
+/** The robots meta of a private page (web/serve.ts sends the same as `X-Robots-Tag`). */
+export const NOINDEX = 'noindex, nofollow';
 
 /** React hoists the resources it meets (the LCP avatar's preload) to the start of the render: they go to the head. */
 const HOISTED = /^(?:<link [^>]*\/?>)+/;
@@ -109,8 +118,9 @@ export function composePage(template: PageTemplate, page: PageParts): string {
     '</head>',
     `${hoisted}${template.styles[page.screen]}</head>`,
   );
+  const block = page.noindex ? `${page.metaBlock}\n    <meta name="robots" content="${NOINDEX}">` : page.metaBlock;
   return (
-    withMetaBlock({ head, tail }, page.metaBlock) +
+    withMetaBlock({ head, tail }, block) +
     `<div id="root">${root}</div><script type="application/json" id="${PAGE_DATA_ID}">${jsonForScript(page.data)}</script>` +
     template.afterRoot
   );
