@@ -303,8 +303,8 @@ describe('SeoRenderer: the status page /q/{token} (ADR 0058)', () => {
       expect(first.html).toContain('<div id="root"><p>$5.00 · Pending</p></div>');
       expect(first.html.match(/<meta name="robots"[^>]*>/g)).toEqual(['<meta name="robots" content="noindex, nofollow">']);
       expect(first.html).toContain('<link rel="stylesheet" crossorigin href="/assets/StatusPage-H.css">');
-      // Live (a countdown, a payment being confirmed): the app loads at once.
-      expect(first.html).toContain('<html lang="en" data-hydrate-now>');
+      // Live (a countdown, a payment being confirmed): the app loads once the page has painted, not on intent.
+      expect(first.html).toContain('<html lang="en" data-hydrate-after-paint>');
       expect(first.html).toContain(`"status:${TOKEN}":{"data":{"status":"Pending","amount":"$5.00"}}`);
       expect(state.renders).toEqual([`/q/${TOKEN}?confirmed=1`]);
       // Questions' read-only call, with the token and nothing of the visitor's request but the correlation id.
@@ -336,6 +336,7 @@ describe('SeoRenderer: the status page /q/{token} (ADR 0058)', () => {
       const down = (await seo.render(`/q/${TOKEN}`))!;
       expect([down.status, down.private]).toEqual([200, true]);
       expect(down.html).toContain('<p>Loading</p>');
+      expect(down.html).toContain('<html lang="en" data-hydrate-now>');
       expect(await seo.render('/q/a/b')).toBeNull();
     } finally {
       await close();

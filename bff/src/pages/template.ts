@@ -94,11 +94,13 @@ export interface PageParts {
   rootHtml: string;
   /** What the page was rendered with (web/src/lib/ssr.tsx PageData). */
   data: unknown;
-  /**
-   * The app loads at once, not on intent: the page lacks data (an upstream failed) and must fetch it, or it is live
-   * (the status page's countdown and payment confirmation).
-   */
+  /** The page lacks data (an upstream failed): the app loads at once to fetch it, not on intent. */
   hydrateNow: boolean;
+  /**
+   * The page is live (the status page's countdown, a payment being confirmed): the app loads once the page has loaded
+   * and painted, not only on intent (ADR 0058 measured this against loading at once).
+   */
+  hydrateAfterPaint?: boolean;
   /** Kept out of search engines (the status page): the document's one robots meta. */
   noindex?: boolean;
 }
@@ -114,6 +116,7 @@ export function composePage(template: PageTemplate, page: PageParts): string {
   const root = page.rootHtml.slice(hoisted.length);
   let head = template.head.head;
   if (page.hydrateNow) head = head.replace(/<html([^>]*)>/, '<html$1 data-hydrate-now>');
+  else if (page.hydrateAfterPaint) head = head.replace(/<html([^>]*)>/, '<html$1 data-hydrate-after-paint>');
   const tail = template.beforeRoot.replace(
     '</head>',
     `${hoisted}${template.styles[page.screen]}</head>`,

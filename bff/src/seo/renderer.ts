@@ -12,8 +12,6 @@ import { matchSeoRoute, type Loaded, type PageRoute } from './route.js';
 import { loadStatusPage, matchStatusRoute } from './status-page.js';
 import { jsonGetter } from './upstream-json.js';
 
-export { PUBLIC_PAGE_SIZE } from './profile-page.js';
-export { movedPath } from './page-load.js';
 export { matchSeoRoute, type SeoRoute } from './route.js';
 
 export interface SeoPage {
@@ -77,9 +75,11 @@ export interface SeoRendererOptions {
 /**
  * Renders the public pages from the services' data, with a small in-memory cache (one in-flight render per page,
  * however many visitors ask at once), evicted when what a page shows changes (`evict`, fed by the bus and the BFF's own writes: pages/events.ts).
- * With the web app's server render (`pages`), the whole page: profile, answer page, home and legal pages; without
- * it, the metadata block of index.html for crawlers. Any failure gives a usable page: the spec's loading texts
- * (and the app, loaded at once, fetches), or the default block.
+ * With the web app's server render (`pages`), the whole page: profile, answer page, home and legal pages, and the
+ * asker's private status page (rendered per request, never cached: ADR 0058); without it, the metadata block of
+ * index.html for crawlers. Each page kind's data comes from its loader (profile-page.ts, answer-page.ts,
+ * status-page.ts). Any failure gives a usable page: the spec's loading texts (and the app, loaded at once,
+ * fetches), or the default block.
  */
 export class SeoRenderer {
   private readonly cache = new Map<
@@ -124,8 +124,9 @@ export class SeoRenderer {
     if (route === 'not-found') return { status: 404, html: template.html };
     const page = (url: string, hydrateNow: boolean) =>
       this.page(pathname, screen ? { kind: 'static', screen } : route!, url, template.parts!, template.html, correlationId, hydrateNow);
-    // Private, and live (a countdown, a payment being confirmed): rendered per request with its query, the app at once.
-    if (route?.kind === 'status') return page(pathname + search, true);
+    // Private, and live (a countdown, a payment being confirmed): rendered per request with its query (the app loads
+    // once the page has painted: composePage's `hydrateAfterPaint`).
+    if (route?.kind === 'status') return page(pathname + search, false);
 
     // Only the tag filter's variants of a page are cached; any other query (a checkout's return) is rendered once.
     const params = new URLSearchParams(search);
@@ -274,6 +275,7 @@ export class SeoRenderer {
           rootHtml: rendered.html,
           data: { path: pathname, values: loaded.values },
           hydrateNow: hydrateNow || !loaded.complete,
+          hydrateAfterPaint: route.kind === 'status',
           noindex: route.kind === 'status',
         });
         return { status, html, keep, ...names };

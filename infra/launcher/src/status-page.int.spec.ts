@@ -64,14 +64,14 @@ describe('the status page, server-rendered by the BFF (ADR 0058)', () => {
     });
     expect(checkout.status).toBe(200);
 
-    // Back before the provider's authorization is recorded: "Confirming your payment…", and the app loads at once (it polls).
+    // Back before the provider's authorization is recorded: "Confirming your payment…"; the app loads once painted (it polls).
     const confirming = await page(`/q/${token}?confirmed=1`);
     expect(confirming.status).toBe(200);
     expect(confirming.html).toContain(`Your question was sent to ${NAME}.`);
     expect(confirming.html).toContain(`$5.00 held · $4.50 to ${NAME} · $0.50 Ques fee`);
     expect(confirming.html).toContain('Confirming your payment…');
     expect(confirming.html).toContain(`/q/${token}"/><button type="button" class="button">Copy link</button>`);
-    expect(confirming.html).toMatch(/<html[^>]* data-hydrate-now/);
+    expect(confirming.html).toMatch(/<html[^>]* data-hydrate-after-paint/);
     // Private: not stored anywhere, not indexed — the header and exactly one robots meta.
     expect(confirming.headers.get('cache-control')).toBe('no-store');
     expect(confirming.headers.get('x-robots-tag')).toBe('noindex, nofollow');
