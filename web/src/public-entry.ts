@@ -2,7 +2,8 @@
  * The only script a server-rendered public page loads up front (docs/adr/0024). The HTML is complete without
  * JavaScript (links, text, the answers); the app (main.tsx, React and the page's chunk) is imported and hydrates the
  * page on the visitor's first sign of intent — a pointer over or on the page, a touch, a key, focus — or at once when
- * the page needs it (no server data: a failed upstream left the loading texts, or a signed-in visitor). A button
+ * the page needs it (no server data: a failed upstream left the loading texts, or a signed-in visitor), or once a
+ * live page (`data-hydrate-after-paint`: the status page, ADR 0058) has loaded and painted. A button
  * clicked before the app is there is clicked again once React owns it, so the first click is never lost.
  *
  * The app's URL comes from the page (`data-app` on this script's element, written by the BFF), and is imported
@@ -85,5 +86,12 @@ function hold(event: MouseEvent): void {
 }
 
 document.addEventListener('click', hold, true);
-if (document.documentElement.hasAttribute('data-hydrate-now') || signedIn()) start();
-else for (const type of INTENT) document.addEventListener(type, start, { capture: true, passive: true });
+const root = document.documentElement;
+if (root.hasAttribute('data-hydrate-now') || signedIn()) start();
+else {
+  for (const type of INTENT) document.addEventListener(type, start, { capture: true, passive: true });
+  // A live page (the status page's countdown and polling) hydrates once loaded and painted: the app's download then
+  // never competes with the first paint.
+  if (root.hasAttribute('data-hydrate-after-paint'))
+    window.addEventListener('load', () => requestAnimationFrame(() => setTimeout(start)));
+}

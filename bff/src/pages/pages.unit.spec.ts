@@ -266,3 +266,80 @@ describe('SeoRenderer with the server render: cache and eviction', () => {
     }
   });
 });
+
+describe('SeoRenderer: the status page /q/{token} (ADR 0058)', () => {
+  const TOKEN = 'A'.repeat(21) + 'b'.repeat(22);
+
+  async function setup() {
+    const state = { status: 'Pending', answerStatus: 200, calls: [] as { url: string; headers: Record<string, unknown> }[], renders: [] as string[] };
+    const questions = Fastify();
+    questions.get('/api/question-status/:token', async (req, reply) => {
+      state.calls.push({ url: req.url, headers: req.headers });
+      if (state.answerStatus !== 200) return reply.status(state.answerStatus).send({ message: 'boom' });
+      return (req.params as { token: string }).token === TOKEN ? { status: state.status, amount: '$5.00' } : reply.status(404).send({ message: 'Status page not found' });
+    });
+    const upstreams = new Upstreams({ questions: await questions.listen({ port: 0, host: '127.0.0.1' }) });
+    const pages: PageRendering = {
+      template: pageTemplate(SHELL, { ...MANIFEST, 'src/features/status/StatusPage.tsx': { file: 'assets/StatusPage-G.js', css: ['assets/StatusPage-H.css'] } })!,
+      render: {
+        renderPage: async (url, data) => {
+          state.renders.push(url);
+          const value = (data as { values: Record<string, { data?: { status: string; amount: string }; status?: number }> }).values[`status:${TOKEN}`];
+          const html = value?.data ? `<p>${value.data.amount} · ${value.data.status}</p>` : value?.status === 404 ? '<h1>Page not found</h1>' : '<p>Loading</p>';
+          return { html, meta: null };
+        },
+      },
+    };
+    const seo = new SeoRenderer({ upstreams, publicOrigin: ORIGIN, log, pages, indexHtml: SHELL });
+    return { state, seo, close: async () => (await upstreams.close(), await questions.close()) };
+  }
+
+  it('renders with its data and its query, private (one robots meta), and never from a cache: a change shows at once', async () => {
+    const { state, seo, close } = await setup();
+    try {
+      const first = (await seo.render(`/q/${TOKEN}`, 'corr-1', '?confirmed=1'))!;
+      expect(first.status).toBe(200);
+      expect(first.private).toBe(true);
+      expect(first.html).toContain('<div id="root"><p>$5.00 · Pending</p></div>');
+      expect(first.html.match(/<meta name="robots"[^>]*>/g)).toEqual(['<meta name="robots" content="noindex, nofollow">']);
+      expect(first.html).toContain('<link rel="stylesheet" crossorigin href="/assets/StatusPage-H.css">');
+      // Live (a countdown, a payment being confirmed): the app loads once the page has painted, not on intent.
+      expect(first.html).toContain('<html lang="en" data-hydrate-after-paint>');
+      expect(first.html).toContain(`"status:${TOKEN}":{"data":{"status":"Pending","amount":"$5.00"}}`);
+      expect(state.renders).toEqual([`/q/${TOKEN}?confirmed=1`]);
+      // Questions' read-only call, with the token and nothing of the visitor's request but the correlation id.
+      expect(state.calls.map((c) => c.url)).toEqual([`/api/question-status/${TOKEN}`]);
+      expect(state.calls[0]!.headers['x-correlation-id']).toBe('corr-1');
+      expect(state.calls[0]!.headers.authorization).toBeUndefined();
+
+      state.status = 'Answered';
+      expect((await seo.render(`/q/${TOKEN}`))!.html).toContain('<p>$5.00 · Answered</p>');
+      expect(state.calls).toHaveLength(2);
+      // A public page's cache and evictions have nothing to do with it.
+      seo.evict(['anything']);
+      expect((await seo.render(`/q/${TOKEN}`))!.html).toContain('Answered');
+    } finally {
+      await close();
+    }
+  });
+
+  it('an unknown token is the 404 page; a malformed one too, without asking questions; a failing questions leaves the loading text', async () => {
+    const { state, seo, close } = await setup();
+    try {
+      const unknown = (await seo.render(`/q/${'z'.repeat(43)}`))!;
+      expect([unknown.status, unknown.private]).toEqual([404, true]);
+      expect(unknown.html).toContain(`"status:${'z'.repeat(43)}":{"error":"Not found","status":404}`);
+      const malformed = (await seo.render('/q/short'))!;
+      expect([malformed.status, malformed.private]).toEqual([404, true]);
+      expect(state.calls).toHaveLength(1);
+      state.answerStatus = 503;
+      const down = (await seo.render(`/q/${TOKEN}`))!;
+      expect([down.status, down.private]).toEqual([200, true]);
+      expect(down.html).toContain('<p>Loading</p>');
+      expect(down.html).toContain('<html lang="en" data-hydrate-now>');
+      expect(await seo.render('/q/a/b')).toBeNull();
+    } finally {
+      await close();
+    }
+  });
+});

@@ -19,6 +19,7 @@ export const SCREENS = {
   privacy: 'src/features/legal/PrivacyPage.tsx',
   profile: 'src/features/public-profile/ProfilePage.tsx',
   question: 'src/features/question/QuestionPage.tsx',
+  status: 'src/features/status/StatusPage.tsx',
 } as const;
 export type Screen = keyof typeof SCREENS;
 
@@ -95,7 +96,17 @@ export interface PageParts {
   data: unknown;
   /** The page lacks data (an upstream failed): the app loads at once to fetch it, not on intent. */
   hydrateNow: boolean;
+  /**
+   * The page is live (the status page's countdown, a payment being confirmed): the app loads once the page has loaded
+   * and painted, not only on intent (ADR 0058 measured this against loading at once).
+   */
+  hydrateAfterPaint?: boolean;
+  /** Kept out of search engines (the status page): the document's one robots meta. */
+  noindex?: boolean;
 }
+
+/** The robots meta of a private page (web/serve.ts sends the same as `X-Robots-Tag`). */
+export const NOINDEX = 'noindex, nofollow';
 
 /** React hoists the resources it meets (the LCP avatar's preload) to the start of the render: they go to the head. */
 const HOISTED = /^(?:<link [^>]*\/?>)+/;
@@ -105,12 +116,14 @@ export function composePage(template: PageTemplate, page: PageParts): string {
   const root = page.rootHtml.slice(hoisted.length);
   let head = template.head.head;
   if (page.hydrateNow) head = head.replace(/<html([^>]*)>/, '<html$1 data-hydrate-now>');
+  else if (page.hydrateAfterPaint) head = head.replace(/<html([^>]*)>/, '<html$1 data-hydrate-after-paint>');
   const tail = template.beforeRoot.replace(
     '</head>',
     `${hoisted}${template.styles[page.screen]}</head>`,
   );
+  const block = page.noindex ? `${page.metaBlock}\n    <meta name="robots" content="${NOINDEX}">` : page.metaBlock;
   return (
-    withMetaBlock({ head, tail }, page.metaBlock) +
+    withMetaBlock({ head, tail }, block) +
     `<div id="root">${root}</div><script type="application/json" id="${PAGE_DATA_ID}">${jsonForScript(page.data)}</script>` +
     template.afterRoot
   );

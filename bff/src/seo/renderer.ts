@@ -1,23 +1,16 @@
 import { stat, readFile } from 'node:fs/promises';
-import { isUuid, type PublicProfile, type PublicQuestion } from '@ques/contracts';
-import {
-  defaultMeta,
-  NEXT_CURSOR_HEADER,
-  profileMeta,
-  profilePath,
-  questionMeta,
-  STRUCTURED_DATA_QUESTIONS,
-  type TrustStats,
-} from '@ques/contracts/core';
+import { defaultMeta } from '@ques/contracts/core';
 import type { PageRendering } from '../pages/ssr.js';
 import { composePage, type Screen } from '../pages/template.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ServiceName, Upstreams } from '../upstreams.js';
+import type { Upstreams } from '../upstreams.js';
+import { loadAnswerPage } from './answer-page.js';
 import { renderMetaBlock, splitIndexHtml, withMetaBlock, type IndexParts } from './meta.js';
-import { matchSeoRoute, notFound, type Loaded, type SeoRoute } from './route.js';
-
-/** The web app's first page of public answers (web/src/features/public-profile/api.ts QUESTIONS_PAGE_SIZE). */
-export const PUBLIC_PAGE_SIZE = 24;
+import { movedPath, type PageLoadContext } from './page-load.js';
+import { loadProfilePage } from './profile-page.js';
+import { matchSeoRoute, type Loaded, type PageRoute } from './route.js';
+import { loadStatusPage, matchStatusRoute } from './status-page.js';
+import { jsonGetter } from './upstream-json.js';
 
 export { matchSeoRoute, type SeoRoute } from './route.js';
 
@@ -26,6 +19,8 @@ export interface SeoPage {
   html: string;
   /** A 301's target path (issue 28: a handle renamed away); the caller adds the request's query string. */
   location?: string;
+  /** The asker's status page (ADR 0058): `no-store`, `noindex`; never in this cache either. */
+  private?: boolean;
 }
 
 /** The pages without data of their own that the server renders too (when it renders pages, docs/adr/0024). */
@@ -77,14 +72,14 @@ export interface SeoRendererOptions {
   onEvict?: (tags: readonly string[], options: { profiles: boolean }) => void;
 }
 
-class UpstreamError extends Error {}
-
 /**
  * Renders the public pages from the services' data, with a small in-memory cache (one in-flight render per page,
  * however many visitors ask at once), evicted when what a page shows changes (`evict`, fed by the bus and the BFF's own writes: pages/events.ts).
- * With the web app's server render (`pages`), the whole page: profile, answer page, home and legal pages; without
- * it, the metadata block of index.html for crawlers. Any failure gives a usable page: the spec's loading texts
- * (and the app, loaded at once, fetches), or the default block.
+ * With the web app's server render (`pages`), the whole page: profile, answer page, home and legal pages, and the
+ * asker's private status page (rendered per request, never cached: ADR 0058); without it, the metadata block of
+ * index.html for crawlers. Each page kind's data comes from its loader (profile-page.ts, answer-page.ts,
+ * status-page.ts). Any failure gives a usable page: the spec's loading texts (and the app, loaded at once,
+ * fetches), or the default block.
  */
 export class SeoRenderer {
   private readonly cache = new Map<
@@ -121,32 +116,25 @@ export class SeoRenderer {
   async render(pathname: string, correlationId?: string, search = ''): Promise<SeoPage | null> {
     const pages = this.opts.pages;
     const screen = pages ? STATIC_PAGES[pathname] : undefined;
-    const route = screen ? null : matchSeoRoute(pathname);
+    // The status page only as a whole render: without one, web/serve.ts sends it the private shell.
+    const route = screen ? null : (matchSeoRoute(pathname) ?? (pages ? matchStatusRoute(pathname) : null));
     if (!screen && !route) return null;
     const template = await this.loadTemplate().catch(() => null);
     if (!template?.parts) return null;
     if (route === 'not-found') return { status: 404, html: template.html };
+    const page = (url: string, hydrateNow: boolean) =>
+      this.page(pathname, screen ? { kind: 'static', screen } : route!, url, template.parts!, template.html, correlationId, hydrateNow);
+    // Private, and live (a countdown, a payment being confirmed): rendered per request with its query (the app loads
+    // once the page has painted: composePage's `hydrateAfterPaint`).
+    if (route?.kind === 'status') return page(pathname + search, false);
 
     // Only the tag filter's variants of a page are cached; any other query (a checkout's return) is rendered once.
     const params = new URLSearchParams(search);
     const cacheable = pages ? [...params.keys()].every((key) => CACHED_QUERY.has(key)) : true;
     const variant = pages && params.has('tag') ? `?tag=${params.get('tag')}` : '';
-    const key = screen
-      ? `s:${screen}`
-      : route!.kind === 'profile'
-        ? `p:${route!.username}${variant}`
-        : `q:${route!.username}:${route!.id}`;
+    const key = screen ? `s:${screen}` : route!.kind === 'profile' ? `p:${route!.username}${variant}` : `q:${route!.username}:${route!.id}`;
     // A page with such a query has work for the app at once (a checkout's return tidies its address): no waiting for intent.
-    const build = () =>
-      this.page(
-        pathname,
-        screen ? { kind: 'static', screen } : route!,
-        pages ? pathname + (cacheable ? variant : search) : '',
-        template.parts!,
-        template.html,
-        correlationId,
-        !cacheable,
-      );
+    const build = () => page(pages ? pathname + (cacheable ? variant : search) : '', !cacheable);
     if (!cacheable) return build();
     return this.cached(key, build);
   }
@@ -240,14 +228,14 @@ export class SeoRenderer {
   /** Loads, renders and composes one page; never rejects. */
   private async page(
     pathname: string,
-    route: SeoRoute | { kind: 'static'; screen: Screen },
+    route: PageRoute | { kind: 'static'; screen: Screen },
     url: string,
     parts: IndexParts,
     shellHtml: string,
     correlationId: string | undefined,
-    hydrateNow = false,
+    hydrateNow: boolean,
   ): Promise<CachedPage> {
-    const pageKey = route.kind === 'profile' ? `p:${route.username}` : route.kind === 'question' ? `q:${route.id}` : route.screen;
+    const pageKey = route.kind === 'profile' ? `p:${route.username}` : route.kind === 'question' ? `q:${route.id}` : route.kind === 'status' ? 'status' : route.screen;
     let loaded: Loaded;
     try {
       loaded = route.kind === 'static' ? { status: 200, meta: null, values: {}, complete: true } : await this.load(route, correlationId);
@@ -255,18 +243,20 @@ export class SeoRenderer {
       this.opts.log.warn({ err, page: pageKey }, 'page data unavailable, serving the page without it');
       loaded = { status: 'unavailable', meta: null, values: {}, complete: false };
     }
+    const owner = route.kind === 'profile' || route.kind === 'question' ? route : null;
     const names = {
       tags: [
-        ...(route.kind === 'static' ? [] : [route.username]),
+        ...(owner ? [owner.username] : []),
         ...(route.kind === 'question' ? [route.id] : []),
         ...(loaded.ownerId ? [loaded.ownerId] : []),
         ...(loaded.questionIds ?? []),
       ].map((t) => t.toLowerCase()),
+      ...(route.kind === 'status' ? { private: true } : {}),
     };
     // A renamed handle: the same path under the new one (the owner's id tag drops it if they rename again).
-    if (loaded.status === 'moved' && route.kind !== 'static')
+    if (loaded.status === 'moved' && owner)
       return { status: 301, html: '', location: movedPath(pathname, loaded.movedTo!), keep: 'ttl', ...names };
-    const keep = !loaded.complete || loaded.status === 'unavailable' ? 'none' : loaded.status === 404 ? 'short' : 'ttl';
+    const keep = !loaded.complete || loaded.status === 'unavailable' || route.kind === 'status' ? 'none' : loaded.status === 404 ? 'short' : 'ttl';
     const status = loaded.status === 404 ? 404 : 200;
 
     const pages = this.opts.pages;
@@ -285,6 +275,8 @@ export class SeoRenderer {
           rootHtml: rendered.html,
           data: { path: pathname, values: loaded.values },
           hydrateNow: hydrateNow || !loaded.complete,
+          hydrateAfterPaint: route.kind === 'status',
+          noindex: route.kind === 'status',
         });
         return { status, html, keep, ...names };
       } catch (err) {
@@ -298,138 +290,19 @@ export class SeoRenderer {
     return { status, html: shellHtml, keep, ...names };
   }
 
-  private async load(route: SeoRoute, correlationId: string | undefined): Promise<Loaded> {
-    const profileCall = () =>
-      this.getJson<PublicProfile>(
-        'identity',
-        `/api/users/public/${encodeURIComponent(route.username)}`,
-        correlationId,
-      );
-    if (route.kind === 'profile') {
-      const [profile, answers, asking, trust] = await Promise.all([
-        profileCall(),
-        this.firstAnswers(route.username, correlationId),
-        this.opts.pages ? this.askingStatus(route.username, correlationId) : null,
-        this.trustStats(route.username, correlationId),
-      ]);
-      const profileKey = `profile:${route.username}`;
-      const questionsKey = `questions:${route.username}`;
-      if (profile.body && isRenamed(profile.body, route.username))
-        return { status: 'moved', movedTo: profile.body.username, meta: null, values: {}, complete: true, ownerId: profile.body._id };
-      if (!profile.body) return notFound(route);
-      // Without the answers the preview is still right; only the FAQ data is missing (and the page not cached).
-      const mine = answers.items.filter((q) => belongsTo(q, profile.body!));
-      const meta = profileMeta(this.origin, profile.body, mine, trust);
-      const values: Loaded['values'] = { [profileKey]: { data: profile.body } };
-      if (answers.complete) values[questionsKey] = { data: { items: answers.page, nextCursor: answers.nextCursor } };
-      // Paused or at the owner's cap (issue 16): the page says so in place of the ask button.
-      if (asking) values[`asking:${route.username}`] = { data: asking };
-      // Issue 15: the owner's trust stats (figures once established), shown and in the structured data.
-      if (trust) values[`trust:${route.username}`] = { data: trust };
-      return {
-        status: 200,
-        meta,
-        values,
-        complete: answers.complete,
-        ownerId: profile.body._id,
-        questionIds: answers.page.map((q) => q._id),
-      };
-    }
-    // An id that is no UUID names no answer: nothing to ask the services.
-    if (!isUuid(route.id)) return notFound(route);
-    if (!this.opts.upstreams.has('questions')) throw new UpstreamError('questions service not configured');
-    const [profile, question] = await Promise.all([
-      profileCall(),
-      this.getJson<PublicQuestion>(
-        'questions',
-        `/api/questions/${encodeURIComponent(route.id)}`,
-        correlationId,
-      ),
-    ]);
-    const answerKey = `answer:${route.id}`;
-    if (profile.body && isRenamed(profile.body, route.username))
-      return { status: 'moved', movedTo: profile.body.username, meta: null, values: {}, complete: true, ownerId: profile.body._id, questionIds: [route.id] };
-    if (!profile.body || !question.body || !belongsTo(question.body, profile.body) || !isPublished(question.body))
-      return notFound(route, profile.body?._id);
-    return {
-      status: 200,
-      meta: questionMeta(this.origin, profile.body, question.body),
-      values: { [answerKey]: { data: { question: question.body, profile: profile.body } } },
-      complete: true,
-      ownerId: profile.body._id,
+  /** The page kind's loader, with the services' JSON for this request (only its correlation id goes along). */
+  private load(route: PageRoute, correlationId: string | undefined): Promise<Loaded> {
+    const { upstreams, log } = this.opts;
+    const ctx: PageLoadContext = {
+      origin: this.origin,
+      get: jsonGetter(upstreams, this.timeoutMs, correlationId),
+      has: (service) => upstreams.has(service),
+      renders: Boolean(this.opts.pages),
+      log,
     };
-  }
-
-  /**
-   * The first page of the public list (spec §7 `GET /api/questions?username=X&role=receiver`), newest first: as
-   * many as the web app's first page when the page is rendered, the structured data's few otherwise.
-   */
-  private async firstAnswers(username: string, correlationId: string | undefined) {
-    const none = { items: [] as PublicQuestion[], page: [] as PublicQuestion[], nextCursor: null as string | null, complete: false };
-    if (!this.opts.upstreams.has('questions')) return none;
-    try {
-      const limit = this.opts.pages ? PUBLIC_PAGE_SIZE : STRUCTURED_DATA_QUESTIONS;
-      const query = new URLSearchParams({ username, role: 'receiver', limit: String(limit) });
-      const list = await this.getJson<PublicQuestion[]>('questions', `/api/questions?${query}`, correlationId);
-      const page = Array.isArray(list.body) ? list.body : [];
-      const items = page.filter(isPublished);
-      return { items: this.opts.pages ? items : items.slice(0, STRUCTURED_DATA_QUESTIONS), page, nextCursor: list.nextCursor, complete: true };
-    } catch (err) {
-      this.opts.log.warn({ err, username }, 'public answers unavailable for the page');
-      return none;
-    }
-  }
-
-  /** Whether the owner takes questions now (`GET /api/asking/status/:username`); null when unknown (the app asks). */
-  private async askingStatus(username: string, correlationId: string | undefined): Promise<unknown> {
-    if (!this.opts.upstreams.has('questions')) return null;
-    try {
-      const status = await this.getJson<unknown>('questions', `/api/asking/status/${encodeURIComponent(username)}`, correlationId);
-      return status.body;
-    } catch (err) {
-      this.opts.log.warn({ err, username }, 'asking status unavailable for the page');
-      return null;
-    }
-  }
-
-  /** The owner's public trust stats (`GET /api/trust-stats/:username`, issue 15); null when unknown. */
-  private async trustStats(username: string, correlationId: string | undefined): Promise<TrustStats | null> {
-    if (!this.opts.upstreams.has('questions')) return null;
-    try {
-      const stats = await this.getJson<TrustStats>('questions', `/api/trust-stats/${encodeURIComponent(username)}`, correlationId);
-      return stats.body;
-    } catch (err) {
-      this.opts.log.warn({ err, username }, 'trust stats unavailable for the page');
-      return null;
-    }
-  }
-
-  /** GET a service's JSON: the body on 200, no body (and its message) on 404, an error otherwise or past the timeout. */
-  private async getJson<T>(
-    service: ServiceName,
-    path: string,
-    correlationId: string | undefined,
-  ): Promise<{ body: T | null; message?: string; nextCursor: string | null }> {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (correlationId) headers['x-correlation-id'] = correlationId;
-    const res = await this.opts.upstreams.request(service, {
-      path,
-      method: 'GET',
-      headers,
-      headersTimeout: this.timeoutMs,
-      bodyTimeout: this.timeoutMs,
-      signal: AbortSignal.timeout(this.timeoutMs),
-    });
-    if (res.statusCode === 404) {
-      const error = (await res.body.json().catch(() => null)) as { message?: unknown } | null;
-      return { body: null, message: typeof error?.message === 'string' ? error.message : undefined, nextCursor: null };
-    }
-    if (res.statusCode !== 200) {
-      await res.body.dump();
-      throw new UpstreamError(`${service} answered ${res.statusCode} for ${path.split('?')[0]}`);
-    }
-    const cursor = res.headers[NEXT_CURSOR_HEADER];
-    return { body: (await res.body.json()) as T, nextCursor: typeof cursor === 'string' && cursor ? cursor : null };
+    if (route.kind === 'profile') return loadProfilePage(route.username, ctx);
+    if (route.kind === 'question') return loadAnswerPage(route, ctx);
+    return loadStatusPage(route, ctx);
   }
 
   private async loadTemplate() {
@@ -457,13 +330,3 @@ export class SeoRenderer {
     return { parts, html, mtimeMs, checkedAt };
   }
 }
-
-/** Identity answered with the profile under another handle: `handle` was renamed away (issue 28). */
-const isRenamed = (profile: PublicProfile, handle: string) => profile.username.toLowerCase() !== handle.toLowerCase();
-/** `/ask/{old}/…` as `/ask/{new}/…`. */
-export const movedPath = (pathname: string, handle: string) => pathname.replace(/^\/ask\/[^/]+/i, profilePath(handle));
-
-const belongsTo = (q: PublicQuestion, profile: PublicProfile) =>
-  (q.toUsername ?? '').toLowerCase() === profile.username.toLowerCase();
-const isPublished = (q: PublicQuestion) =>
-  Boolean(q.answer?.trim()) && q.displayOnProfile !== false && !q.deletedByReceiver;

@@ -7,6 +7,9 @@ import type { PageMeta } from '@ques/contracts/core';
  */
 
 export type SeoRoute = { kind: 'profile'; username: string } | { kind: 'question'; username: string; id: string };
+/** The asker's private status page (status-page.ts): rendered the same way, never cached. */
+export type StatusRoute = { kind: 'status'; token: string };
+export type PageRoute = SeoRoute | StatusRoute;
 
 /** What the renderer loaded for a page (SeoRenderer.load). */
 export interface Loaded {
@@ -48,16 +51,21 @@ export function matchSeoRoute(pathname: string): SeoRoute | 'not-found' | null {
   return id && id.length <= 100 ? { kind: 'question', username, id } : 'not-found';
 }
 
+/** The status page's data key (web/src/lib/ssr.tsx `pageDataKeys.status`): the token as it is, case and all. */
+export const statusKey = (token: string) => `status:${token}`;
+
 /** The message a not-found value carries (the app shows its designed page, never this text). */
 export const NOT_FOUND_MESSAGE = 'Not found';
 
 /**
- * The one not-found answer of the public pages: the profile `route` names has no such person, or the answer is
- * unknown, someone else's or not public. 404, kept for the renderer's not-found time, the app's not-found page.
+ * The one not-found answer of the rendered pages: the profile `route` names has no such person, the answer is
+ * unknown, someone else's or not public, or no question has that status link. 404, kept for the renderer's not-found
+ * time (a status page is never kept), the app's not-found page.
  * A check that turns a missing page into something else (a renamed handle's 301) belongs before this call.
  */
-export function notFound(route: SeoRoute, ownerId?: string): Loaded {
-  const key = route.kind === 'profile' ? `profile:${route.username}` : `answer:${route.id}`;
+export function notFound(route: PageRoute, ownerId?: string): Loaded {
+  const key =
+    route.kind === 'profile' ? `profile:${route.username}` : route.kind === 'question' ? `answer:${route.id}` : statusKey(route.token);
   return {
     status: 404,
     meta: null,

@@ -2,6 +2,7 @@ import type {} from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { NOINDEX } from '../pages/template.js';
 import type { SeoPage, SeoRenderer } from '../seo/renderer.js';
 import type { WebBuild, WebFile } from './build.js';
 import { cachedNegotiator } from './encoding.js';
@@ -117,17 +118,20 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo, opsPages }
       const body = await encodedPage(page, coding);
       void reply
         .status(page.status)
-        .header('cache-control', 'no-cache')
+        .header('cache-control', page.private ? 'no-store' : 'no-cache')
         .type('text/html; charset=utf-8')
         .header('vary', 'Accept-Encoding');
+      // The asker's status page, rendered (ADR 0058): as private as the shell below.
+      if (page.private) void reply.header('x-robots-tag', NOINDEX);
       if (coding !== 'identity') void reply.header('content-encoding', coding);
       return reply.send(body);
     }
-    // A question's private status page (`/q/{token}`, issue 33): never cached, never indexed — header and meta.
+    // A question's private status page (`/q/{token}`, issue 33) without the server render: never cached, never
+    // indexed — header and meta.
     if (path.startsWith('/q/')) {
-      privateShell ??= Buffer.from(build.shell.identity.body.toString('utf8').replace('<head>', '<head><meta name="robots" content="noindex, nofollow">'));
+      privateShell ??= Buffer.from(build.shell.identity.body.toString('utf8').replace('<head>', `<head><meta name="robots" content="${NOINDEX}">`));
       return reply
-        .headers({ 'cache-control': 'no-store', 'x-robots-tag': 'noindex, nofollow' })
+        .headers({ 'cache-control': 'no-store', 'x-robots-tag': NOINDEX })
         .type('text/html; charset=utf-8')
         .send(privateShell);
     }

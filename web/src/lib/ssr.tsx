@@ -19,7 +19,7 @@ export interface PageData {
   path: string;
   /**
    * `profile:{username}` → PublicProfile, `questions:{username}` → first Page<PublicQuestion>, `answer:{id}`,
-   * `asking:{username}` → AskingStatus.
+   * `asking:{username}` → AskingStatus, `status:{token}` → QuestionStatusPage.
    */
   values: Record<string, Loaded<unknown>>;
 }
@@ -41,6 +41,8 @@ export const pageDataKeys = {
   asking: (username: string) => `asking:${username.toLowerCase()}`,
   /** `GET /api/trust-stats/{username}` (issue 15: the owner's public trust stats). */
   trust: (username: string) => `trust:${username.toLowerCase()}`,
+  /** `GET /api/question-status/{token}` (the asker's status page, ADR 0058): tokens are case-sensitive. */
+  status: (token: string) => `status:${token}`,
 };
 
 /** The values of the page data when they belong to the current page, else null. */

@@ -308,7 +308,8 @@ describe.skipIf(!run)('asker trust in Chromium: status page by mailed link, with
     expect(await horizontalOverflow(page)).toBe(0);
 
     await page.getByRole('button', { name: 'Withdraw' }).click();
-    expect(await page.getByText('the hold on your card is released').isVisible()).toBe(true);
+    // A click before the server-rendered page hydrated is replayed once it has (ADR 0058).
+    await until(() => page.getByText('the hold on your card is released').isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Yes, withdraw' }).click();
     await until(() => page.getByTestId('status').textContent()).toBe('Withdrawn');
     await until(() => held.innerText()).toBe('Released — never charged.');

@@ -136,7 +136,8 @@ describe.runIf(run)('the first hour, end to end (issue 28, browser)', () => {
       await until(() => asker.getByTestId('status').textContent()).toBe('Pending');
       expect(await asker.getByTestId('money').innerText()).toBe(`$5.00 held · $4.50 to ${name} · $0.50 Ques fee`);
       const releaseAt = (await asker.getByTestId('release').locator('time').getAttribute('datetime'))!;
-      expect(await asker.getByTestId('release').innerText()).toContain(`hasn’t answered by ${inZone(releaseAt)}, the hold is released`);
+      // The server writes UTC; the page switches to the asker's zone once hydrated (ADR 0058).
+      await until(() => asker.getByTestId('release').innerText()).toContain(`hasn’t answered by ${inZone(releaseAt)}, the hold is released`);
       expect(await asker.getByLabel('Keep this link to follow your question:').inputValue()).toBe(`${base}/q/${token}`);
       expect(await axeViolations(asker), 'confirmation').toEqual([]);
       await screenshot(asker, 'first-hour-confirmation', viewport);

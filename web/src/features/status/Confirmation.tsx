@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatCents, heldSplitText, STATUS_PAGE_PATH, type QuestionStatusPage } from '@ques/contracts/core';
+import { siteOrigin } from '../../lib/head';
 import { LocalTime } from './clock';
 
 /**
@@ -56,7 +57,8 @@ export function Confirmation({ page, token }: { page: QuestionStatusPage; token:
 
 /** The status link with a Copy button: the way back to this page (also for signed-in askers). */
 function StatusLink({ token }: { token: string }) {
-  const url = `${window.location.origin}${STATUS_PAGE_PATH}${token}`;
+  // The public origin (the server render has no window; in the browser it is the one the page was served on).
+  const url = `${siteOrigin()}${STATUS_PAGE_PATH}${token}`;
   const [copied, setCopied] = useState('');
   async function copy() {
     try {

@@ -7,6 +7,7 @@ import { ApiError, errorText } from '../../lib/api';
 import { themeVars } from '../../lib/color';
 import { usePageHead } from '../../lib/head';
 import { Link, useLocation, useParams } from '../../lib/router';
+import { pageDataKeys, usePageData } from '../../lib/ssr';
 import { openSupport } from '../../lib/support';
 import { useApiData } from '../../lib/use-api-data';
 import { openStatusPage, readStatusPage } from './api';
@@ -56,16 +57,34 @@ function usePollWhileConfirming(token: string, page: QuestionStatusPage | undefi
 }
 
 /**
+ * Opening the page confirms a guest's address when it is their mailed link (issue 14). The server renders the page
+ * from the read-only call (a page GET must change nothing), so the hydrated page makes this call itself, as a page
+ * the browser loads does; its answer changes nothing shown there (ADR 0058).
+ */
+function useConfirmOnOpen(token: string, serverRendered: boolean) {
+  useEffect(() => {
+    if (!serverRendered) return;
+    const controller = new AbortController();
+    openStatusPage(token, controller.signal).catch(() => {
+      // Offline or gone: the next opening confirms.
+    });
+    return () => controller.abort();
+  }, [token, serverRendered]);
+}
+
+/**
  * `/q/{token}` (issues 14, 28): the asker's private page for one question, as an order page — no account, in the
  * owner's colours. Opening the mailed link confirms a guest's address. `?confirmed=1` (right after asking or paying)
- * adds the confirmation. Never server-rendered: every time is formatted in the browser, in the viewer's zone.
+ * adds the confirmation. Server-rendered from the BFF's page data (ADR 0058), times in UTC until hydrated (clock.tsx).
  */
 export default function StatusPage({ timeZone }: { timeZone?: string }) {
   const { token = '' } = useParams();
   const confirmation = new URLSearchParams(useLocation().search).get('confirmed') === '1';
   useNoIndex();
   usePageHead('Your question — Ques', 'The private status page of a question.', '/');
-  const loaded = useApiData((signal) => openStatusPage(token, signal), [token]);
+  const initial = usePageData<QuestionStatusPage>(pageDataKeys.status(token));
+  const loaded = useApiData((signal) => openStatusPage(token, signal), [token], initial);
+  useConfirmOnOpen(token, initial !== undefined && 'data' in initial);
   const [page, setPage] = useState<QuestionStatusPage | null>(null);
   const data = page ?? loaded.data;
   usePollWhileConfirming(token, data, setPage);

@@ -1,8 +1,11 @@
 import { act, render, screen, waitFor } from '@testing-library/react';
+import { hydrateRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionStatusPage } from '@ques/contracts/core';
 import { MemoryRouter, Route, Routes } from '../../lib/router';
+import { PageDataProvider, pageDataKeys, type PageData } from '../../lib/ssr';
 import { json, mockFetch } from '../../test/fetch-mock';
 import StatusPage from './StatusPage';
 
@@ -233,3 +236,51 @@ describe('the private status page as an order page (issues 14, 28)', () => {
     expect(screen.getByText('Which loom?')).toBeInTheDocument();
   });
 });
+
+describe('server-rendered (ADR 0058)', () => {
+  it('renders complete with UTC times from the page data, hydrates without a mismatch or a fetch of the page, then shows the viewer\'s zone and confirms the link', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date'] });
+    vi.setSystemTime(NOW);
+    const data: PageData = { path: `/q/${TOKEN}`, values: { [pageDataKeys.status(TOKEN)]: { data: held } } };
+    const tree = () => (
+      <MemoryRouter initialEntries={[`/q/${TOKEN}?confirmed=1`]}>
+        <PageDataProvider holder={{ current: data }}>
+          <Routes>
+            <Route path="q/:token" element={<StatusPage timeZone={ZONE} />} />
+          </Routes>
+        </PageDataProvider>
+      </MemoryRouter>
+    );
+    const served = renderToString(tree());
+    const html = served.replaceAll('<!-- -->', '');
+    // Complete without JavaScript: the amount, the state, the timeline; 11:59 UTC as the server writes it.
+    expect(html).toContain('$5.00 held · $4.50 to Mira Castell · $0.50 Ques fee');
+    expect(html).toContain('data-testid="status">Pending</strong>');
+    expect(html).toContain('If Mira Castell hasn’t answered by <time');
+    expect(html).toContain('>Sun 6 Dec, 11:59</time>');
+    expect(html).not.toContain('17:29');
+    // Every time's box is sized by every zone's way of writing it (the same on both sides: nothing moves).
+    expect(html).toContain('data-zones="Sat 5 Dec, 23:59\nSun 6 Dec, 11:59\nMon 7 Dec, 01:59"');
+
+    const mock = mockFetch(confirmWith(held));
+    restore = mock.restore;
+    const container = document.createElement('div');
+    container.innerHTML = served;
+    document.body.appendChild(container);
+    const problems: unknown[] = [];
+    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => void problems.push(args));
+    try {
+      await act(async () => {
+        hydrateRoot(container, tree(), { onRecoverableError: (error) => void problems.push(error) });
+      });
+      await waitFor(() => expect(container.querySelector('[data-testid="release"] time')?.textContent).toBe('Sun 6 Dec, 17:29'));
+      expect(problems).toEqual([]);
+      // The page came with the document: the only call is opening the link (it confirms a guest's mailed link).
+      await waitFor(() => expect(mock.calls.map((c) => `${c.method} ${new URL(c.url, 'http://x').pathname}`)).toEqual([`POST /api/question-status/${TOKEN}/confirm`]));
+    } finally {
+      consoleError.mockRestore();
+      container.remove();
+    }
+  });
+});
+

@@ -1,6 +1,6 @@
 /*
- * Times on the status page (issue 28): in the viewer's own time zone, formatted in the browser (the page is never
- * server-rendered, so no markup depends on the server's zone), with the UTC time as a tooltip.
+ * Times on the status page (issue 28): in the viewer's own time zone, with the UTC time as a tooltip. The server
+ * renders them in UTC (it cannot know the zone) and the browser switches once it has hydrated (clock.tsx, ADR 0058).
  */
 
 const FORMAT: Intl.DateTimeFormatOptions = {
@@ -30,6 +30,14 @@ export function localDateTime(iso: string, timeZone?: string, now = new Date()):
 export function utcDateTime(iso: string): string {
   const p = partsOf(new Date(iso), 'UTC');
   return `${p.weekday} ${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute} UTC`;
+}
+
+/**
+ * Every way `localDateTime` can write `iso`, whatever the viewer's zone: the dates at UTC−12, UTC and UTC+14 cover
+ * every zone's date, and hours and minutes in tabular digits are as wide in any zone. The same on server and browser.
+ */
+export function zoneRenderings(iso: string, now = new Date()): string[] {
+  return ['Etc/GMT+12', 'UTC', 'Etc/GMT-14'].map((zone) => localDateTime(iso, zone, now));
 }
 
 /** "4 d 23 h 05 min 08 s" until `deadline`: the units after the days padded, so the width stays; never negative. */
