@@ -15,7 +15,7 @@ export async function fetchPublicProfile(username: string, signal?: AbortSignal)
 
 /**
  * A renamed handle in the address (issue 28, ADR 0057): identity answers an old handle with the profile under its new
- * one — the BFF's 301 on a full load compares the same way (bff/src/seo/renderer.ts `isRenamed`), case aside. The app
+ * one — the BFF's 301 on a full load compares the same way (bff/src/seo/page-load.ts `isRenamed`), case aside. The app
  * reaches `/ask/{old}` without a load (a link, the history), so here the address is replaced by the same path under the
  * new handle, keeping the rest (answer id, slug, query, hash). True while it is being replaced: the page shows its
  * loading state meanwhile, never the profile under a link that no longer names it.
