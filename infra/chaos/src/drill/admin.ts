@@ -36,7 +36,9 @@ export async function runAdmin(service: ServiceSchema, args: string[], target: A
     return stdout;
   } catch (err) {
     const e = err as Error & { stderr?: string };
-    throw new Error(`${service} admin ${args.join(' ')} failed: ${e.message}\n${e.stderr ?? ''}`, { cause: err });
+    throw new Error(`${service} admin ${args.join(' ')} failed: ${e.message}\n${e.stderr ?? ''}`, {
+      cause: err,
+    });
   }
 }
 
@@ -52,5 +54,7 @@ export async function rebuildAll(target: AdminTarget): Promise<void> {
  */
 export async function republishAll(target: AdminTarget): Promise<void> {
   if (!target.natsUrl) throw new Error('republish needs NATS_URL');
-  await Promise.all(SERVICE_SCHEMAS.map((service) => runAdmin(service, ['republish', '--from', '0'], target)));
+  await Promise.all(
+    SERVICE_SCHEMAS.map((service) => runAdmin(service, ['republish', '--from', '0'], target)),
+  );
 }

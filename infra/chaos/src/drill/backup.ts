@@ -55,7 +55,10 @@ export async function backupDatabase(opts: BackupOptions): Promise<BackupManifes
   const started = Date.now();
   mkdirSync(opts.dir, { recursive: true });
   const models = readModels();
-  const client = new pg.Client({ connectionString: opts.databaseUrl, application_name: HARNESS_APPLICATION_NAME });
+  const client = new pg.Client({
+    connectionString: opts.databaseUrl,
+    application_name: HARNESS_APPLICATION_NAME,
+  });
   client.on('error', () => {});
   await client.connect();
   try {
@@ -125,7 +128,8 @@ export async function restoreDatabase(databaseUrl: string, dir: string): Promise
       throw new Error(
         `restore refused: the database already has ${existing.rows.map((r) => r.nspname).join(', ')} (restore into a fresh database)`,
       );
-    for (const ext of manifest.extensions) await c.query(`CREATE EXTENSION IF NOT EXISTS "${ext}" WITH SCHEMA public`);
+    for (const ext of manifest.extensions)
+      await c.query(`CREATE EXTENSION IF NOT EXISTS "${ext}" WITH SCHEMA public`);
   });
   for (const { file } of manifest.schemas) {
     await run(

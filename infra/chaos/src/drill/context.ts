@@ -69,7 +69,12 @@ export async function loadIsServing(ctx: DrillContext, load: PhaseLoad): Promise
   await pollUntil(async () => load.accepted >= 3, {
     timeoutMs: 30_000,
     signal: ctx.signal,
-    message: () => `fewer than 3 asks accepted (${load.records.map((r) => r.detail).filter(Boolean).slice(-3).join('; ')})`,
+    message: () =>
+      `fewer than 3 asks accepted (${load.records
+        .map((r) => r.detail)
+        .filter(Boolean)
+        .slice(-3)
+        .join('; ')})`,
   });
 }
 
@@ -111,7 +116,9 @@ export const sinceNow = async (ctx: DrillContext) => ({
  * Every tipped question's money, across services: questions' view and payments' agree (held = authorized, captured,
  * released), an answered one is captured, and no question is in the ledger twice. Returns the disagreements.
  */
-export async function moneyDisagreements(databaseUrl: string): Promise<{ disagree: number; answeredNotCaptured: number; doubleBooked: number }> {
+export async function moneyDisagreements(
+  databaseUrl: string,
+): Promise<{ disagree: number; answeredNotCaptured: number; doubleBooked: number }> {
   return withClient(databaseUrl, async (c) => {
     const res = await c.query<{ disagree: string; answered: string; doubled: string }>(`
       SELECT
@@ -123,6 +130,10 @@ export async function moneyDisagreements(databaseUrl: string): Promise<{ disagre
           WHERE q.tip_amount > 0 AND q.lifecycle = 'answered' AND q.tip_status <> 'captured')::text AS answered,
         (SELECT count(*) FROM (SELECT question_id FROM payments.ledger GROUP BY 1 HAVING count(*) > 1) d)::text AS doubled`);
     const r = res.rows[0]!;
-    return { disagree: Number(r.disagree), answeredNotCaptured: Number(r.answered), doubleBooked: Number(r.doubled) };
+    return {
+      disagree: Number(r.disagree),
+      answeredNotCaptured: Number(r.answered),
+      doubleBooked: Number(r.doubled),
+    };
   });
 }

@@ -121,7 +121,9 @@ export function differences(before: DataFigures, after: DataFigures): string[] {
     if (!a) out.push(`${key}: new table after (${b!.rows} rows)`);
     else if (!b) out.push(`${key}: table missing after (${a.rows} rows before)`);
     else if (a.rows !== b.rows || a.checksum !== b.checksum)
-      out.push(`${key}: ${a.rows} rows ${a.checksum.slice(0, 8)} before, ${b.rows} rows ${b.checksum.slice(0, 8)} after`);
+      out.push(
+        `${key}: ${a.rows} rows ${a.checksum.slice(0, 8)} before, ${b.rows} rows ${b.checksum.slice(0, 8)} after`,
+      );
   }
   for (const field of ['questions', 'answers', 'tips'] as const)
     if (before[field] !== after[field]) out.push(`${field}: ${before[field]} before, ${after[field]} after`);

@@ -1,6 +1,16 @@
 import { rebuildAll, republishAll } from './admin.js';
 import { backupDatabase, currentFigures, restoreDatabase, type BackupManifest } from './backup.js';
-import { fail, figure, loadIsServing, moneyDisagreements, sinceNow, startLoad, step, verdict, type DrillContext } from './context.js';
+import {
+  fail,
+  figure,
+  loadIsServing,
+  moneyDisagreements,
+  sinceNow,
+  startLoad,
+  step,
+  verdict,
+  type DrillContext,
+} from './context.js';
 import { combinedChecksum, differences, dollars, SERVICE_SCHEMAS, type DataFigures } from './figures.js';
 import { deleteStreams, recreateStreams } from './streams.js';
 import { recreateDatabase } from '../topology/postgres.js';
@@ -19,7 +29,10 @@ function schemaLines(f: DataFigures, models: Record<string, string[]>): string[]
     const keys = Object.keys(f.tables).filter((k) => k.startsWith(`${schema}.`));
     const read = keys.filter((k) => models[schema]?.includes(k.slice(schema.length + 1)));
     const rm = combinedChecksum(f, read);
-    const rest = combinedChecksum(f, keys.filter((k) => !read.includes(k)));
+    const rest = combinedChecksum(
+      f,
+      keys.filter((k) => !read.includes(k)),
+    );
     return `${schema}: ${f.events[schema]?.count ?? 0} events, read models ${rm.rows} rows ${rm.checksum.slice(0, 12)}, other tables ${rest.rows} rows ${rest.checksum.slice(0, 12)}`;
   });
 }
@@ -41,14 +54,24 @@ export async function restoreDrill(ctx: DrillContext): Promise<void> {
     ctx,
     DRILL,
     'backup under load (pg_dump per schema, one snapshot)',
-    () => backupDatabase({ databaseUrl: db.url, dir: ctx.backupDir, nats: { url: topology.natsUrl, namespace: topology.namespace } }),
+    () =>
+      backupDatabase({
+        databaseUrl: db.url,
+        dir: ctx.backupDir,
+        nats: { url: topology.natsUrl, namespace: topology.namespace },
+      }),
     (m) =>
       `${m.schemas.map((s) => `${s.schema} ${(s.bytes / 1024).toFixed(0)} KiB`).join(', ')}; ${m.jetstream?.streams.length ?? 0} stream configs, ${m.jetstream?.consumers.length ?? 0} durables`,
   );
   await load.finish();
   const before = manifest.figures;
   const models = Object.fromEntries(manifest.schemas.map((s) => [s.schema, s.readModelsLeftOut]));
-  figure(ctx, DRILL, 'at the backup', `${before.questions} questions, ${before.answers} answers, ${before.tips} tips; ${money(before)}`);
+  figure(
+    ctx,
+    DRILL,
+    'at the backup',
+    `${before.questions} questions, ${before.answers} answers, ${before.tips} tips; ${money(before)}`,
+  );
   for (const line of schemaLines(before, models)) figure(ctx, DRILL, 'at the backup', line);
 
   await step(ctx, DRILL, 'services stopped', async () => {
@@ -58,21 +81,46 @@ export async function restoreDrill(ctx: DrillContext): Promise<void> {
   await step(ctx, DRILL, 'restore (pg_restore per schema)', () => restoreDatabase(db.url, ctx.backupDir));
   // The control: without the rebuild, the read models are empty and the comparison says so.
   const unbuilt = differences(before, await currentFigures(db.url));
-  figure(ctx, DRILL, 'restored, not rebuilt', `${unbuilt.length} tables differ from the backup (the read models, left out of it)`);
-  if (unbuilt.length === 0) fail(ctx, 'restore: the comparison found nothing to rebuild; it cannot tell a rebuilt read model from a missing one');
+  figure(
+    ctx,
+    DRILL,
+    'restored, not rebuilt',
+    `${unbuilt.length} tables differ from the backup (the read models, left out of it)`,
+  );
+  if (unbuilt.length === 0)
+    fail(
+      ctx,
+      'restore: the comparison found nothing to rebuild; it cannot tell a rebuilt read model from a missing one',
+    );
   await step(ctx, DRILL, 'rebuild-projections (every service)', () => rebuildAll(target));
   const after = await currentFigures(db.url);
-  figure(ctx, DRILL, 'after restore + rebuild', `${after.questions} questions, ${after.answers} answers, ${after.tips} tips; ${money(after)}`);
+  figure(
+    ctx,
+    DRILL,
+    'after restore + rebuild',
+    `${after.questions} questions, ${after.answers} answers, ${after.tips} tips; ${money(after)}`,
+  );
   for (const line of schemaLines(after, models)) figure(ctx, DRILL, 'after restore + rebuild', line);
   const diff = differences(before, after);
-  figure(ctx, DRILL, 'compared with the backup', diff.length ? diff.join('; ') : `all ${Object.keys(after.tables).length} tables identical`);
+  figure(
+    ctx,
+    DRILL,
+    'compared with the backup',
+    diff.length ? diff.join('; ') : `all ${Object.keys(after.tables).length} tables identical`,
+  );
   if (diff.length) fail(ctx, `restore: differs from the backup: ${diff.join('; ')}`);
 
   // The streams hold events the restored stores no longer have: reset them to the stores.
-  await step(ctx, DRILL, 'streams reset to the restored stores', async () => {
-    await deleteStreams(topology.natsUrl, topology.namespace);
-    return manifest.jetstream ? recreateStreams(topology.natsUrl, manifest.jetstream) : [];
-  }, (created) => `${created.length} streams recreated from the saved configuration`);
+  await step(
+    ctx,
+    DRILL,
+    'streams reset to the restored stores',
+    async () => {
+      await deleteStreams(topology.natsUrl, topology.namespace);
+      return manifest.jetstream ? recreateStreams(topology.natsUrl, manifest.jetstream) : [];
+    },
+    (created) => `${created.length} streams recreated from the saved configuration`,
+  );
   await step(ctx, DRILL, 'services started', async () => {
     for (const name of topology.names()) await topology.restart(name);
   });

@@ -36,7 +36,10 @@ export interface DrillReport {
   runDirKept: boolean;
 }
 
-const SETTINGS: Record<Mode, { plan: LoadPlan; cast: { owners: number; askers: number }; quiescenceTimeoutMs: number }> = {
+const SETTINGS: Record<
+  Mode,
+  { plan: LoadPlan; cast: { owners: number; askers: number }; quiescenceTimeoutMs: number }
+> = {
   // The CI form: a dozen asks a phase, two owners; well under a minute after the topology is up.
   short: {
     plan: { opsPerSecond: 6, maxInFlight: 12, minOps: 12, callDeadlineMs: 45_000 },
@@ -56,7 +59,8 @@ export function formatDrillTable(rows: DrillRow[]): string {
   const w2 = Math.max(4, ...rows.map((r) => r.step.length));
   const lines = [`${'drill'.padEnd(w1)}  ${'step'.padEnd(w2)}  ${'time'.padStart(8)}  figures`];
   lines.push('-'.repeat(Math.min(160, w1 + w2 + 22)));
-  for (const r of rows) lines.push(`${r.drill.padEnd(w1)}  ${r.step.padEnd(w2)}  ${time(r.ms).padStart(8)}  ${r.detail}`);
+  for (const r of rows)
+    lines.push(`${r.drill.padEnd(w1)}  ${r.step.padEnd(w2)}  ${time(r.ms).padStart(8)}  ${r.detail}`);
   return lines.join('\n');
 }
 

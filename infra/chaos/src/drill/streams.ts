@@ -35,7 +35,11 @@ export async function saveStreams(url: string, namespace: string): Promise<Strea
     for (const name of eventStreamNames(namespace)) {
       try {
         const info = await jsm.streams.info(name);
-        backup.streams.push({ config: info.config, messages: info.state.messages, lastSeq: info.state.last_seq });
+        backup.streams.push({
+          config: info.config,
+          messages: info.state.messages,
+          lastSeq: info.state.last_seq,
+        });
         for await (const consumer of jsm.consumers.list(name))
           backup.consumers.push({ stream: name, config: consumer.config });
       } catch (err) {
