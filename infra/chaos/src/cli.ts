@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { keepRunDir, repoRoot } from './config.js';
 import { FAULTS } from './faults.js';
 import { DRILLS, runDrills, type DrillName } from './drill/run.js';
+import { opsCommand } from './ops-cli.js';
 import { runChaos } from './run.js';
 import { Topology } from './topology/topology.js';
 
@@ -137,11 +138,18 @@ async function up(args: string[]): Promise<number> {
 }
 
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<number>> = { run, up };
+const commands: Record<string, (args: string[]) => Promise<number>> = {
+  run,
+  up,
+  backup: (args) => opsCommand('backup', args),
+  restore: (args) => opsCommand('restore', args),
+  republish: (args) => opsCommand('republish', args),
+};
 const handler = commands[command ?? ''];
 if (!handler) {
   console.error(
-    'usage: cli.js run [--short] [--seed N] [--only fault,…] | up [--identity N] [--questions N] [--payments N] [--support N]',
+    'usage: cli.js run [drill] [--short] [--seed N] [--only fault,…] | up [--identity N] [--questions N] [--payments N] [--support N]\n' +
+      '       cli.js backup --out DIR | restore --from DIR [--streams] | republish [--from DIR]   (DATABASE_URL, NATS_URL, BUS_NAMESPACE)',
   );
   process.exit(2);
 }
