@@ -13,7 +13,7 @@ import {
 } from './context.js';
 import { combinedChecksum, differences, dollars, SERVICE_SCHEMAS, type DataFigures } from './figures.js';
 import { deleteStreams, recreateStreams } from './streams.js';
-import { recreateDatabase } from '../topology/postgres.js';
+import { recreateDatabase, withClient } from '../topology/postgres.js';
 
 const DRILL = 'restore' as const;
 
@@ -101,6 +101,27 @@ export async function restoreDrill(ctx: DrillContext): Promise<void> {
     `${after.questions} questions, ${after.answers} answers, ${after.tips} tips; ${money(after)}`,
   );
   for (const line of schemaLines(after, models)) figure(ctx, DRILL, 'after restore + rebuild', line);
+  // Asks the clients were told about after the backup's instant are gone with the restore, by design: say how many.
+  const accepted = load.records
+    .filter((r) => r.outcome === 'accepted' && r.questionId)
+    .map((r) => r.questionId!);
+  const kept = await withClient(db.url, async (c) =>
+    Number(
+      (
+        await c.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM questions.questions WHERE id = ANY($1::uuid[]) AND lifecycle <> 'awaiting_payment'`,
+          [accepted],
+        )
+      ).rows[0]!.n,
+    ),
+  );
+  figure(
+    ctx,
+    DRILL,
+    'asks of the backup phase',
+    `${accepted.length} accepted: ${kept} visible at the backup's instant, ${accepted.length - kept} not ` +
+      '(accepted after it, gone with the restore by design; or a payment in flight at it, settled by the republish)',
+  );
   const diff = differences(before, after);
   figure(
     ctx,
