@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
  * `node infra/chaos/dist/cli.js run [--short] [--seed N] [--only nats,kill-9]` — the chaos suite (`npm run chaos`).
+ * `node infra/chaos/dist/cli.js run drill [--short] [--only stream-loss,restore]` — the recovery drills.
  * `node infra/chaos/dist/cli.js up [--questions N] [--payments N] [--identity N] [--support N]` — the plain-process topology, until Ctrl-C.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -8,6 +9,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { keepRunDir, repoRoot } from './config.js';
 import { FAULTS } from './faults.js';
+import { DRILLS, runDrills, type DrillName } from './drill/run.js';
+import { opsCommand } from './ops-cli.js';
 import { runChaos } from './run.js';
 import { Topology } from './topology/topology.js';
 
@@ -29,8 +32,9 @@ function abortOnSignals(): AbortSignal {
 }
 
 async function run(args: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args,
+    allowPositionals: true,
     options: {
       short: { type: 'boolean', default: false },
       long: { type: 'boolean', default: false },
@@ -39,6 +43,9 @@ async function run(args: string[]): Promise<number> {
     },
   });
   const mode = values.short ? 'short' : 'long';
+  const signal = abortOnSignals();
+  if (positionals[0] === 'drill') return drill(mode, values.seed, values.only, signal);
+  if (positionals.length) throw new Error(`unknown argument ${positionals[0]} (a drill: \`run drill\`)`);
   const only = values.only
     ?.split(',')
     .map((s) => s.trim())
@@ -51,7 +58,7 @@ async function run(args: string[]): Promise<number> {
     seed: values.seed ? Number(values.seed) : undefined,
     only,
     progress,
-    signal: abortOnSignals(),
+    signal,
   });
 
   const dir = join(repoRoot(), 'test-artifacts', 'chaos');
@@ -70,6 +77,48 @@ async function run(args: string[]): Promise<number> {
     `\n${report.passed ? 'PASS' : 'FAIL'} — report: ${file}${report.runDirKept ? `; logs: ${join(report.runDir, 'logs')}` : ''}`,
   );
   if (keepRunDir()) console.log(`kept: database ${report.database} (drop it when done), ${report.runDir}`);
+  // The whole suite (no --only) ends with the recovery drills, on a topology of their own.
+  if (only?.length || signal.aborted) return report.passed ? 0 : 1;
+  console.log('');
+  const drills = await drill(mode, values.seed, undefined, signal);
+  return report.passed && drills === 0 ? 0 : 1;
+}
+
+/** `npm run chaos -- drill [--short] [--only stream-loss|restore]`: the recovery drills (ADR 0059). */
+async function drill(
+  mode: 'short' | 'long',
+  seed: string | undefined,
+  onlyArg: string | undefined,
+  signal: AbortSignal,
+): Promise<number> {
+  const only =
+    onlyArg
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) ?? [];
+  const unknown = only.filter((name) => !DRILLS.includes(name as DrillName));
+  if (unknown.length) throw new Error(`unknown drill(s) ${unknown.join(', ')}; have ${DRILLS.join(', ')}`);
+  const report = await runDrills({
+    mode,
+    seed: seed ? Number(seed) : undefined,
+    only: only as DrillName[],
+    progress,
+    signal,
+  });
+  const dir = join(repoRoot(), 'test-artifacts', 'chaos');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `drill-${mode}.json`);
+  writeFileSync(file, JSON.stringify(report, null, 2));
+  console.log(
+    `\nRecovery drills, ${mode} (seed ${report.seed}) — ${(report.durationMs / 1000).toFixed(0)} s\n`,
+  );
+  console.log(report.table);
+  for (const failure of report.failures) console.log(`✗ ${failure}`);
+  for (const crash of report.crashes) console.log(`✗ crash: ${crash}`);
+  if (report.error) console.log(`\n✗ drill stopped early: ${report.error}`);
+  console.log(
+    `\n${report.passed ? 'PASS' : 'FAIL'} — report: ${file}${report.runDirKept ? `; kept: ${report.runDir}` : ''}`,
+  );
   return report.passed ? 0 : 1;
 }
 
@@ -107,11 +156,18 @@ async function up(args: string[]): Promise<number> {
 }
 
 const [command, ...rest] = process.argv.slice(2);
-const commands: Record<string, (args: string[]) => Promise<number>> = { run, up };
+const commands: Record<string, (args: string[]) => Promise<number>> = {
+  run,
+  up,
+  backup: (args) => opsCommand('backup', args),
+  restore: (args) => opsCommand('restore', args),
+  republish: (args) => opsCommand('republish', args),
+};
 const handler = commands[command ?? ''];
 if (!handler) {
   console.error(
-    'usage: cli.js run [--short] [--seed N] [--only fault,…] | up [--identity N] [--questions N] [--payments N] [--support N]',
+    'usage: cli.js run [drill] [--short] [--seed N] [--only fault,…] | up [--identity N] [--questions N] [--payments N] [--support N]\n' +
+      '       cli.js backup --out DIR | restore --from DIR [--streams] | republish [--from DIR]   (DATABASE_URL, NATS_URL, BUS_NAMESPACE)',
   );
   process.exit(2);
 }

@@ -54,3 +54,22 @@ export function repoRoot(): string {
     dir = parent;
   }
 }
+
+/**
+ * The operator commands' target (`backup`, `restore`, `republish`): the deployment's own variables, as its services
+ * read them (infra/README.md). Unlike the topology's children, these commands act on a real deployment.
+ */
+export function deploymentEnv(): {
+  databaseUrl: string | undefined;
+  natsUrl: string | undefined;
+  namespace: string;
+  /** Where relative paths are taken from: npm's INIT_CWD (`npm run … -w` runs in the workspace folder). */
+  cwd: string;
+} {
+  return {
+    databaseUrl: env.DATABASE_URL,
+    natsUrl: env.NATS_URL,
+    namespace: env.BUS_NAMESPACE ?? '',
+    cwd: env.INIT_CWD ?? process.cwd(),
+  };
+}

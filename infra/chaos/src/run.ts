@@ -4,7 +4,7 @@ import { keepRunDir } from './config.js';
 import { FAULTS, type Fault, type FaultContext, type Mode } from './faults.js';
 import { createCast, refreshCast, type Cast } from './load/cast.js';
 import { BffClient } from './load/client.js';
-import { PhaseLoad, seededRandom, type LoadPlan } from './load/workload.js';
+import { PhaseLoad, seededRandom, type AskRecord, type LoadPlan } from './load/workload.js';
 import { failuresOf, formatFindings, formatTable, type PhaseResult } from './report.js';
 import { crashSummary, type CrashSummary } from './topology/crash.js';
 import { Topology } from './topology/topology.js';
@@ -79,10 +79,10 @@ const describeBacklog = (b: Backlog, js: { pending: number; ackPending: number }
  * Waits until the system owes nothing: every process ready, outboxes empty, consumers caught up, every accepted ask
  * visible, every answer and withdrawal reflected, every tip in one agreed state. Returns how long that took, or null.
  */
-async function waitForQuiescence(
+export async function waitForQuiescence(
   topology: Topology,
   tag: string,
-  load: PhaseLoad,
+  records: AskRecord[],
   phase: string,
   timeoutMs: number,
   signal?: AbortSignal,
@@ -94,7 +94,7 @@ async function waitForQuiescence(
     await pollUntil(
       async () => {
         await topology.allReady();
-        const backlog = await readBacklog(topology.database!.url, tag, phase, load.records);
+        const backlog = await readBacklog(topology.database!.url, tag, phase, records);
         let js: { pending: number; ackPending: number } | string;
         try {
           js = await topology.backlog();
@@ -170,7 +170,7 @@ async function runPhase(
   const settled = await waitForQuiescence(
     topology,
     tag,
-    load,
+    load.records,
     phase,
     settings.quiescenceTimeoutMs,
     ctx.signal,

@@ -63,6 +63,14 @@ export async function dropDatabase(db: ChaosDatabase): Promise<void> {
   await withClient(db.serverUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${db.name} WITH (FORCE)`));
 }
 
+/** The backup drill's "database lost": drops the database (its connections too) and creates it again, empty. */
+export async function recreateDatabase(db: ChaosDatabase): Promise<void> {
+  await withClient(db.serverUrl, async (c) => {
+    await c.query(`DROP DATABASE IF EXISTS ${db.name} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${db.name}`);
+  });
+}
+
 /**
  * The fault of issue 12: every backend of the database is terminated (57P01 on each of the services' connections,
  * idle or in a transaction). The harness's own connections are spared. Returns how many were terminated.
