@@ -37,6 +37,8 @@ export * from './cli.js';
 export * from './mail/mailer.js';
 export * from './mail/mailbox.js';
 export * from './mail/letter.js';
+export * from './mail/address.js';
+export * from './mail/mail-quota.js';
 export { renderLetterHtml } from './mail/layout.js';
 export * from './access.js';
 export * from './metrics/metrics.js';
