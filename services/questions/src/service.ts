@@ -51,8 +51,8 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
   consumes: ['identity', 'payments'],
   // The notification e-mails.
   mail: (config) => ({ from: config.MAIL_FROM, smtpUrl: config.SMTP_URL, mailDir: join(config.DATA_DIR, 'mail') }),
-  build: ({ store, db, clock, config }) => {
-    const commands = questionCommands(store, { clock, publicOrigin: config.PUBLIC_ORIGIN });
+  build: ({ store, db, clock, config, log }) => {
+    const commands = questionCommands(store, { clock, publicOrigin: config.PUBLIC_ORIGIN, log });
     const questions = new QuestionsReadModel(db);
     const recipients = new RecipientsReadModel(db);
     const asking = new Asking({ db, recipients, clock });
