@@ -25,6 +25,7 @@ export * from './http/revocations.js';
 export * from './events/integration-outbox.js';
 export * from './http/http-app.js';
 export * from './http/calls.js';
+export * from './http/internal-calls.js';
 export * from './http/keys.js';
 export * from './logger.js';
 export * from './scheduler/scheduler.js';
