@@ -119,7 +119,7 @@ export const ZSubmitTippedQuestionRequest = z.object({
 });
 export type SubmitTippedQuestionRequest = z.infer<typeof ZSubmitTippedQuestionRequest>;
 
-/** `x-internal-token`: the shared secret of `/internal/*` calls, when the deployment sets `INTERNAL_API_TOKEN`. */
+/** `x-internal-token`: the shared secret of `/internal/*` calls (`INTERNAL_API_TOKEN`, required in every run mode). */
 export const ZInternalCallHeaders = z.object({ 'x-internal-token': z.string().optional() });
 
 // ---- responses ----

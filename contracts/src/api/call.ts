@@ -71,9 +71,12 @@ export function responseSchemas(call: ApiCall): Record<number, z.ZodType> {
   return { ...errors, ...call.schema.response };
 }
 
+/** What an internal call without the deployment's internal token is answered (401). */
+export const INTERNAL_TOKEN_REQUIRED = 'This internal call needs the internal token.';
+
 /**
  * Declares a service-to-service call on the internal network (`/internal/*`, never forwarded by the BFF): no user
- * token (`auth: 'none'`), the `x-internal-token` header, and 403 `Forbidden` when the deployment's token is missing.
+ * token (`auth: 'none'`), the `x-internal-token` header — required in every run mode (ADR 0060) — and 401 without it.
  */
 export function defineInternalCall<const S extends Omit<CallSchema, 'headers'>>(
   call: Omit<ApiCall<S>, 'auth'>,
@@ -81,7 +84,7 @@ export function defineInternalCall<const S extends Omit<CallSchema, 'headers'>>(
   return defineCall({
     ...call,
     auth: 'none',
-    errors: { 403: ['Forbidden'], ...call.errors },
+    errors: { 401: [INTERNAL_TOKEN_REQUIRED], ...call.errors },
     schema: { headers: ZInternalCallHeaders, ...call.schema },
   });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HANDLE_HOLD_DAYS, HANDLE_MESSAGES as H } from '../core/handle.js';
-import { IDENTITY_MESSAGES as M, LIMITS, RESET_MAILS_PER_HOUR, VERIFICATION_MAILS_PER_HOUR } from '../core/identity.js';
+import { IDENTITY_MESSAGES as M, LIMITS, RESET_MAILS_PER_ADDRESS_PER_DAY, RESET_MAILS_PER_HOUR, VERIFICATION_MAILS_PER_HOUR } from '../core/identity.js';
 import {
   ZAvatarFileParams,
   ZChangeHandleRequest,
@@ -50,7 +50,7 @@ export const identityApi = {
     errors: {
       400: ['Name is required', M.nameControl, 'Email is required', 'Please enter a valid email address', 'Password is required', `Password must be at least ${LIMITS.passwordMin} characters`, ...HANDLE_REFUSALS],
       409: [M.emailTaken, H.taken],
-      429: [TOO_MANY],
+      429: [M.tooManyMailsToAddress, TOO_MANY],
     },
     schema: { body: ZSignupRequest, response: { 201: ZSignupResponse } },
   }),
@@ -112,7 +112,7 @@ export const identityApi = {
       401: [...AUTH_ERRORS],
       404: [M.userNotFound],
       409: [M.emailTaken],
-      429: [M.tooManyEmailChanges, M.tooManyMailsToAddress],
+      429: [M.tooManyEmailChanges, M.tooManyMailsToAddress, M.tooManyMailsForAccount],
     },
     schema: { body: ZProfilePutBody, response: { 200: ZUser } },
   }),
@@ -192,7 +192,9 @@ export const identityApi = {
     path: '/api/users/reset-password',
     service: 'identity',
     summary: 'Mail a password-reset link (the answer is the same whether the address has an account or not)',
-    description: `At most ${RESET_MAILS_PER_HOUR} reset e-mails per address per hour; further requests answer the same and send nothing.`,
+    description:
+      `At most ${RESET_MAILS_PER_HOUR} reset e-mails per account per hour and ${RESET_MAILS_PER_ADDRESS_PER_DAY} per inbox (the ` +
+      'address normalised: case, `+tags`, Gmail dots) per UTC day; further requests answer the same and send nothing.',
     auth: 'none',
     rateLimit: 'auth',
     errors: { 400: ['Email is required', 'Please enter a valid email address'], 429: [TOO_MANY] },
@@ -230,7 +232,7 @@ export const identityApi = {
     description: `At most ${VERIFICATION_MAILS_PER_HOUR} verification e-mails per account per hour. Earlier links stay valid until they expire.`,
     auth: 'required',
     rateLimit: 'auth',
-    errors: { 401: [...AUTH_ERRORS], 409: [M.alreadyVerified], 429: [M.tooManyVerifications, M.tooManyMailsToAddress, TOO_MANY] },
+    errors: { 401: [...AUTH_ERRORS], 409: [M.alreadyVerified], 429: [M.tooManyVerifications, M.tooManyMailsToAddress, M.tooManyMailsForAccount, TOO_MANY] },
     // No body needed (a client may send none, null or {}).
     schema: { body: z.object({}).nullish(), response: { 200: ZMessageResponse } },
   }),

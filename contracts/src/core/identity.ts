@@ -79,14 +79,22 @@ export const IDENTITY_MESSAGES = {
   /** Bounded mail (issue 33, ADR 0054): an address change mails the new address, so changes are capped per day. */
   tooManyEmailChanges: `You can change your e-mail address at most 3 times a day. Please try again tomorrow.`,
   tooManyMailsToAddress: 'We have sent this e-mail address enough mail for today. Please try again tomorrow.',
+  tooManyMailsForAccount: 'We have sent this account enough verification e-mails for today. Please try again tomorrow.',
   /** Names go into e-mails and pages as plain text: one line, no control characters (ADR 0054). */
   nameControl: 'Name cannot contain line breaks or control characters.',
 } as const;
 
 /** E-mail address changes per account per rolling day (ADR 0054). */
 export const EMAIL_CHANGES_PER_DAY = 3;
-/** Verification mails to one address per rolling day, whichever account asks (ADR 0054). */
+/**
+ * Verification mails to one address per UTC day, whichever account asks, the address normalised as the guest limit
+ * normalises it (ADR 0054, 0060).
+ */
 export const MAILS_PER_ADDRESS_PER_DAY = 5;
+/** Verification mails (sign-up, changes, resends) per account per UTC day, whatever addresses (ADR 0060). */
+export const VERIFICATION_MAILS_PER_ACCOUNT_PER_DAY = 10;
+/** Password-reset mails to one normalised address per UTC day, over every account it names (ADR 0060). */
+export const RESET_MAILS_PER_ADDRESS_PER_DAY = 10;
 /** C0 and C1 controls, line and paragraph separators and bidirectional overrides: never part of a name. */
 const CONTROL_CHARS = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 export const hasControlChars = (value: string): boolean => CONTROL_CHARS.test(value);

@@ -11,6 +11,11 @@ export const ANSWER_WINDOW_MS = ANSWER_WINDOW_DAYS * 24 * 60 * 60 * 1000;
 export const MIN_TIP_CENTS = 100;
 /** `fromUsername` of a guest's question (spec §3). */
 export const GUEST_USERNAME = 'guest';
+/**
+ * Receipts (status-link mails) to one guest-typed address per UTC day, across every owner (ADR 0060): the address is
+ * typed, not proven, so beyond this the question is still accepted and its receipt is not sent.
+ */
+export const GUEST_RECEIPTS_PER_ADDRESS_PER_DAY = 10;
 /** Page size of every list when `limit` is not given: large enough to keep the spec's "one call shows all" behaviour. */
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 100;

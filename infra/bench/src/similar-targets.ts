@@ -4,6 +4,7 @@
  * from a vocabulary of a few hundred words (as real questions are: many share words, few share a title), so both the
  * full-text search and the trigram fallback meet realistic selectivity. Prints one JSON line, then serves until killed.
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadQuestionsConfig, questionsService, type QuestionsDB } from '@ques/questions';
 import { connectPostgres, createLogger, generateJwtKeys, InProcessEventBus, runService } from '@ques/kit';
@@ -15,7 +16,7 @@ const testDb = await createTestDatabase();
 const jwt = generateJwtKeys();
 const database = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
 const questions = await runService(questionsService, {
-  config: loadQuestionsConfig({ JWT_PUBLIC_KEY: jwt.publicKey }),
+  config: loadQuestionsConfig({ JWT_PUBLIC_KEY: jwt.publicKey, INTERNAL_API_TOKEN: randomBytes(24).toString('hex') }),
   database,
   bus: new InProcessEventBus({ log }),
   log,

@@ -4,6 +4,7 @@
  * uncached questions service (the list rows' target), the bare Fastify + raw pg route and the BFFs each in a process
  * of its own (ADR 0038, 0047). Prints one JSON line with their URLs, then serves until killed.
  */
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import pg from 'pg';
 import { identityService, loadIdentityConfig, type IdentityDB } from '@ques/identity';
@@ -23,13 +24,15 @@ const listen = async (server: ReturnType<typeof createServer>) =>
 const testDb = await createTestDatabase();
 const jwt = { ...generateJwtKeys(), issuer: 'ques-identity', audience: 'ques' };
 const bus = new InProcessEventBus({ log });
+// Required in every run mode (ADR 0060); nothing here makes an internal call.
+const internalToken = randomBytes(24).toString('hex');
 
 // 1. Bare node:http hello world: the floor for /health.
 const bareHttp = await listen(createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}')));
 
 // 2. A service with the full plugin stack (identity: JWT, multipart, error handler, request ids, logging).
 const identity = await runService(identityService, {
-  config: loadIdentityConfig({ JWT_PUBLIC_KEY: jwt.publicKey, JWT_PRIVATE_KEY: jwt.privateKey }),
+  config: loadIdentityConfig({ JWT_PUBLIC_KEY: jwt.publicKey, JWT_PRIVATE_KEY: jwt.privateKey, INTERNAL_API_TOKEN: internalToken }),
   database: connectPostgres<IdentityDB>({ connectionString: testDb.url, schema: 'identity' }),
   bus,
   log,
@@ -47,7 +50,7 @@ if (owner.statusCode !== 201) throw new Error(`could not create the bench owner:
 // (below), without the cache.
 const cachedQuestionsDb = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
 const cachedQuestions = await runService(questionsService, {
-  config: loadQuestionsConfig({ JWT_PUBLIC_KEY: jwt.publicKey }),
+  config: loadQuestionsConfig({ JWT_PUBLIC_KEY: jwt.publicKey, INTERNAL_API_TOKEN: internalToken }),
   database: cachedQuestionsDb,
   bus,
   log,

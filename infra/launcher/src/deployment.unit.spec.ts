@@ -163,6 +163,10 @@ describe('Kubernetes manifests (infra/k8s)', () => {
         expect(known, `${name} does not read ${variable}`).toContain(variable);
       const config = apps[name]!.load(env) as Record<string, unknown>;
       expect(config.METRICS_PORT).toBe(9464);
+      // Prometheus scrapes the pod's address: metrics bind every interface, so a token is required (ADR 0054).
+      expect([config.METRICS_HOST, typeof config.METRICS_TOKEN]).toEqual(['0.0.0.0', 'string']);
+      // The internal calls carry the token in every run mode (ADR 0060): every service that makes or serves one has it.
+      if (['identity', 'questions', 'payments'].includes(name)) expect(typeof config.INTERNAL_API_TOKEN).toBe('string');
       if (name !== 'bff') expect(config.NATS_STREAM_REPLICAS).toBe(3);
     });
   }

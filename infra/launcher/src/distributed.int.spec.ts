@@ -1,6 +1,9 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,8 +48,9 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
     bus = await NatsEventBus.connect({ servers: natsUrl!, name: 'journey', namespace, log });
     const keys = generateJwtKeys();
     const jwt = { issuer: 'ques-identity', audience: 'ques' };
+    const internal = { INTERNAL_API_TOKEN: randomBytes(24).toString('hex') };
     identity = await runService(identityService, {
-      config: loadIdentityConfig({ JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey }),
+      config: loadIdentityConfig({ JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey, ...internal }),
       database,
       bus,
       log,
@@ -57,7 +61,7 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
     });
     questionsDb = connectPostgres<QuestionsDB>({ connectionString: testDb.url, schema: 'questions' });
     questions = await runService(questionsService, {
-      config: loadQuestionsConfig({ JWT_PUBLIC_KEY: keys.publicKey }),
+      config: loadQuestionsConfig({ JWT_PUBLIC_KEY: keys.publicKey, ...internal }),
       database: questionsDb,
       bus,
       log,
@@ -141,3 +145,36 @@ describe.runIf(run)('distributed topology (real Postgres + NATS JetStream), thro
     expect(own.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
   });
 });
+
+/** A service's own process, configured only by its environment, as the distributed topology starts it. */
+const serviceMain = (name: string) => fileURLToPath(new URL(`../../../services/${name}/dist/main.js`, import.meta.url));
+
+describe.runIf(run)('distributed: a service without INTERNAL_API_TOKEN refuses to start (issue 33, ADR 0060)', () => {
+  it.each(['identity', 'questions', 'payments'])('%s exits at once, naming the variable and what it is', async (name) => {
+    const keys = generateJwtKeys();
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      // Nowhere: a service that got past its configuration would wait for them, never touch anyone's.
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none',
+      NATS_URL: 'nats://127.0.0.1:9',
+      BUS_NAMESPACE: uniqueNamespace('no-token'),
+      JWT_PUBLIC_KEY: keys.publicKey,
+      JWT_PRIVATE_KEY: keys.privateKey,
+      PAYMENTS_TEST_MODE: 'true',
+    };
+    const started = Date.now();
+    const outcome = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      execFile(process.execPath, [serviceMain(name)], { env, timeout: 20_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, output: `${stdout}${stderr}` }),
+      );
+    });
+    expect(outcome.code, outcome.output).not.toBe(0);
+    expect(outcome.output).toMatch(/INTERNAL_API_TOKEN: required: the shared secret of the \/internal\/\* calls/);
+    // Before any waiting for Postgres or NATS: a configuration error is not retried.
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 40_000);
+});
+

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readMailbox } from '@ques/kit';
+import { INTERNAL_TOKEN_REQUIRED } from '@ques/contracts';
+import { readMailbox, registeredRoutes } from '@ques/kit';
 import { startEmbedded, type EmbeddedProduct } from './embedded.js';
 import { call, identityJourney } from './test/identity-journey.js';
 import { questionsJourney } from './test/questions-journey.js';
@@ -86,16 +87,37 @@ describe('embedded default (PGlite + in-process bus), through the BFF', () => {
     expect(ready.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('carries the internal token on every internal call (issue 33 finding 6): a call without it is refused', async () => {
-    const { questions, payments } = product.services;
-    const body = { toUserId: '00000000-0000-4000-8000-000000000000', question: 'Q?', detail: '', askerUserId: null, askedEmail: null, device: null };
-    const screen = (headers: Record<string, string>) =>
-      fetch(`${questions.url}/internal/questions/screen`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    expect((await screen({})).status).toBe(403);
-    expect((await screen({ 'x-internal-token': 'a-guess-of-the-token-0000' })).status).toBe(403);
-    expect((await fetch(`${payments.url}/internal/exports/payments/00000000-0000-4000-8000-000000000000`)).status).toBe(403);
-    // With the token the launcher gave every service, the call goes through (here: the recipient is missing).
-    const token = questions.ctx.config.INTERNAL_API_TOKEN!;
-    expect([400, 200]).toContain((await screen({ 'x-internal-token': token })).status);
+  it('carries the internal token on every internal call (issue 33, ADR 0060): every /internal/* route refuses a call without it, 401', async () => {
+    const { identity, questions, payments, support } = product.services;
+    const token = questions.ctx.config.INTERNAL_API_TOKEN;
+    // One fresh token per start, the same for every service that makes or serves internal calls.
+    expect(token.length).toBeGreaterThanOrEqual(16);
+    expect([identity.ctx.config.INTERNAL_API_TOKEN, payments.ctx.config.INTERNAL_API_TOKEN]).toEqual([token, token]);
+    const tried: string[] = [];
+    for (const service of [identity, questions, payments, support]) {
+      const internal = registeredRoutes(service.app).filter((r) => r.url.startsWith('/internal/') && r.method !== 'HEAD');
+      for (const route of internal) {
+        const url = `${service.url}${route.url.replace(':userId', '00000000-0000-4000-8000-000000000000')}`;
+        const method = String(route.method);
+        const send = (headers: Record<string, string>) =>
+          fetch(url, { method, headers: { 'content-type': 'application/json', ...headers }, ...(method === 'POST' ? { body: '{}' } : {}) });
+        for (const headers of [{}, { 'x-internal-token': 'a-guess-of-the-token-0000' }, { 'x-internal-token': `${token}x` }] as Record<string, string>[]) {
+          const res = await send(headers);
+          expect([res.status, (await res.json()).message], `${method} ${route.url}`).toEqual([401, INTERNAL_TOKEN_REQUIRED]);
+        }
+        // With the token the launcher gave every service the call goes through (here: 400 for the empty body, or 200).
+        expect([200, 400], `${method} ${route.url}`).toContain((await send({ 'x-internal-token': token })).status);
+        tried.push(`${service.name} ${method} ${route.url}`);
+      }
+    }
+    expect(tried.sort()).toEqual([
+      'payments GET /internal/exports/payments/:userId',
+      'payments GET /internal/onboarding/payments/:userId',
+      'questions GET /internal/exports/questions/:userId',
+      'questions GET /internal/onboarding/questions/:userId',
+      'questions POST /internal/questions/screen',
+      'questions POST /internal/questions/tipped',
+    ]);
   });
+
 });

@@ -1,4 +1,4 @@
-import { loadConfig, pem, ZServiceEnv } from '@ques/kit';
+import { loadConfig, pem, ZInternalApiToken, ZServiceEnv } from '@ques/kit';
 import { z } from 'zod';
 
 export const ZIdentityEnv = ZServiceEnv.extend({
@@ -18,8 +18,8 @@ export const ZIdentityEnv = ZServiceEnv.extend({
   /** The data export (issue 15) reads questions' and payments' parts over their internal calls (not the BFF). */
   QUESTIONS_URL: z.url().default('http://127.0.0.1:4002'),
   PAYMENTS_URL: z.url().default('http://127.0.0.1:4003'),
-  /** Shared secret sent to the other services' `/internal/*` calls as `x-internal-token` (same value as theirs). */
-  INTERNAL_API_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(16).optional()),
+  /** Shared secret sent to the other services' `/internal/*` calls as `x-internal-token` (required, ADR 0060). */
+  INTERNAL_API_TOKEN: ZInternalApiToken,
 });
 
 export const loadIdentityConfig = (env: Record<string, string | undefined> = process.env) => {

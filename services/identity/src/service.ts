@@ -85,7 +85,7 @@ export const identityService: ServiceDefinition<IdentityDB, IdentityConfig, Iden
     const internal = {
       questionsUrl: config.QUESTIONS_URL,
       paymentsUrl: config.PAYMENTS_URL,
-      ...(config.INTERNAL_API_TOKEN ? { internalToken: config.INTERNAL_API_TOKEN } : {}),
+      internalToken: config.INTERNAL_API_TOKEN,
     };
     return {
       commands,

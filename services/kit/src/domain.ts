@@ -7,3 +7,4 @@ export { decider, unreachable } from './events/types.js';
 export * from './errors.js';
 export * from './access.js';
 export * from './mail/letter.js';
+export * from './mail/address.js';

@@ -1,4 +1,4 @@
-import { loadConfig, pem, ZServiceEnv } from '@ques/kit';
+import { loadConfig, pem, ZInternalApiToken, ZServiceEnv } from '@ques/kit';
 import { z } from 'zod';
 
 /** An empty variable (compose's `${VAR:-}`) means unset. */
@@ -10,8 +10,8 @@ export const ZPaymentsEnv = ZServiceEnv.extend({
   PUBLIC_ORIGIN: z.url().default('http://localhost:3000'),
   /** The questions service, for `POST /internal/questions/tipped` (internal network, not the BFF). */
   QUESTIONS_URL: z.url().default('http://127.0.0.1:4002'),
-  /** Shared secret sent to questions' `/internal/*` calls as `x-internal-token` (same value as questions'). */
-  INTERNAL_API_TOKEN: optional(z.string().min(16)),
+  /** Shared secret of the `/internal/*` calls, sent to questions' and required of identity's (required, ADR 0060). */
+  INTERNAL_API_TOKEN: ZInternalApiToken,
   /** Both set: the real Stripe. Neither: the local test-mode provider. */
   STRIPE_SECRET_KEY: optional(z.string().min(1)),
   STRIPE_WEBHOOK_SECRET: optional(z.string().min(1)),

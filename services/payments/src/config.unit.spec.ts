@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadPaymentsConfig } from './config.js';
 
-const base = { DATABASE_URL: 'postgres://x/y', NATS_URL: 'nats://x:4222', JWT_PUBLIC_KEY: 'key' };
+const base = { DATABASE_URL: 'postgres://x/y', NATS_URL: 'nats://x:4222', JWT_PUBLIC_KEY: 'key', INTERNAL_API_TOKEN: 'internal-token-0123456789' };
 
 describe('payments config', () => {
   it('runs the local test mode without Stripe keys, with the defaults', () => {
@@ -35,5 +35,11 @@ describe('payments config', () => {
     expect(
       loadPaymentsConfig({ ...base, NODE_ENV: 'production', PAYMENTS_TEST_MODE: 'true' }).PAYMENTS_TEST_MODE,
     ).toBe('true');
+  });
+  it('refuses to start without INTERNAL_API_TOKEN (or with a short or empty one), saying what it is (issue 33, ADR 0060)', () => {
+    const { INTERNAL_API_TOKEN: _, ...without } = base;
+    expect(() => loadPaymentsConfig(without)).toThrow(/INTERNAL_API_TOKEN: required: the shared secret of the \/internal\/\* calls/);
+    expect(() => loadPaymentsConfig({ ...without, INTERNAL_API_TOKEN: '' })).toThrow(/INTERNAL_API_TOKEN: required/);
+    expect(() => loadPaymentsConfig({ ...without, INTERNAL_API_TOKEN: 'short' })).toThrow(/INTERNAL_API_TOKEN: at least 16 characters/);
   });
 });

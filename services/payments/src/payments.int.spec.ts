@@ -19,6 +19,7 @@ import {
 } from '@ques/kit/testing';
 import { TestModeProvider } from './providers/test-mode/test-mode-provider.js';
 import {
+  INTERNAL_HEADERS,
   guestQuestion,
   PUBLIC_ORIGIN,
   startHarness,
@@ -118,7 +119,7 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     // The switch alone is refused the same way before payouts are connected (issue 28).
     const switchOnly = await h.api('PUT', '/api/payments/tipOptions', { tippingEnabled: true }, ada.token);
     expect([switchOnly.status, switchOnly.body.message]).toEqual([422, PAYMENT_MESSAGES.setUpFirst]);
-    expect((await h.api('GET', `/internal/onboarding/payments/${ada.id}`)).body).toEqual({ payoutsConnected: false, tippingEnabled: false });
+    expect((await h.api('GET', `/internal/onboarding/payments/${ada.id}`, undefined, undefined, 'a', INTERNAL_HEADERS)).body).toEqual({ payoutsConnected: false, tippingEnabled: false });
 
     // Issue 28: the country cannot be changed later, so it is never assumed: the owner sends it.
     const noCountry = await h.api('POST', '/api/payments/connect', { userId: ada.id }, ada.token);
@@ -165,7 +166,7 @@ describe.runIf(run)('payments in test mode, with questions, on real Postgres + N
     expect(switched.status).toBe(200);
     expect(switched.body).toMatchObject({ tippingEnabled: true, tipOptions: [{ value: '$0' }, { value: '$5' }, { value: '$25' }, { value: '$50' }, { value: 'Custom' }] });
     expect((await h.api('GET', `/api/payments/tipOptions?userId=${ada.id}`)).body.tippingEnabled).toBe(true);
-    expect((await h.api('GET', `/internal/onboarding/payments/${ada.id}`)).body).toEqual({ payoutsConnected: true, tippingEnabled: true });
+    expect((await h.api('GET', `/internal/onboarding/payments/${ada.id}`, undefined, undefined, 'a', INTERNAL_HEADERS)).body).toEqual({ payoutsConnected: true, tippingEnabled: true });
 
     const saved = await h.api(
       'PUT',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { opsApi } from '@ques/contracts';
-import { operatorAuditProjection, registerOperatorAuditRoute, type ServiceContext, type ServiceDefinition } from '@ques/kit';
+import { guardInternalCalls, operatorAuditProjection, registerOperatorAuditRoute, type ServiceContext, type ServiceDefinition } from '@ques/kit';
 import { AccountSync } from './accounts/account-sync.js';
 import { payoutAccountCommands, type PayoutAccountCommands } from './accounts/commands.js';
 import { payoutAccountsProjection, PayoutAccountsReadModel } from './accounts/read-models/payout-accounts.js';
@@ -165,6 +165,8 @@ export const paymentsService: ServiceDefinition<PaymentsDB, PaymentsConfig, Paym
   build,
   async routes(app, parts, ctx) {
     const { provider, inbox } = parts;
+    // Identity's export and checklist reads (/internal/*) need the token.
+    guardInternalCalls(app, ctx.config.INTERNAL_API_TOKEN);
     const publicOrigin = ctx.config.PUBLIC_ORIGIN;
     await registerWebhookRoutes(app, { provider, inbox, clock: ctx.clock });
     await registerTipOptionsRoutes(app, { ctx, commands: parts.tipOptionsCommands, tipOptions: parts.tipOptions, accounts: parts.accounts, users: parts.users });
@@ -172,9 +174,9 @@ export const paymentsService: ServiceDefinition<PaymentsDB, PaymentsConfig, Paym
     await registerTipRoutes(app, { checkout: parts.checkout, actions: parts.actions });
     if (provider instanceof TestModeProvider) await registerTestModePages(app, provider);
     // Issue 15: payments' part of a person's data export, read by identity.
-    registerExportRoutes(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
+    registerExportRoutes(app, ctx.db);
     // Issue 28: payments' facts for the owner's set-up checklist, read by identity.
-    registerOnboardingFactsRoute(app, { accounts: parts.accounts, tipOptions: parts.tipOptions, sync: parts.sync, internalToken: ctx.config.INTERNAL_API_TOKEN });
+    registerOnboardingFactsRoute(app, { accounts: parts.accounts, tipOptions: parts.tipOptions, sync: parts.sync });
     registerOperatorAuditRoute(app, ctx.db, opsApi.auditPayments);
     app.addHook('onClose', async () => inbox.settled());
     ctx.log.info({ provider: provider.mode }, 'payments provider ready');

@@ -1,4 +1,4 @@
-import { loadConfig, pem, ZServiceEnv } from '@ques/kit';
+import { loadConfig, pem, ZInternalApiToken, ZServiceEnv } from '@ques/kit';
 import { z } from 'zod';
 
 export const ZQuestionsEnv = ZServiceEnv.extend({
@@ -12,8 +12,8 @@ export const ZQuestionsEnv = ZServiceEnv.extend({
     .optional(),
   MAIL_FROM: z.string().default('Ques <no-reply@ques.local>'),
   DATA_DIR: z.string().default('.data'),
-  /** Shared secret payments sends on `/internal/*` calls. */
-  INTERNAL_API_TOKEN: z.string().min(16).optional(),
+  /** Shared secret payments and identity send on `/internal/*` calls (required, ADR 0060). */
+  INTERNAL_API_TOKEN: ZInternalApiToken,
 });
 
 export const loadQuestionsConfig = (env: Record<string, string | undefined> = process.env) => {

@@ -18,6 +18,7 @@ import {
   log,
   registerUser,
   snapshot,
+  INTERNAL_HEADERS,
   startHarness,
   type ApiMethod,
   type Harness,
@@ -52,6 +53,7 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     h.a.app.inject({
       method: 'POST',
       url: '/internal/questions/tipped',
+      headers: INTERNAL_HEADERS,
       payload: {
         questionId,
         questionData: {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { operatorAuditProjection, registerOperatorAuditRoute, type ServiceDefinition } from '@ques/kit';
+import { guardInternalCalls, operatorAuditProjection, registerOperatorAuditRoute, type ServiceDefinition } from '@ques/kit';
 import { opsApi } from '@ques/contracts';
 import { Asking } from './asking/asking.js';
 import { nudgeJobs } from './asking/nudges.js';
@@ -51,8 +51,8 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
   consumes: ['identity', 'payments'],
   // The notification e-mails.
   mail: (config) => ({ from: config.MAIL_FROM, smtpUrl: config.SMTP_URL, mailDir: join(config.DATA_DIR, 'mail') }),
-  build: ({ store, db, clock, config }) => {
-    const commands = questionCommands(store, { clock, publicOrigin: config.PUBLIC_ORIGIN });
+  build: ({ store, db, clock, config, log }) => {
+    const commands = questionCommands(store, { clock, publicOrigin: config.PUBLIC_ORIGIN, log });
     const questions = new QuestionsReadModel(db);
     const recipients = new RecipientsReadModel(db);
     const asking = new Asking({ db, recipients, clock });
@@ -71,8 +71,10 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     return { commands, questions, recipients, actions, asking, statusPages, trust };
   },
   routes: async (app, parts, ctx) => {
+    // Every /internal/* route (payments' hand-over and screening, identity's export and checklist reads) needs the token.
+    guardInternalCalls(app, ctx.config.INTERNAL_API_TOKEN);
     await registerQuestionRoutes(app, parts, ctx);
-    await registerAskingRoutes(app, parts, ctx);
+    await registerAskingRoutes(app, parts);
     registerStatusRoutes(app, parts.statusPages, parts.actions);
     registerSitemapRoutes(app, new SitemapReadModel(ctx.db));
     registerQuestionsOpsRoutes(app, parts.commands, ctx);
@@ -81,9 +83,9 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     registerCurationOpsRoutes(app, new ArchiveCuration({ store: ctx.store, commands, actions, questions, recipients, clock: ctx.clock }), ctx);
     registerOperatorAuditRoute(app, ctx.db, opsApi.auditQuestions);
     // Issue 15: questions' part of a person's data export, read by identity.
-    registerExportRoutes(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
+    registerExportRoutes(app, ctx.db);
     // Issue 28: the owner's set-up checklist asks whether an answer is public yet.
-    registerOnboardingFactsRoute(app, ctx.db, ctx.config.INTERNAL_API_TOKEN);
+    registerOnboardingFactsRoute(app, ctx.db);
     registerTrustRoutes(app, parts.trust);
   },
   consumers: ({ commands }) => [recipientsConsumer(questionsVault), tipsConsumer(commands)],

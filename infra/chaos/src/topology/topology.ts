@@ -226,7 +226,9 @@ export class Topology {
     };
     switch (kind) {
       case 'identity':
-        return { ...service, JWT_PRIVATE_KEY: s.jwtPrivateKey, MAIL_DIR: this.mailDir };
+        // Its data export and set-up checklist read questions and payments over /internal/* (token required, ADR 0060).
+        return { ...service, JWT_PRIVATE_KEY: s.jwtPrivateKey, MAIL_DIR: this.mailDir, INTERNAL_API_TOKEN: s.internalApiToken,
+          QUESTIONS_URL: this.balancers.questions.url, PAYMENTS_URL: this.balancers.payments.url };
       case 'questions':
         // Mail goes to DATA_DIR/mail: the run folder's mail/ like the others.
         return { ...service, DATA_DIR: this.runDir, INTERNAL_API_TOKEN: s.internalApiToken };

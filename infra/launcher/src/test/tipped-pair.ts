@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,8 +66,10 @@ export async function startTippedPair(opts: { name: string; clock?: () => Date }
   const pg = await openEmbeddedPostgres();
   const bus = new InProcessEventBus({ log });
   const keys = generateJwtKeys();
+  // Required in every run mode (ADR 0060): payments sends it on its hand-over and screening calls.
+  const internalToken = randomBytes(24).toString('hex');
   const questions = await runService(questionsService, {
-    config: loadQuestionsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: ORIGIN }),
+    config: loadQuestionsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: ORIGIN, INTERNAL_API_TOKEN: internalToken }),
     database: connectEmbedded<QuestionsDB>(pg, 'questions'),
     bus,
     log,
@@ -77,14 +79,14 @@ export async function startTippedPair(opts: { name: string; clock?: () => Date }
     pollIntervalMs: 50,
   });
   const payments = await runService(paymentsService, {
-    config: loadPaymentsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: ORIGIN }),
+    config: loadPaymentsConfig({ JWT_PUBLIC_KEY: keys.publicKey, PUBLIC_ORIGIN: ORIGIN, INTERNAL_API_TOKEN: internalToken }),
     database: connectEmbedded<PaymentsDB>(pg, 'payments'),
     bus,
     log,
     ...(opts.clock ? { clock: opts.clock } : {}),
     port: 0,
     pollIntervalMs: 50,
-    overrides: { provider: { kind: 'test', pagesBaseUrl: ORIGIN }, questions: new HttpQuestionsClient({ baseUrl: questions.url }) },
+    overrides: { provider: { kind: 'test', pagesBaseUrl: ORIGIN }, questions: new HttpQuestionsClient({ baseUrl: questions.url, internalToken }) },
   });
   const signer = await createTestTokenSigner(keys);
   const token = (user: { id: string; username: string }) => signer.sign(user);

@@ -1,8 +1,8 @@
 import type { ColumnType, Generated, Selectable } from 'kysely';
-import type { IdempotencyTables, KitTables, NullableTimestamp, OperatorAuditTables, PersonalDataTables, Timestamp } from '@ques/kit';
+import type { IdempotencyTables, KitTables, MailQuotaTables, NullableTimestamp, OperatorAuditTables, PersonalDataTables, Timestamp } from '@ques/kit';
 
 /** Identity's tables, declared once (created by `migrations/`); every query runs on `Kysely<IdentityDB>`. */
-export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTables, OperatorAuditTables {
+export interface IdentityDB extends KitTables, PersonalDataTables, IdempotencyTables, OperatorAuditTables, MailQuotaTables {
   users: UsersTable;
   session_families: SessionFamiliesTable;
   refresh_tokens: RefreshTokensTable;

@@ -14,7 +14,7 @@ import {
   type PaymentsExport,
   type QuestionsExport,
 } from '@ques/contracts';
-import { conflict, notFound, type Clock, type Logger, type Mailer } from '@ques/kit';
+import { conflict, internalCallHeaders, notFound, type Clock, type Logger, type Mailer } from '@ques/kit';
 import { exportReadyMail } from '../mails.js';
 import type { DataExportsTable, IdentityDB } from '../db/schema.js';
 import { toUser, type UsersReadModel } from '../users/read-models/users.js';
@@ -45,11 +45,10 @@ export interface ExportSources {
   payments(userId: string): Promise<PaymentsExport>;
 }
 
-/** The other contexts' parts over their internal calls (internal network; `x-internal-token` when configured). */
-export function httpExportSources(opts: { questionsUrl: string; paymentsUrl: string; internalToken?: string }): ExportSources {
+/** The other contexts' parts over their internal calls (internal network; `x-internal-token`, ADR 0060). */
+export function httpExportSources(opts: { questionsUrl: string; paymentsUrl: string; internalToken: string }): ExportSources {
   const get = async (base: string, path: string) => {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (opts.internalToken) headers['x-internal-token'] = opts.internalToken;
+    const headers = { accept: 'application/json', ...internalCallHeaders(opts.internalToken) };
     const res = await fetch(new URL(path, base), { headers, signal: AbortSignal.timeout(30_000) });
     if (!res.ok) throw new Error(`${path} answered ${res.status}`);
     return res.json();

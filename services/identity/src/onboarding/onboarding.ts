@@ -8,7 +8,7 @@ import {
   type OnboardingPaymentsFacts,
   type OnboardingQuestionsFacts,
 } from '@ques/contracts';
-import { CommandHandler, metadataFrom, notFound, routeFor, type Clock, type EventMetadata, type EventStore, type HttpApp, type Logger } from '@ques/kit';
+import { CommandHandler, internalCallHeaders, metadataFrom, notFound, routeFor, type Clock, type EventMetadata, type EventStore, type HttpApp, type Logger } from '@ques/kit';
 import type { IdentityDB } from '../db/schema.js';
 import { requireActiveUser } from '../sessions/active-user.js';
 import type { Sessions } from '../sessions/sessions.js';
@@ -21,11 +21,10 @@ export interface OnboardingSources {
   questions(userId: string): Promise<OnboardingQuestionsFacts>;
 }
 
-/** Over their internal calls (internal network; `x-internal-token` when configured), as the data export reads them. */
-export function httpOnboardingSources(opts: { questionsUrl: string; paymentsUrl: string; internalToken?: string }): OnboardingSources {
+/** Over their internal calls (internal network; `x-internal-token`, ADR 0060), as the data export reads them. */
+export function httpOnboardingSources(opts: { questionsUrl: string; paymentsUrl: string; internalToken: string }): OnboardingSources {
   const get = async (base: string, template: string, userId: string) => {
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (opts.internalToken) headers['x-internal-token'] = opts.internalToken;
+    const headers = { accept: 'application/json', ...internalCallHeaders(opts.internalToken) };
     const path = template.replace(':userId', encodeURIComponent(userId));
     // Short: the checklist is read on every sign-in of an owner not yet set up.
     const res = await fetch(new URL(path, base), { headers, signal: AbortSignal.timeout(5_000) });

@@ -21,7 +21,7 @@ export function runTestIdentity(
 ) {
   const keys = generateJwtKeys();
   return runService<IdentityDB, IdentityConfig, IdentityParts, object>(identityService, {
-    config: loadIdentityConfig({ ...env, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey }),
+    config: loadIdentityConfig({ INTERNAL_API_TOKEN: 'test-internal-token-0123456789', ...env, JWT_PUBLIC_KEY: keys.publicKey, JWT_PRIVATE_KEY: keys.privateKey }),
     database,
     bus,
     log,

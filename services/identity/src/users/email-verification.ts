@@ -1,7 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import { EMAIL_VERIFICATION_TTL_HOURS, IDENTITY_MESSAGES as M, MAILS_PER_ADDRESS_PER_DAY, VERIFICATION_MAILS_PER_HOUR } from '@ques/contracts';
-import { badRequest, conflict, notFound, scheduleJob, tooManyRequests, type Clock, type EventMetadata, type JobHandler, type Logger, type Mailer } from '@ques/kit';
+import {
+  EMAIL_VERIFICATION_TTL_HOURS,
+  IDENTITY_MESSAGES as M,
+  MAILS_PER_ADDRESS_PER_DAY,
+  VERIFICATION_MAILS_PER_ACCOUNT_PER_DAY,
+  VERIFICATION_MAILS_PER_HOUR,
+} from '@ques/contracts';
+import { badRequest, conflict, mailBucket, notFound, scheduleJob, takeMailQuota, tooManyRequests, type Clock, type EventMetadata, type JobHandler, type Logger, type Mailer } from '@ques/kit';
 import { verificationMail } from '../mails.js';
 import type { IdentityDB } from '../db/schema.js';
 import type { UserCommands } from './commands.js';
@@ -9,6 +15,8 @@ import { userStreamId } from './domain/user.js';
 import type { UsersReadModel } from './read-models/users.js';
 
 export const VERIFICATION_MAIL_JOB = 'email-verification-mail';
+/** The mail caps' kind of a verification mail (ADR 0060). */
+export const VERIFICATION_MAIL = 'verification';
 const TTL_MS = EMAIL_VERIFICATION_TTL_HOURS * 3_600_000;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -36,19 +44,17 @@ export class EmailVerification {
   constructor(private readonly deps: EmailVerificationDeps) {}
 
   /**
-   * Queues a verification mail for `email`, inside the caller's transaction. Bounded mail (issue 33, ADR 0054): an
-   * address nobody proved yet gets at most `MAILS_PER_ADDRESS_PER_DAY` of them a day, whichever accounts ask — a 429
-   * that undoes the caller's change with it.
+   * Queues a verification mail for `email`, inside the caller's transaction. Bounded mail (issue 33, ADR 0054, 0060):
+   * an address nobody proved yet gets at most `MAILS_PER_ADDRESS_PER_DAY` of them a UTC day, whichever accounts ask
+   * and however the address is spelled (case, `+tags`, Gmail dots), and an account asks for at most
+   * `VERIFICATION_MAILS_PER_ACCOUNT_PER_DAY` — a 429 that undoes the caller's change (and the count) with it.
    */
   async queue(trx: Kysely<IdentityDB>, userId: string, email: string): Promise<void> {
     const now = this.deps.clock();
-    const { n } = await trx
-      .selectFrom('email_verifications')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('email', '=', email)
-      .where('created_at', '>', new Date(now.getTime() - DAY_MS))
-      .executeTakeFirstOrThrow();
-    if (Number(n) >= MAILS_PER_ADDRESS_PER_DAY) throw tooManyRequests(M.tooManyMailsToAddress);
+    const address = { kind: VERIFICATION_MAIL, bucket: mailBucket.address(email), limit: MAILS_PER_ADDRESS_PER_DAY };
+    const account = { kind: VERIFICATION_MAIL, bucket: mailBucket.account(userId), limit: VERIFICATION_MAILS_PER_ACCOUNT_PER_DAY };
+    const over = await takeMailQuota(trx, [address, account], now);
+    if (over) throw tooManyRequests(over === account ? M.tooManyMailsForAccount : M.tooManyMailsToAddress);
     const id = randomUUID();
     await trx
       .insertInto('email_verifications')

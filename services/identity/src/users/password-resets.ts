@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { IDENTITY_MESSAGES as M, RESET_MAILS_PER_HOUR } from '@ques/contracts';
-import { badRequest, scheduleJob, type Clock, type EventMetadata, type JobHandler, type Logger, type Mailer } from '@ques/kit';
+import { IDENTITY_MESSAGES as M, RESET_MAILS_PER_ADDRESS_PER_DAY, RESET_MAILS_PER_HOUR } from '@ques/contracts';
+import { badRequest, mailBucket, scheduleJob, takeMailQuota, type Clock, type EventMetadata, type JobHandler, type Logger, type Mailer } from '@ques/kit';
 import { passwordResetMail } from '../mails.js';
 import type { IdentityDB } from '../db/schema.js';
 import { hashPassword } from '../sessions/passwords.js';
@@ -12,6 +12,8 @@ import type { UsersReadModel } from './read-models/users.js';
 
 export const RESET_TTL_MS = 30 * 60_000;
 export const RESET_MAIL_JOB = 'password-reset-mail';
+/** The mail caps' kind of a reset mail (ADR 0060). */
+export const RESET_MAIL = 'password-reset';
 const HOUR_MS = 3_600_000;
 
 export interface PasswordResetDeps {
@@ -28,8 +30,9 @@ export interface PasswordResetDeps {
 /**
  * Password resets. A request does the same work whatever the address (one durable job queued, nothing looked up), so
  * neither the answer nor its timing says whether an account exists; the job looks the address up, keeps at most
- * RESET_MAILS_PER_HOUR mails an hour per account (extra requests are dropped silently) and mails a single-use link
- * whose token is stored only as its SHA-256.
+ * RESET_MAILS_PER_HOUR mails an hour per account and RESET_MAILS_PER_ADDRESS_PER_DAY a UTC day per inbox (the address
+ * normalised, so accounts made with `+tag` or dotted variants of one inbox share it; ADR 0060) — extra requests are
+ * dropped silently — and mails a single-use link whose token is stored only as its SHA-256.
  */
 export class PasswordResets {
   constructor(private readonly deps: PasswordResetDeps) {}
@@ -58,6 +61,11 @@ export class PasswordResets {
       .executeTakeFirstOrThrow();
     if (Number(n) >= RESET_MAILS_PER_HOUR) {
       log.info({ userId: row.id }, 'password reset mail dropped: hourly cap reached');
+      return;
+    }
+    const inbox = { kind: RESET_MAIL, bucket: mailBucket.address(row.email), limit: RESET_MAILS_PER_ADDRESS_PER_DAY };
+    if (await takeMailQuota(trx, [inbox], now)) {
+      log.info({ userId: row.id }, "password reset mail dropped: the address had today's reset mails");
       return;
     }
     if (!mailer) {

@@ -46,5 +46,20 @@ export const ZServiceEnv = z.object({
 
 export type ServiceEnv = z.infer<typeof ZServiceEnv>;
 
+/**
+ * `INTERNAL_API_TOKEN` of a service that serves or makes `/internal/*` calls (identity, questions, payments): required
+ * in every run mode (issue 33, ADR 0060) — a service without it refuses to start, saying so. The embedded launcher
+ * makes one per start; `infra/scripts/gen-secrets.mjs` writes one for `.env`. An empty value (compose's `${VAR:-}`)
+ * is a missing one.
+ */
+export const ZInternalApiToken = z.preprocess(
+  (v) => (v === '' ? undefined : v),
+  z
+    .string({
+      error: 'required: the shared secret of the /internal/* calls, the same in identity, questions and payments (node infra/scripts/gen-secrets.mjs writes one)',
+    })
+    .min(16, 'at least 16 characters (node infra/scripts/gen-secrets.mjs writes one)'),
+);
+
 /** PEM values arrive in env with literal "\n"; restore the line breaks. */
 export const pem = (value: string) => value.replace(/\\n/g, '\n');

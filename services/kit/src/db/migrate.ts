@@ -2,7 +2,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import { ensureSchema, type Database } from './database.js';
 import { kitMigrations } from './migrations/index.js';
 
-export { kitIdempotencyMigration, kitMigrations, kitOperatorAuditMigration, kitRevocationsMigration } from './migrations/index.js';
+export { kitIdempotencyMigration, kitMailQuotaMigration, kitMigrations, kitOperatorAuditMigration, kitRevocationsMigration } from './migrations/index.js';
 
 class StaticProvider implements MigrationProvider {
   constructor(private readonly migrations: Record<string, Migration>) {}

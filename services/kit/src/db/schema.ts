@@ -149,6 +149,19 @@ export interface OperatorAuditTables {
   operator_audit: OperatorAuditTable;
 }
 
+/** A day counter of mail (`kitMailQuotaMigration`, ADR 0060): per kind of mail, bucket (address or account), UTC day. */
+export interface MailQuotaTable {
+  kind: string;
+  bucket: string;
+  day: string;
+  taken: number;
+}
+
+/** The mail caps' counters, in every service that mails addresses nobody proved (identity, questions). */
+export interface MailQuotaTables {
+  mail_quota: MailQuotaTable;
+}
+
 /**
  * A service database seen through the kit's tables only. Kysely's database type is invariant, so `Kysely<ServiceDB>`
  * is not assignable to `Kysely<KitTables>` although every table the kit touches is there (`DB extends KitTables`);

@@ -93,4 +93,22 @@ describe('mail layout', () => {
     expect(readFileSync(preview, 'utf8')).toBe(mail!.html);
     mailer.close();
   });
+  it('makes every name in a letter one plain line: no control characters, line breaks or direction overrides in either part or the subject', async () => {
+    const name = 'Eve\r\nBcc: all@example.com\u0007\u202egnp.exe\u2066x\u0000';
+    const mail = letterMail({ to: 'a@example.com', subject: `Your question to ${name} on Ques` }, {
+      ...receipt(name),
+      greeting: `Hi ${name},`,
+      facts: [{ label: 'To', value: name }],
+      body: [`${name} decides whether to answer.`, { label: 'You asked', quote: 'line one\r\nline two\u0007' }],
+    });
+    const CONTROL = /(?!\n)[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+    expect(mail.subject).toBe('Your question to Eve Bcc: all@example.comgnp.exex on Ques');
+    expect(mail.text).not.toMatch(CONTROL);
+    expect(mail.text).not.toContain('\nBcc:');
+    expect(mail.text).toContain('Hi Eve Bcc: all@example.comgnp.exex,');
+    // A quote keeps its lines, nothing else.
+    expect(mail.text).toContain('> line one\n> line two\n');
+    const html = await renderLetterHtml(mail.letter);
+    expect(html).not.toMatch(CONTROL);
+  });
 });

@@ -99,12 +99,53 @@ export function letterText(letter: Letter): string {
   return `${parts.join('\n\n')}\n`;
 }
 
-/** A message made of a letter: its text part now, its HTML part when the mailer sends it (a kit `MailMessage`). */
+// Line breaks (CR, LF, tab, the Unicode separators) and every other C0/C1 control and bidi override or isolate.
+const BREAKS = /[\r\n\t\u2028\u2029]+/g;
+const CONTROLS = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/gu;
+const CONTROLS_BUT_LF = /(?![\n])[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/**
+ * One line of plain text: what a name becomes wherever a letter puts it (subject, greeting, heading, facts, brand,
+ * paragraphs — every field but a quote).
+ * Contracts refuse such names at input (ADR 0054); this is the mail's own guard for what came before that rule or by
+ * another way (an old event, an archive, an operator's words) — no line, header or direction trick reaches a mail.
+ */
+export const oneLine = (value: string): string => value.replace(BREAKS, ' ').replace(CONTROLS, '');
+
+/** A quoted text keeps its line breaks (a question has lines) and loses every other control. */
+const plainText = (value: string): string => value.replace(/\r\n?/g, '\n').replace(CONTROLS_BUT_LF, '');
+
+function plainLetter(letter: Letter): Letter {
+  const block = (b: Block): Block =>
+    typeof b === 'string'
+      ? oneLine(b)
+      : 'item' in b
+        ? { item: oneLine(b.item), link: { label: oneLine(b.link.label), url: oneLine(b.link.url) } }
+        : { quote: plainText(b.quote), ...(b.label === undefined ? {} : { label: oneLine(b.label) }) };
+  return {
+    ...letter,
+    preview: oneLine(letter.preview),
+    ...(letter.brand ? { brand: { ...letter.brand, name: oneLine(letter.brand.name) } } : {}),
+    ...(letter.greeting === undefined ? {} : { greeting: oneLine(letter.greeting) }),
+    heading: oneLine(letter.heading),
+    ...(letter.facts ? { facts: letter.facts.map((f) => ({ label: oneLine(f.label), value: oneLine(f.value) })) } : {}),
+    ...(letter.body ? { body: letter.body.map(block) } : {}),
+    ...(letter.action ? { action: { label: oneLine(letter.action.label), url: oneLine(letter.action.url) } } : {}),
+    ...(letter.after ? { after: letter.after.map(oneLine) } : {}),
+    ...(letter.footer === undefined ? {} : { footer: oneLine(letter.footer) }),
+  };
+}
+
+/**
+ * A message made of a letter: its text part now, its HTML part when the mailer sends it (a kit `MailMessage`). Every
+ * field is plain text first (`oneLine`): both parts and the subject come from the cleaned letter.
+ */
 export function letterMail<M extends { to: string; subject: string; messageId?: string; replyTo?: string }>(
   mail: M,
   letter: Letter,
 ): M & { text: string; letter: Letter } {
-  return { ...mail, text: letterText(letter), letter };
+  const plain = plainLetter(letter);
+  return { ...mail, subject: oneLine(mail.subject), text: letterText(plain), letter: plain };
 }
 
 /** "Fri, 4 Dec 2026, 14:05 UTC": a mail has no viewer's time zone, so it names the one it uses. */

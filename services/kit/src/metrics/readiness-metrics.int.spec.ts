@@ -17,6 +17,7 @@ import {
   type NatsTestServer,
 } from '../testing/nats.js';
 import { runService, type RunningService, type ServiceConfig } from '../service/service.js';
+import { METRICS_TOKEN_REQUIRED } from './metrics.js';
 
 const run = infraGate(
   !!(await postgresServerUrl()) && !!natsServerBinary(),
@@ -100,6 +101,22 @@ describe.runIf(run)('readiness that means "can serve", and metrics on a port of 
     expect((await scrape('wrong-token-of-the-same-size')).status).toBe(401);
     expect((await fetch(service.metricsUrl!)).status).toBe(401);
     expect((await fetch(`${service.url}/metrics`)).status).toBe(404);
+  });
+
+  it('binds the metrics port to loopback by default; told to bind elsewhere without METRICS_TOKEN, a service refuses to start (ADR 0054)', async () => {
+    expect(new URL(service.metricsUrl!).hostname).toBe('127.0.0.1');
+    const { METRICS_TOKEN: _, ...untokened } = config();
+    const other = uniqueNamespace('metrics-host');
+    await expect(
+      runService(counterService, {
+        config: { ...untokened, BUS_NAMESPACE: other, METRICS_HOST: '0.0.0.0' },
+        log: capturingLog().log,
+        signals: false,
+        metricsPort: 0,
+        port: 0,
+      }),
+    ).rejects.toThrow(METRICS_TOKEN_REQUIRED('0.0.0.0'));
+    await deleteNamespaceStreams(nats.url, other).catch(() => {});
   });
 
   it('stays ready through a NATS outage, says degraded in /health and metrics, keeps events in the outbox', async () => {

@@ -1,6 +1,5 @@
 import { isUuid, onboardingInternalCalls } from '@ques/contracts';
 import { metadataFrom, routeFor, type HttpApp } from '@ques/kit';
-import { checkInternal } from '../exports/export.js';
 import type { TipOptionsReadModel } from '../tip-options/read-models/tip-options.js';
 import type { AccountSync } from './account-sync.js';
 import type { PayoutAccountsReadModel } from './read-models/payout-accounts.js';
@@ -9,7 +8,6 @@ export interface OnboardingFactsDeps {
   accounts: PayoutAccountsReadModel;
   tipOptions: TipOptionsReadModel;
   sync: AccountSync;
-  internalToken: string | undefined;
 }
 
 /**
@@ -19,7 +17,6 @@ export interface OnboardingFactsDeps {
  */
 export function registerOnboardingFactsRoute(app: HttpApp, deps: OnboardingFactsDeps): void {
   routeFor(app, onboardingInternalCalls.payments, async (request) => {
-    checkInternal(request, deps.internalToken);
     const { userId } = request.params;
     if (!isUuid(userId)) return { payoutsConnected: false, tippingEnabled: false };
     let account = await deps.accounts.byUser(userId);

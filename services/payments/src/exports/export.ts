@@ -1,8 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { exportsInternalCalls, isUuid, type ExportTip, type PaymentsExport } from '@ques/contracts';
-import { forbidden, routeFor, type HttpApp } from '@ques/kit';
-import type { FastifyRequest } from 'fastify';
+import { routeFor, type HttpApp } from '@ques/kit';
 import type { PaymentsDB } from '../db/schema.js';
 import { PAYMENT_STATUS } from '../http.js';
 
@@ -67,17 +65,9 @@ export async function paymentsOf(db: Kysely<PaymentsDB>, userId: string): Promis
   return { tips, earnings: [...earnings.values()] };
 }
 
-/** `/internal/*`: when `INTERNAL_API_TOKEN` is set, the caller must send it. */
-export function checkInternal(request: FastifyRequest, token: string | undefined): void {
-  if (!token) return;
-  const given = request.headers['x-internal-token'];
-  const ok = typeof given === 'string' && given.length === token.length && timingSafeEqual(Buffer.from(given), Buffer.from(token));
-  if (!ok) throw forbidden();
-}
 
-export function registerExportRoutes(app: HttpApp, db: Kysely<PaymentsDB>, internalToken: string | undefined): void {
+export function registerExportRoutes(app: HttpApp, db: Kysely<PaymentsDB>): void {
   routeFor(app, exportsInternalCalls.payments, async (request) => {
-    checkInternal(request, internalToken);
     const { userId } = request.params;
     if (!isUuid(userId)) return { tips: [], earnings: [] };
     return paymentsOf(db, userId.toLowerCase());

@@ -10,6 +10,10 @@ import { paymentsService, type PaymentsOverrides, type PaymentsParts, type Provi
 import { QuestionsStandIn } from './questions-stand-in.js';
 import { StripeDouble } from './stripe-double.js';
 
+/** The internal token the instances are given (required in every run mode, ADR 0060), and what a caller sends. */
+export const INTERNAL_TOKEN = 'test-internal-token-0123456789';
+export const INTERNAL_HEADERS = { 'x-internal-token': INTERNAL_TOKEN };
+
 export type PaymentsInstance = RunningService<PaymentsDB, PaymentsConfig, PaymentsParts, PaymentsOverrides>;
 
 export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -93,7 +97,7 @@ export async function startHarness(
     provider = { kind: 'test', pagesBaseUrl: PUBLIC_ORIGIN, webhookSecret: WEBHOOK_SECRET };
   }
   const options = {
-    config: loadPaymentsConfig({ JWT_PUBLIC_KEY: bed.keys.publicKey, PUBLIC_ORIGIN }),
+    config: loadPaymentsConfig({ JWT_PUBLIC_KEY: bed.keys.publicKey, PUBLIC_ORIGIN, INTERNAL_API_TOKEN: INTERNAL_TOKEN }),
     database,
     bus,
     log,

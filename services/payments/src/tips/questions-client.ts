@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode, type ScreenAskRequest, type SubmitTippedQuestionRequest } from '@ques/contracts';
-import { AppError } from '@ques/kit';
+import { AppError, internalCallHeaders } from '@ques/kit';
 import { postScreen } from './screening.js';
 
 /** The one call payments makes to questions: hand over the tipped question while the asker is at checkout. */
@@ -12,8 +12,8 @@ export interface QuestionsClient {
 export interface HttpQuestionsClientOptions {
   /** Base URL of the questions service (internal network, not the BFF). */
   baseUrl: string;
-  /** `INTERNAL_API_TOKEN`, sent as `x-internal-token`. */
-  internalToken?: string;
+  /** `INTERNAL_API_TOKEN`, sent as `x-internal-token` (required in every run mode, ADR 0060). */
+  internalToken: string;
   timeoutMs?: number;
 }
 
@@ -36,8 +36,8 @@ export class HttpQuestionsClient implements QuestionsClient {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'x-correlation-id': correlationId,
+      ...internalCallHeaders(this.opts.internalToken),
     };
-    if (this.opts.internalToken) headers['x-internal-token'] = this.opts.internalToken;
     let response: Response;
     try {
       response = await fetch(new URL('/internal/questions/tipped', this.opts.baseUrl), {

@@ -6,7 +6,7 @@ import {
   type ErrorCode,
   type ScreenAskRequest,
 } from '@ques/contracts';
-import { AppError } from '@ques/kit';
+import { AppError, internalCallHeaders } from '@ques/kit';
 import type { HttpQuestionsClientOptions, QuestionsClient } from './questions-client.js';
 
 /*
@@ -52,8 +52,7 @@ export async function postScreen(
   body: ScreenAskRequest,
   correlationId: string,
 ): Promise<void> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-correlation-id': correlationId };
-  if (opts.internalToken) headers['x-internal-token'] = opts.internalToken;
+  const headers = { 'content-type': 'application/json', 'x-correlation-id': correlationId, ...internalCallHeaders(opts.internalToken) };
   let response: Response;
   try {
     response = await fetch(new URL('/internal/questions/screen', opts.baseUrl), {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASKING_LIMITS, ASKING_MESSAGES } from '@ques/contracts';
 import { infraGate, natsTestUrl, postgresServerUrl } from '@ques/kit/testing';
-import { registerUser, startHarness, type Harness } from '../test/harness.js';
+import { INTERNAL_HEADERS, registerUser, startHarness, type Harness } from '../test/harness.js';
 
 const natsUrl = await natsTestUrl();
 const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and NATS JetStream');
@@ -58,6 +58,7 @@ describe.runIf(run)('owner control over asking: pause, cap, word filters, blocks
     h.a.app.inject({
       method: 'POST',
       url: '/internal/questions/screen',
+      headers: INTERNAL_HEADERS,
       payload: {
         toUserId: to.id,
         question: 'A tipped question?',

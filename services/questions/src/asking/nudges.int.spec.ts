@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailbox } from '@ques/kit';
 import { eventually, infraGate, natsTestUrl, postgresServerUrl } from '@ques/kit/testing';
-import { registerUser, startHarness, type Harness } from '../test/harness.js';
+import { INTERNAL_HEADERS, registerUser, startHarness, type Harness } from '../test/harness.js';
 import { NUDGE_JOB } from './nudges.js';
 
 const natsUrl = await natsTestUrl();
@@ -24,6 +24,7 @@ describe.runIf(run)('nudges: reminders of held tips at 24 h, 72 h and 4 days (tw
     h.a.app.inject({
       method: 'POST',
       url: '/internal/questions/tipped',
+      headers: INTERNAL_HEADERS,
       payload: {
         questionId,
         questionData: { question: title, toUserId: owner.id, agreedToTerms: true, askedName: 'Tia Tipper', askedEmail: 'tia@example.com' },

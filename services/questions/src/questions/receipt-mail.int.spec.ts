@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailbox, type StoredMail } from '@ques/kit';
 import { eventually, infraGate, natsTestUrl, postgresServerUrl } from '@ques/kit/testing';
-import { callApi, guestQuestion, registerUser, startHarness, type Harness } from '../test/harness.js';
+import { INTERNAL_HEADERS, callApi, guestQuestion, registerUser, startHarness, type Harness } from '../test/harness.js';
 
 const natsUrl = await natsTestUrl();
 const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and NATS JetStream');
@@ -57,6 +57,7 @@ describe.runIf(run)("the asker's receipt and the owner's mail, as HTML and text 
     const submitted = await h.a.app.inject({
       method: 'POST',
       url: '/internal/questions/tipped',
+      headers: INTERNAL_HEADERS,
       payload: {
         questionId,
         questionData: { question: 'Which loom should I buy?', detail: 'Secret detail', toUserId: mira.id, agreedToTerms: true, askedName: 'Tia', askedEmail: 'tia@example.com' },

@@ -1,8 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { DEVICE_HEADER, NEXT_CURSOR_HEADER, questionsApi, questionsInternalCalls } from '@ques/contracts';
 import {
-  forbidden,
   idempotentId,
   metadataFrom,
   optionalUser,
@@ -37,8 +35,6 @@ export async function registerQuestionRoutes(
   ctx: ServiceContext<QuestionsDB, QuestionsConfig>,
 ): Promise<void> {
   const { actions } = parts;
-  /** When set, `/internal/*` calls must carry it in `x-internal-token`. */
-  const internalToken = ctx.config.INTERNAL_API_TOKEN;
 
   const cache = await listCache(app, ctx);
   routeFor(app, questionsApi.list, async (request, reply) => {
@@ -107,7 +103,6 @@ export async function registerQuestionRoutes(
 
   // Payments (not the BFF) hands over a question whose tip goes through checkout.
   routeFor(app, questionsInternalCalls.submitTipped, async (request, reply) => {
-    checkInternal(request, internalToken);
     const { created, question } = await actions.submitTipped(
       request.body,
       metadataFrom(request, request.body.askerUserId),
@@ -134,13 +129,3 @@ async function listCache(app: HttpApp, ctx: ServiceContext<QuestionsDB, Question
   return cache;
 }
 
-/** `/internal/*`: when `INTERNAL_API_TOKEN` is set, the caller must send it. */
-export function checkInternal(request: FastifyRequest, token: string | undefined): void {
-  if (!token) return;
-  const given = request.headers['x-internal-token'];
-  const ok =
-    typeof given === 'string' &&
-    given.length === token.length &&
-    timingSafeEqual(Buffer.from(given), Buffer.from(token));
-  if (!ok) throw forbidden();
-}

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUESTION_MESSAGES, STATUS_MESSAGES } from '@ques/contracts';
 import { readMailbox } from '@ques/kit';
 import { eventually, infraGate, natsTestUrl, postgresServerUrl } from '@ques/kit/testing';
-import { callApi, guestQuestion, registerUser, startHarness, type ApiMethod, type Harness } from '../test/harness.js';
+import { INTERNAL_HEADERS, callApi, guestQuestion, registerUser, startHarness, type ApiMethod, type Harness } from '../test/harness.js';
 
 const natsUrl = await natsTestUrl();
 const run = infraGate(!!(await postgresServerUrl()) && !!natsUrl, 'Postgres and NATS JetStream');
@@ -195,6 +195,7 @@ describe.runIf(run)(
       const submitted = await h.a.app.inject({
         method: 'POST',
         url: '/internal/questions/tipped',
+        headers: INTERNAL_HEADERS,
         payload: {
           questionId,
           questionData: {
@@ -399,6 +400,7 @@ describe.runIf(run)(
         h.a.app.inject({
           method: 'POST',
           url: '/internal/questions/tipped',
+          headers: INTERNAL_HEADERS,
           payload: {
             questionId,
             questionData: {

@@ -6,6 +6,7 @@ import { connect } from 'nats';
 import pino from 'pino';
 import { type Context, type EventEnvelope, type UserSnapshot } from '@ques/contracts';
 import {
+  internalCallHeaders,
   connectPostgres,
   fileMailer,
   runService,
@@ -21,6 +22,10 @@ import type { QuestionsDB } from '../db/schema.js';
 import { questionsService, type QuestionsParts } from '../service.js';
 
 export type QuestionsInstance = RunningService<QuestionsDB, QuestionsConfig, QuestionsParts>;
+
+/** The internal token both instances are given (required in every run mode, ADR 0060), and what a caller sends. */
+export const INTERNAL_TOKEN = 'test-internal-token-0123456789';
+export const INTERNAL_HEADERS = internalCallHeaders(INTERNAL_TOKEN);
 
 export const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -87,7 +92,7 @@ export async function startHarness(natsUrl: string, opts: HarnessOptions = {}): 
   const bed = await startTestBed<QuestionsDB>({ natsUrl, schema: 'questions', log });
   const mailer = new FlakyMailer(join(mkdtempSync(join(tmpdir(), 'ques-questions-')), 'mail'));
   const options = {
-    config: loadQuestionsConfig({ JWT_PUBLIC_KEY: bed.keys.publicKey, PUBLIC_ORIGIN: 'https://ques.test', ...opts.env }),
+    config: loadQuestionsConfig({ JWT_PUBLIC_KEY: bed.keys.publicKey, PUBLIC_ORIGIN: 'https://ques.test', INTERNAL_API_TOKEN: INTERNAL_TOKEN, ...opts.env }),
     database: bed.database,
     bus: bed.bus,
     log,

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { kitIdempotencyMigration, kitOperatorAuditMigration } from '@ques/kit/migrations';
+import { kitIdempotencyMigration, kitMailQuotaMigration, kitOperatorAuditMigration } from '@ques/kit/migrations';
 import * as m0001 from './0001_identity.js';
 import * as m0002 from './0002_avatars_resets_personal_data.js';
 import * as m0003 from './0003_email_verification.js';
@@ -23,4 +23,5 @@ export const identityMigrations: Record<string, Migration> = {
   '2026_11_26_0002_operators_claims': m0005,
   '2026_11_29_0001_handle_history': m0006,
   '2026_11_29_0002_claim_second_approval': m0007,
+  '2026_11_29_0003_kit_mail_quota': kitMailQuotaMigration,
 };

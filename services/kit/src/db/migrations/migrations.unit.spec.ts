@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { migrationSql } from '../../testing/migrations.js';
-import { kitIdempotencyMigration, kitMigrations, kitOperatorAuditMigration, kitRevocationsMigration } from './index.js';
+import { kitIdempotencyMigration, kitMailQuotaMigration, kitMigrations, kitOperatorAuditMigration, kitRevocationsMigration } from './index.js';
 
 it('runs the SQL each kit migration ran the day it was merged (migrations are frozen)', async () => {
   expect(
@@ -10,6 +10,7 @@ it('runs the SQL each kit migration ran the day it was merged (migrations are fr
       '2026_11_23_0001_kit_idempotency': kitIdempotencyMigration,
       '2026_11_23_0002_kit_revocations': kitRevocationsMigration,
       '2026_11_26_0001_kit_operator_audit': kitOperatorAuditMigration,
+      '2026_11_29_0003_kit_mail_quota': kitMailQuotaMigration,
     }),
   ).toMatchSnapshot();
 });

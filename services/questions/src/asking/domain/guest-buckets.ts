@@ -3,22 +3,9 @@
  * token, by normalised e-mail and by network prefix — and any bucket at its limit refuses. Pure: no I/O.
  */
 
-/**
- * The address as the limit and the blocks see it: lower case, a `+tag` dropped, and for Gmail (which ignores dots and
- * answers to googlemail.com too) the dots gone — `Block.Me+1@GoogleMail.com` is `blockme@gmail.com`.
- */
-export function normaliseEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  const at = email.lastIndexOf('@');
-  if (at <= 0) return email;
-  let local = email.slice(0, at);
-  let domain = email.slice(at + 1);
-  const plus = local.indexOf('+');
-  if (plus > 0) local = local.slice(0, plus);
-  if (domain === 'googlemail.com') domain = 'gmail.com';
-  if (domain === 'gmail.com') local = local.replace(/\./g, '');
-  return `${local}@${domain}`;
-}
+// The address as the limit and the blocks see it (lower case, no `+tag`, Gmail's dots ignored): the kit's, which the
+// mail caps count by too (ADR 0060).
+export { normaliseEmail } from '@ques/kit/domain';
 
 const V4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely';
-import { kitIdempotencyMigration, kitOperatorAuditMigration, kitRevocationsMigration } from '@ques/kit/migrations';
+import { kitIdempotencyMigration, kitMailQuotaMigration, kitOperatorAuditMigration, kitRevocationsMigration } from '@ques/kit/migrations';
 import * as m0001 from './0001_questions.js';
 import * as m0002 from './0002_personal_data_keys.js';
 import * as m0003 from './0003_recipients_email_verified.js';
@@ -34,4 +34,5 @@ export const questionsMigrations: Record<string, Migration> = {
   '2026_11_28_0002_similar_newest_matches': m0010,
   '2026_11_29_0001_recipient_brand': m0011,
   '2026_11_29_0002_guest_limits': m0012,
+  '2026_11_29_0003_kit_mail_quota': kitMailQuotaMigration,
 };
