@@ -3,6 +3,7 @@ import { guardInternalCalls, operatorAuditProjection, registerOperatorAuditRoute
 import { opsApi } from '@ques/contracts';
 import { Asking } from './asking/asking.js';
 import { nudgeJobs } from './asking/nudges.js';
+import { AskerBlocks } from './asking/asker-blocks.js';
 import { registerAskingRoutes } from './asking/routes.js';
 import { registerExportRoutes } from './exports/export.js';
 import { registerOnboardingFactsRoute } from './exports/onboarding.js';
@@ -32,8 +33,10 @@ export interface QuestionsParts {
   recipients: RecipientsReadModel;
   /** What the routes do (people, rules, command, the view the caller may see). */
   actions: QuestionActions;
-  /** Owner control over asking: settings, blocks, screening (issue 16). */
+  /** Owner control over asking: settings and screening (issue 16). */
   asking: Asking;
+  /** The owner's blocks (issue 16). */
+  blocks: AskerBlocks;
   /** The asker's private status page (issue 14). */
   statusPages: StatusPages;
   /** Public trust stats (issue 15). */
@@ -56,6 +59,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
     const questions = new QuestionsReadModel(db);
     const recipients = new RecipientsReadModel(db);
     const asking = new Asking({ db, recipients, clock });
+    const blocks = new AskerBlocks({ db, recipients, clock });
     const actions = new QuestionActions({ commands, questions, recipients, clock, asking });
     const statusPages = new StatusPages({
       db,
@@ -68,7 +72,7 @@ export const questionsService: ServiceDefinition<QuestionsDB, QuestionsConfig, Q
       publicOrigin: config.PUBLIC_ORIGIN,
     });
     const trust = new TrustStatsReadModel({ db, clock });
-    return { commands, questions, recipients, actions, asking, statusPages, trust };
+    return { commands, questions, recipients, actions, asking, blocks, statusPages, trust };
   },
   routes: async (app, parts, ctx) => {
     // Every /internal/* route (payments' hand-over and screening, identity's export and checklist reads) needs the token.

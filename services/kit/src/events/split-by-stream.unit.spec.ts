@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitByStream } from './replay.js';
+import { splitByStream } from './online-rebuild.js';
 import type { RecordedEvent } from './types.js';
 
 const event = (globalPosition: number, streamId: string) =>

@@ -1,49 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type QueryCreator } from 'kysely';
-import {
-  ASKING_MESSAGES,
-  isUuid,
-  QUESTION_NOT_FOUND,
-  type AskerBlock,
-  type AskingSettings,
-  type AskingStatus,
-  type UpdateAskingSettingsBody,
-} from '@ques/contracts';
-import { AppError, badRequest, forbidden, notFound, QueryTemplate, unprocessable, type AccessClaims, type Clock } from '@ques/kit';
-import { QUESTION_COLUMNS, type AskerBlockRow, type AskingSettingsRow, type QuestionRow, type QuestionsDB, type RecipientRow } from '../db/schema.js';
+import { sql, type Kysely } from 'kysely';
+import { ASKING_MESSAGES, isUuid, type AskingSettings, type AskingStatus, type UpdateAskingSettingsBody } from '@ques/contracts';
+import { AppError, badRequest, notFound, QueryTemplate, type AccessClaims, type Clock } from '@ques/kit';
+import { QUESTION_COLUMNS, type AskingSettingsRow, type QuestionRow, type QuestionsDB, type RecipientRow } from '../db/schema.js';
 import type { RecipientsReadModel } from '../recipients/recipients.js';
 import { guestAsksSql, guestHashes, typedEmailOf } from './guest-limit.js';
+import { originInsert, type OriginParams } from './origin.js';
 import { ownerHash } from './owner-hash.js';
-import { normaliseEmail } from './domain/guest-buckets.js';
 import { isPaused, screen, type Screening } from './domain/screening.js';
 import { BUILT_IN_WORDS, compileEntry, compileFilter, type CompiledEntry } from './domain/word-filter.js';
-
-/** The values of a question's origin row (`recordOrigin`; with `recordOriginAndRead`'s template, its placeholders). */
-type OriginParams = {
-  questionId: string;
-  ownerId: string;
-  guest: boolean;
-  emailHash: string | null;
-  deviceHash: string | null;
-  networkHash: string | null;
-  createdAt: Date;
-};
-
-/** The insert of a question's origin; a second one for the same question changes nothing. */
-function originInsert(db: QueryCreator<QuestionsDB>, origin: OriginParams) {
-  return db
-    .insertInto('question_origins')
-    .values({
-      question_id: origin.questionId,
-      owner_id: origin.ownerId,
-      guest: origin.guest,
-      email_hash: origin.emailHash,
-      device_hash: origin.deviceHash,
-      network_hash: origin.networkHash,
-      created_at: origin.createdAt,
-    })
-    .onConflict((oc) => oc.column('question_id').doNothing());
-}
 
 /*
  * Owner control over asking (issue 16): settings, blocks, the public status, and the screening every question goes
@@ -224,15 +188,9 @@ export class Asking {
     return row.built_in_filter ? [...cached.filter, ...this.builtIn] : cached.filter;
   }
 
-  /** A signed-in asker's e-mail, once identity verified it (an unproven address blocks nobody else). */
-  private async verifiedEmail(userId: string): Promise<string | null> {
-    const row = await this.deps.recipients.byId(userId);
-    return row?.email_verified && row.email ? row.email.toLowerCase() : null;
-  }
-
   /** The asker's hashes for this owner: their account's verified e-mail or a guest's typed one, their device. */
   private async identifiers(ownerId: string, ask: Ask): Promise<{ emailHash: string | null; deviceHash: string | null; networkHash: string | null }> {
-    const email = ask.askerUserId ? await this.verifiedEmail(ask.askerUserId) : typedEmailOf(ask);
+    const email = ask.askerUserId ? await this.deps.recipients.verifiedEmail(ask.askerUserId) : typedEmailOf(ask);
     return { emailHash: email ? ownerHash(ownerId, 'email', email) : null, ...guestHashes(ownerId, ask) };
   }
 
@@ -424,84 +382,4 @@ export class Asking {
     });
     return row;
   }
-
-  /** `POST /api/questions/:id/block`: the recipient blocks whoever asked it. */
-  async block(owner: AccessClaims, rawId: string): Promise<AskerBlock> {
-    const { db } = this.deps;
-    if (!isUuid(rawId)) throw notFound(QUESTION_NOT_FOUND);
-    const questionId = rawId.toLowerCase();
-    const q = await db.selectFrom('questions').selectAll().where('id', '=', questionId).executeTakeFirst();
-    if (!q || q.lifecycle === 'awaiting_payment') throw notFound(QUESTION_NOT_FOUND);
-    if (q.to_user_id !== owner.sub) {
-      // Its asker may see it, and learns only that blocking is not theirs to do; anyone else: 404.
-      if (q.asker_user_id === owner.sub) throw forbidden(ASKING_MESSAGES.notYours);
-      throw notFound(QUESTION_NOT_FOUND);
-    }
-    if (q.is_curated || q.asker_user_id === owner.sub) throw unprocessable(ASKING_MESSAGES.cannotBlockSelf);
-    const origin = await db
-      .selectFrom('question_origins')
-      .select(['device_hash'])
-      .where('question_id', '=', questionId)
-      .where('owner_id', '=', owner.sub)
-      .executeTakeFirst();
-    // A guest's typed address; a signed-in asker's account address only when verified (the account blocks them anyway).
-    const email = q.asker_user_id ? await this.verifiedEmail(q.asker_user_id) : q.asked_email ? normaliseEmail(q.asked_email) : null;
-    const values = {
-      id: randomUUID(),
-      owner_id: owner.sub,
-      label: q.asked_name || q.from_username,
-      account_id: q.asker_user_id,
-      email_hash: email ? ownerHash(owner.sub, 'email', email) : null,
-      device_hash: origin?.device_hash ?? null,
-      source_question_id: questionId,
-      created_at: this.deps.clock(),
-    };
-    await db
-      .insertInto('asker_blocks')
-      .values(values)
-      .onConflict((oc) => oc.columns(['owner_id', 'source_question_id']).doNothing())
-      .execute();
-    const row = await db
-      .selectFrom('asker_blocks')
-      .selectAll()
-      .where('owner_id', '=', owner.sub)
-      .where('source_question_id', '=', questionId)
-      .executeTakeFirstOrThrow();
-    return blockView(row);
-  }
-
-  /** `GET /api/asking/blocks`: the caller's own blocks only. */
-  async blocks(owner: AccessClaims): Promise<AskerBlock[]> {
-    const rows = await this.deps.db
-      .selectFrom('asker_blocks')
-      .selectAll()
-      .where('owner_id', '=', owner.sub)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .execute();
-    return rows.map(blockView);
-  }
-
-  /** `DELETE /api/asking/blocks/:id`: another owner's block is not found. */
-  async lift(owner: AccessClaims, rawId: string): Promise<void> {
-    if (!isUuid(rawId)) throw notFound(ASKING_MESSAGES.blockNotFound);
-    const result = await this.deps.db
-      .deleteFrom('asker_blocks')
-      .where('id', '=', rawId.toLowerCase())
-      .where('owner_id', '=', owner.sub)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound(ASKING_MESSAGES.blockNotFound);
-  }
 }
-
-function blockView(row: AskerBlockRow): AskerBlock {
-  return {
-    id: row.id,
-    label: row.label,
-    byAccount: row.account_id !== null,
-    byEmail: row.email_hash !== null,
-    byDevice: row.device_hash !== null,
-    createdAt: row.created_at.toISOString(),
-  };
-}
-

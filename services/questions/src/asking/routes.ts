@@ -1,10 +1,11 @@
 import { DEVICE_HEADER, questionsApi, questionsInternalCalls } from '@ques/contracts';
 import { requireUser, routeFor, type HttpApp } from '@ques/kit';
+import type { AskerBlocks } from './asker-blocks.js';
 import type { Asking } from './asking.js';
 
 /** The owner-control calls (issue 16), declared in contracts with the other questions calls. */
-export async function registerAskingRoutes(app: HttpApp, parts: { asking: Asking }): Promise<void> {
-  const { asking } = parts;
+export async function registerAskingRoutes(app: HttpApp, parts: { asking: Asking; blocks: AskerBlocks }): Promise<void> {
+  const { asking, blocks } = parts;
 
   routeFor(app, questionsApi.askingStatus, async (request) => asking.status(request.params.username));
 
@@ -14,15 +15,15 @@ export async function registerAskingRoutes(app: HttpApp, parts: { asking: Asking
     asking.update(await requireUser(request), request.body),
   );
 
-  routeFor(app, questionsApi.listBlocks, async (request) => asking.blocks(await requireUser(request)));
+  routeFor(app, questionsApi.listBlocks, async (request) => blocks.list(await requireUser(request)));
 
   routeFor(app, questionsApi.blockAsker, async (request, reply) => {
-    const block = await asking.block(await requireUser(request), request.params.id);
+    const block = await blocks.block(await requireUser(request), request.params.id);
     return reply.status(201).send(block);
   });
 
   routeFor(app, questionsApi.liftBlock, async (request) => {
-    await asking.lift(await requireUser(request), request.params.id);
+    await blocks.lift(await requireUser(request), request.params.id);
     return { message: 'Block lifted' as const };
   });
 

@@ -196,4 +196,10 @@ export class RecipientsReadModel {
     const row = await this.db.selectFrom('recipients').selectAll().where('user_id', '=', userId).executeTakeFirst();
     return row && !row.deleted ? row : undefined;
   }
+
+  /** A person's e-mail, once identity verified it (an unproven address blocks nobody else), lowercased; else null. */
+  async verifiedEmail(userId: string): Promise<string | null> {
+    const row = await this.byId(userId);
+    return row?.email_verified && row.email ? row.email.toLowerCase() : null;
+  }
 }
