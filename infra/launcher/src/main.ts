@@ -1,7 +1,7 @@
 import { createLogger, onShutdownSignal } from '@ques/kit';
 import { startEmbedded } from './embedded.js';
 
-// The launcher is the embedded product's config.ts: the only reader of process.env here.
+// The launcher's entry points (this file and backup-cli.ts) are the embedded product's config.ts: the only readers of process.env here.
 const port = Number(process.env.PORT ?? 3000);
 const log = createLogger('ques', process.env.LOG_LEVEL ?? 'info');
 const product = await startEmbedded({

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -21,6 +21,9 @@ import {
   type ChaosDatabase,
 } from './postgres.js';
 import { ManagedProcess, type ExitRecord } from './process.js';
+import { generateSecrets, type TopologySecrets } from './secrets.js';
+
+export type { TopologySecrets };
 
 export type ServiceKind = 'identity' | 'questions' | 'payments' | 'support';
 export type ProcessKind = ServiceKind | 'bff';
@@ -48,35 +51,10 @@ export interface TopologyOptions {
   serviceEnv?: Record<string, string>;
 }
 
-export interface TopologySecrets {
-  jwtPrivateKey: string;
-  jwtPublicKey: string;
-  captchaHmacKey: string;
-  internalApiToken: string;
-  testModeWebhookSecret: string;
-}
-
 interface Instance {
   kind: ProcessKind;
   port: number;
   process: ManagedProcess;
-}
-
-/** PEM with its line breaks written as `\n`, the way `infra/scripts/gen-secrets.mjs` puts keys in a .env file. */
-const oneLine = (pem: string) => pem.trim().replace(/\n/g, '\\n');
-
-function generateSecrets(): TopologySecrets {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519', {
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    publicKeyEncoding: { type: 'spki', format: 'pem' },
-  });
-  return {
-    jwtPrivateKey: oneLine(privateKey),
-    jwtPublicKey: oneLine(publicKey),
-    captchaHmacKey: randomBytes(32).toString('hex'),
-    internalApiToken: randomBytes(24).toString('hex'),
-    testModeWebhookSecret: `whsec_${randomBytes(24).toString('hex')}`,
-  };
 }
 
 /**
