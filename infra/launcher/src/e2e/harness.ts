@@ -365,6 +365,9 @@ export async function axeViolations(page: Page, include: readonly string[] = ['m
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
   const result = await page.evaluate(async (selectors) => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    // What a person reads is the settled screen: a menu still fading in (opacity) fails color-contrast mid-animation.
+    const finite = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    await Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
     return axe.run({ include: selectors.map((s) => [s]), exclude: [['.site-header']] }, { resultTypes: ['violations'] });
   }, include);
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
