@@ -50,6 +50,21 @@ export default tseslint.config(
     },
   },
   {
+    // Readable by the next engineer (issue 34, ADR 0061): no production file over 400 lines, no function over 120.
+    files: ['**/*.ts', '**/*.tsx'],
+    ignores: ['**/*.spec.ts', '**/*.spec.tsx', '**/test/**', '**/testing/**', '**/e2e/**'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 120, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // The named exceptions to the function length: a decider is one exhaustive switch over its aggregate's commands
+    // (ADR 0002: read top to bottom, one case per command), and a frozen migration is never edited once released.
+    files: ['services/*/src/**/domain/decide.ts', 'services/*/src/db/migrations/*.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // Domain files are pure (see docs/adr/0002 and 0014): no I/O libraries, and of the kit only its pure entry
     // `@ques/kit/domain` (decider and event types, domain errors) — never its root entry, which opens connections.
     files: ['**/src/**/domain/**/*.ts', '**/src/**/decide.ts', '**/src/**/*.domain.ts'],

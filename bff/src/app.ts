@@ -126,48 +126,7 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
   await registerApiDocs(app, { calls, publicOrigin: opts.publicOrigin });
 
   const authLimit = { max: opts.authRateLimitPerMinute ?? 30, timeWindow: '1 minute' };
-  for (const call of calls) {
-    const kind = call.bodyKind ?? 'json';
-    const options = {
-      method: call.method,
-      url: call.path,
-      // The declaration's schemas: params, query and JSON bodies are validated here (a bad call stops at the edge
-      // with the contract's message); responses are the service's, relayed as they come, so they document.
-      schema: {
-        ...call.schema,
-        response: documentedResponses(call),
-        operationId: call.id,
-        summary: call.summary,
-        ...(call.description ? { description: call.description } : {}),
-        tags: [call.service],
-        ...(kind === 'multipart' ? { consumes: ['multipart/form-data'] } : {}),
-      },
-      ...(kind === 'json' ? {} : { validatorCompiler: bodyUnparsed }),
-      config: call.rateLimit === 'auth' ? { rateLimit: authLimit } : {},
-      // Streamed uploads are never parsed here (no limit applies); raw bodies may be a little larger than JSON.
-      ...(kind === 'multipart' ? {} : { bodyLimit: kind === 'raw' ? 1024 * 1024 : JSON_BODY_LIMIT }),
-      // Before the body is read: a JSON body announced over the limit is refused (raw bodies have their own limit),
-      // and a caller without a valid token gets 401, never a parse of what it sent.
-      onRequest: [
-        ...(kind === 'json' ? [async (request: FastifyRequest) => refuseLargeJson(request)] : []),
-        ...(call.auth === 'required' ? [async (request: FastifyRequest) => void (await requireUser(request))] : []),
-        // Operator calls: anyone but an operator gets the 404 of a path that does not exist (issue 18, ADR 0031).
-        ...(call.auth === 'operator' ? [async (request: FastifyRequest) => void (await requireOperator(request))] : []),
-      ],
-      preValidation: kind === 'multipart' ? async (request: FastifyRequest) => refuseMalformedMultipart(request) : undefined,
-      handler: (request: FastifyRequest, reply: FastifyReply) => upstreams.forward(call.service, request, reply),
-    };
-    if (kind !== 'raw') {
-      app.route(options);
-      continue;
-    }
-    // Byte for byte, whatever the content type: a webhook's signature covers the exact body; forms post urlencoded.
-    await app.register(async (scope) => {
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-      scope.route(options);
-    });
-  }
+  for (const call of calls) await forwardCall(app, call, upstreams, authLimit);
 
   registerOpsSession(app, { publicOrigin: opts.publicOrigin });
   // Issue 15: share images and Atom feeds (docs/adr/0029), from the same public calls the pages read.
@@ -216,4 +175,57 @@ export async function buildBff(opts: BffOptions): Promise<FastifyInstance> {
 
   app.addHook('onClose', async () => upstreams.close());
   return app;
+}
+
+/**
+ * One declared call on the edge: the declaration's schemas validate params, query and JSON bodies (a bad call stops
+ * here with the contract's message), the token or operator check runs before the body is read, and the request is
+ * forwarded to the service that owns it.
+ */
+async function forwardCall(
+  app: FastifyInstance,
+  call: ApiCall,
+  upstreams: Upstreams,
+  authLimit: { max: number; timeWindow: string },
+): Promise<void> {
+  const kind = call.bodyKind ?? 'json';
+  const options = {
+    method: call.method,
+    url: call.path,
+    // The declaration's schemas: params, query and JSON bodies are validated here (a bad call stops at the edge
+    // with the contract's message); responses are the service's, relayed as they come, so they document.
+    schema: {
+      ...call.schema,
+      response: documentedResponses(call),
+      operationId: call.id,
+      summary: call.summary,
+      ...(call.description ? { description: call.description } : {}),
+      tags: [call.service],
+      ...(kind === 'multipart' ? { consumes: ['multipart/form-data'] } : {}),
+    },
+    ...(kind === 'json' ? {} : { validatorCompiler: bodyUnparsed }),
+    config: call.rateLimit === 'auth' ? { rateLimit: authLimit } : {},
+    // Streamed uploads are never parsed here (no limit applies); raw bodies may be a little larger than JSON.
+    ...(kind === 'multipart' ? {} : { bodyLimit: kind === 'raw' ? 1024 * 1024 : JSON_BODY_LIMIT }),
+    // Before the body is read: a JSON body announced over the limit is refused (raw bodies have their own limit),
+    // and a caller without a valid token gets 401, never a parse of what it sent.
+    onRequest: [
+      ...(kind === 'json' ? [async (request: FastifyRequest) => refuseLargeJson(request)] : []),
+      ...(call.auth === 'required' ? [async (request: FastifyRequest) => void (await requireUser(request))] : []),
+      // Operator calls: anyone but an operator gets the 404 of a path that does not exist (issue 18, ADR 0031).
+      ...(call.auth === 'operator' ? [async (request: FastifyRequest) => void (await requireOperator(request))] : []),
+    ],
+    preValidation: kind === 'multipart' ? async (request: FastifyRequest) => refuseMalformedMultipart(request) : undefined,
+    handler: (request: FastifyRequest, reply: FastifyReply) => upstreams.forward(call.service, request, reply),
+  };
+  if (kind !== 'raw') {
+    app.route(options);
+    return;
+  }
+  // Byte for byte, whatever the content type: a webhook's signature covers the exact body; forms post urlencoded.
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.route(options);
+  });
 }

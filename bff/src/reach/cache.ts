@@ -53,3 +53,19 @@ export class TaggedLru<V extends { bytes: number }> {
     this.entries.delete(key);
   }
 }
+
+/** What the reach caches hold: an image, or a feed with its compressed copies. */
+export interface Bytes {
+  bytes: number;
+  body: Buffer;
+  etag: string;
+  /** When an image's answer or profile was last seen public with this hash. */
+  checkedAt?: number;
+  lastModified?: string;
+  /** A feed's compressed copies (made once per cached feed; an image is not compressible). */
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+/** The reach routes' 404 body. */
+export const NOT_FOUND = { message: 'Not found', code: 'NOT_FOUND' };

@@ -16,6 +16,8 @@ import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { BffClient, createCast, guestAsk, Topology, type Account } from '@ques/chaos';
 import { askCosts, COST_ASK_RATE, readLoad, type AskCosts } from './ask-costs.js';
+import { figures, type LatencyFigures } from './figures.js';
+import { reportHops } from './hops.js';
 
 const QUESTIONS = Number(process.env.BENCH_LATENCY_QUESTIONS ?? 200);
 const SPACING_MS = Number(process.env.BENCH_LATENCY_SPACING_MS ?? 200);
@@ -31,13 +33,7 @@ const ASK_SETTLE_MS = 60_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
-export interface LatencyFigures {
-  samples: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
+export type { LatencyFigures };
 
 export type { AskCosts };
 
@@ -56,24 +52,6 @@ export interface LatencyResult {
   askToInbox: AskToInbox | null;
   authorisedToHeld: LatencyFigures;
   answerToCaptured: LatencyFigures;
-}
-
-/** p50 / p95 / p99 / max of one hop, for the breakdown lines. */
-function describe(ms: number[]): string {
-  const f = figures(ms);
-  return `p50 ${f.p50.toFixed(1)} / p95 ${f.p95.toFixed(1)} / p99 ${f.p99.toFixed(1)} / max ${f.max.toFixed(1)} ms`;
-}
-
-function figures(ms: number[]): LatencyFigures {
-  const sorted = [...ms].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-  return {
-    samples: sorted.length,
-    p50: at(0.5),
-    p95: at(0.95),
-    p99: at(0.99),
-    max: sorted[sorted.length - 1] ?? NaN,
-  };
 }
 
 /**
@@ -281,53 +259,7 @@ export async function runLatency(progress: (line: string) => void = () => {}): P
         `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM questions.events WHERE type = 'AnswerPosted' GROUP BY 1`,
         `SELECT data->>'questionId' AS question_id, min(recorded_at) AS recorded_at FROM payments.events WHERE type = 'TipCaptured' GROUP BY 1`,
       );
-      // Where authorised → held goes, hop by hop (one clock): payments' append of TipAuthorized → the relay's mark
-      // of its outbox row (after JetStream's ack) and → questions' consumer transaction starting on it
-      // (processed_events) → questions' append of QuestionAsked.
-      const hops = (
-        await db.query(
-          `SELECT extract(epoch FROM (o.published_at - a.recorded_at)) * 1000 AS relayed,
-                  extract(epoch FROM (p.processed_at - a.recorded_at)) * 1000 AS consumed,
-                  extract(epoch FROM (h.recorded_at - p.processed_at)) * 1000 AS handled
-           FROM payments.events a
-           JOIN payments.outbox o USING (event_id)
-           JOIN questions.processed_events p ON p.event_id = a.event_id AND p.consumer = 'questions--tips'
-           JOIN questions.events h ON h.type = 'QuestionAsked' AND h.data->>'questionId' = a.data->>'questionId'
-           WHERE a.type = 'TipAuthorized' AND a.data->>'questionId' = ANY($1)`,
-          [ids],
-        )
-      ).rows as { relayed: string; consumed: string; handled: string }[];
-      const hop = (key: 'relayed' | 'consumed' | 'handled') => describe(hops.map((r) => Number(r[key])));
-      progress(
-        `authorised → held by hop (${hops.length}): → relayed (JetStream ack, marked) ${hop('relayed')}; ` +
-          `→ questions' consumer transaction begins ${hop('consumed')}; → QuestionAsked appended ${hop('handled')}`,
-      );
-      // Where answer → captured goes (one clock): questions' append of AnswerPosted → payments' consumer transaction
-      // starting on it → TipCaptureRequested appended (with the settle job) → the settle job claimed (its done_at is
-      // the claim's clock) → TipCaptured appended. Captures made by finalize-payment rather than the job are counted.
-      const captureHops = (
-        await db.query(
-          `SELECT extract(epoch FROM (p.processed_at - a.recorded_at)) * 1000 AS consumed,
-                  extract(epoch FROM (r.recorded_at - p.processed_at)) * 1000 AS requested,
-                  extract(epoch FROM (j.done_at - r.recorded_at)) * 1000 AS claimed,
-                  extract(epoch FROM (c.recorded_at - j.done_at)) * 1000 AS captured,
-                  c.metadata->>'correlationId' = j.key AS by_job
-           FROM questions.events a
-           JOIN payments.processed_events p ON p.event_id = a.event_id AND p.consumer = 'payments--questions'
-           JOIN payments.events r ON r.type = 'TipCaptureRequested' AND r.data->>'questionId' = a.data->>'questionId'
-           JOIN payments.events c ON c.type = 'TipCaptured' AND c.data->>'questionId' = a.data->>'questionId'
-           JOIN payments.scheduled_jobs j ON j.key = 'settle-tip:' || (a.data->>'questionId')
-           WHERE a.type = 'AnswerPosted' AND a.data->>'questionId' = ANY($1)`,
-          [ids],
-        )
-      ).rows as { consumed: string; requested: string; claimed: string; captured: string; by_job: boolean }[];
-      const captureHop = (key: 'consumed' | 'requested' | 'claimed' | 'captured') =>
-        describe(captureHops.map((r) => Number(r[key])));
-      progress(
-        `answer → captured by hop (${captureHops.length}, ${captureHops.filter((r) => r.by_job).length} captured by the settle job): ` +
-          `→ payments' consumer transaction begins ${captureHop('consumed')}; → TipCaptureRequested appended ${captureHop('requested')}; ` +
-          `→ settle job claimed ${captureHop('claimed')}; → TipCaptured appended ${captureHop('captured')}`,
-      );
+      await reportHops(db, ids, progress);
       failed = false;
       if (ASK_SECONDS <= 0)
         return {

@@ -15,7 +15,7 @@ import { counterService, type CounterDB } from '../test/fixture.js';
 import { createTestTokenSigner, type TestTokenSigner } from '../testing/identities.js';
 import { createTestDatabase, eventually, infraGate, postgresServerUrl, type TestDatabase } from '../testing/infra.js';
 import { capturingLog } from '../testing/logs.js';
-import { maskPersonalFields } from './console.js';
+import { maskPersonalFields } from './dead-letter-routes.js';
 
 const run = infraGate(!!(await postgresServerUrl()), 'Postgres');
 

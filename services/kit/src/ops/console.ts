@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { sql, type Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { streamOpsCalls, type Context, type OpsJob, type OpsService } from '@ques/contracts';
+import { registerDeadLetterRoutes } from './dead-letter-routes.js';
 import type { EventBus } from '../bus/bus.js';
-import { decodeEnvelope } from '../bus/naming.js';
 import type { Database } from '../db/database.js';
 import type { KitTables } from '../db/schema.js';
 import { badRequest, conflict, notFound } from '../errors.js';
@@ -16,13 +16,7 @@ import type { HttpApp } from '../http/http-app.js';
 import { metadataFrom } from '../http/http-app.js';
 import { idempotentId } from '../http/idempotency.js';
 import { recordOperatorActNow } from './operator-audit.js';
-import {
-  dropDeadLetter,
-  listDeadLetters,
-  recordOperatorAction,
-  retryDeadLetter,
-  serviceStatus,
-} from './ops.js';
+import { recordOperatorAction, serviceStatus } from './ops.js';
 
 /*
  * The operator console's event-stream routes (issue 18, ADR 0032): the same kit functions the admin CLI runs
@@ -43,57 +37,6 @@ export const operatorClaimsGuard: OperatorGuard = async (request) => {
 export const refuseEveryone: OperatorGuard = async () => {
   throw notFound();
 };
-
-/** Keys whose values are personal (names, addresses, free text): masked in what the console shows of a payload. */
-const PERSONAL_KEYS = new Set([
-  'email',
-  'name',
-  'username',
-  'bio',
-  'question',
-  'detail',
-  'answer',
-  'title',
-  'description',
-  'note',
-  'replierName',
-  'displayName',
-  'avatarUrl',
-  'phone',
-  'address',
-  'askerName',
-  'askerEmail',
-  'password',
-  'token',
-]);
-export const MASK = '•••';
-
-/** A copy of `value` with every personal field's value replaced by `•••` (nested objects and arrays included). */
-export function maskPersonalFields(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(maskPersonalFields);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>).map(([k, v]) => [
-        k,
-        PERSONAL_KEYS.has(k) && v !== null && v !== undefined && typeof v !== 'boolean'
-          ? MASK
-          : maskPersonalFields(v),
-      ]),
-    );
-  }
-  return value;
-}
-
-/** The parked payload as the console shows it: the decoded envelope with personal fields masked. */
-export function maskedPayload(payload: string): unknown {
-  const decoded = decodeEnvelope(payload);
-  if (decoded.ok) return maskPersonalFields(decoded.envelope);
-  try {
-    return maskPersonalFields(JSON.parse(payload));
-  } catch {
-    return `${MASK} (${payload.length} bytes, not JSON)`;
-  }
-}
 
 async function ensureJobsTable(db: Kysely<any>): Promise<void> {
   // Operator bookkeeping like operator_log: created on first use, not service data (no frozen migration).
@@ -126,7 +69,7 @@ interface JobRow {
   error: string | null;
 }
 
-const iso = (d: Date | string) => new Date(d).toISOString();
+export const iso = (d: Date | string) => new Date(d).toISOString();
 function toJob(r: JobRow): OpsJob {
   return {
     id: r.id,
@@ -281,59 +224,7 @@ export function registerStreamOps<DB extends KitTables>(app: HttpApp, deps: Stre
     };
   });
 
-  routeFor(app, calls.deadLetters, async (request) => {
-    await operatorOf(request);
-    const letters = await listDeadLetters(deps.database.db);
-    const payloads = new Map(
-      (
-        await sql<{ id: number | string; payload: string }>`SELECT id, payload FROM dead_letters`.execute(db)
-      ).rows.map((r) => [Number(r.id), r.payload]),
-    );
-    return letters.map((l) => ({
-      id: l.id,
-      consumer: l.consumer,
-      subject: l.subject,
-      eventId: l.eventId,
-      error: l.error,
-      attempts: l.attempts,
-      createdAt: iso(l.createdAt),
-      payload: maskedPayload(payloads.get(l.id) ?? ''),
-    }));
-  });
-
-  routeFor(app, calls.retry, async (request) => {
-    const operator = await operatorOf(request);
-    const outcome = await retryDeadLetter(deps.database, deps.consumers, request.params.id, {
-      operator,
-      log: deps.log,
-    });
-    await audit(
-      request,
-      'deadLetter.retry',
-      `deadLetter:${deps.service}:${request.params.id}`,
-      `Retried dead letter #${request.params.id} of ${deps.service}: ${outcome.outcome}`,
-      { ...outcome },
-    );
-    return {
-      id: outcome.id,
-      outcome: outcome.outcome,
-      error: outcome.outcome === 'failed' ? outcome.error : null,
-    };
-  });
-
-  routeFor(app, calls.drop, async (request) => {
-    const operator = await operatorOf(request);
-    const dropped = await dropDeadLetter(deps.database, request.params.id, { operator, log: deps.log });
-    if (dropped)
-      await audit(
-        request,
-        'deadLetter.drop',
-        `deadLetter:${deps.service}:${request.params.id}`,
-        `Dropped dead letter #${request.params.id} of ${deps.service}`,
-        { id: request.params.id },
-      );
-    return { id: request.params.id, dropped };
-  });
+  registerDeadLetterRoutes(app, calls, deps, operatorOf, audit);
 
   routeFor(app, calls.rebuild, async (request, reply) => {
     const operator = await operatorOf(request);
