@@ -111,8 +111,6 @@ export const ZSubmitTippedQuestionRequest = z.object({
   askerUserId: z.uuid().nullable(),
   /** The tip, in integer cents (checked with the ask rules 6–7: `checkTipCents`). */
   amountCents: z.number({ error: ASK_MESSAGES.selectTip }).optional(),
-  /** @deprecated The former name of `amountCents` (cents), still accepted so payments and questions deploy in any order. */
-  tipAmount: z.number({ error: ASK_MESSAGES.selectTip }).optional(),
   currency: z.string().regex(/^[a-z]{3}$/, 'currency must be a lowercase ISO code like usd'),
   /** Payment provider reference (PaymentIntent id) that capture and release act on. */
   paymentRef: z.string().min(1).max(200),

@@ -64,7 +64,7 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
           askedEmail: 'tia@example.com',
         },
         askerUserId: null,
-        tipAmount: 500,
+        amountCents: 500,
         currency: 'usd',
         paymentRef: `pi_${questionId}`,
         ...over,
@@ -643,7 +643,7 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
       ).statusCode,
     ).toBe(201);
     expect((await internal(unanswered)).statusCode).toBe(200); // payments retrying its call is harmless
-    const penny = await internal(randomUUID(), { tipAmount: 50 });
+    const penny = await internal(randomUUID(), { amountCents: 50 });
     expect([penny.statusCode, penny.json().message]).toEqual([400, ASK_MESSAGES.penny]);
     // Awaiting payment: invisible to the owner.
     expect(
@@ -1023,15 +1023,15 @@ describe.runIf(run)('questions service on real Postgres + NATS JetStream (two in
     expect((await api('DELETE', `/api/questions/${secret}`, undefined, token)).status).toBe(200);
   });
 
-  it('takes the tip of a tipped question in cents as amountCents, and still as tipAmount (its former name)', async () => {
+  it('takes the tip of a tipped question in cents as amountCents, its one name (the former tipAmount is not read)', async () => {
     const id = randomUUID();
-    const created = await internal(id, { tipAmount: undefined, amountCents: 700 });
+    const created = await internal(id, { amountCents: 700 });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ tip: 7, tipAmount: 700 });
-    const penny = await internal(randomUUID(), { tipAmount: undefined, amountCents: 99 });
+    const penny = await internal(randomUUID(), { amountCents: 99 });
     expect([penny.statusCode, penny.json().message]).toEqual([400, ASK_MESSAGES.penny]);
-    const legacy = await internal(randomUUID(), { tipAmount: 300 });
-    expect([legacy.statusCode, legacy.json().tipAmount]).toEqual([201, 300]);
+    const legacy = await internal(randomUUID(), { amountCents: undefined, tipAmount: 300 });
+    expect([legacy.statusCode, legacy.json().message]).toEqual([400, ASK_MESSAGES.selectTip]);
   });
 
   it('lets go of a tipped question whose checkout ended unpaid (CheckoutExpired): once, no hold, nothing else touched', async () => {

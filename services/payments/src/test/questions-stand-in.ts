@@ -98,7 +98,7 @@ export class QuestionsStandIn implements QuestionsClient {
       questionId: body.questionId,
       recipientUserId: String(toUserId),
       askerUserId: body.askerUserId,
-      tip: { amount: Number(body.amountCents ?? body.tipAmount), currency: body.currency, paymentRef: body.paymentRef },
+      tip: { amount: Number(body.amountCents), currency: body.currency, paymentRef: body.paymentRef },
       lifecycle: 'awaiting_payment',
       windowExpired: false,
       tipStatus: 'awaiting_authorization',

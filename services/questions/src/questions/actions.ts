@@ -315,7 +315,7 @@ export class QuestionActions {
   ): Promise<{ created: boolean; question: Question }> {
     const draft = valid(checkAskDraft(body.questionData, { signedIn: body.askerUserId !== null }));
     const recipient = await this.parties.recipient(draft.toUserId);
-    const amountCents = valid(checkTipCents(body.amountCents ?? body.tipAmount));
+    const amountCents = valid(checkTipCents(body.amountCents));
     const asker = body.askerUserId
       ? await this.parties.knownAsker(body.askerUserId)
       : this.parties.guest(draft.guest!);
