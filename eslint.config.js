@@ -59,6 +59,12 @@ export default tseslint.config(
     },
   },
   {
+    // Not yet for the web app's components (a component's JSX counts as its lines): nine screens are still over 120
+    // (issue 34 lists them); the file limit holds there.
+    files: ['web/src/**/*.tsx'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     // The named exceptions to the function length: a decider is one exhaustive switch over its aggregate's commands
     // (ADR 0002: read top to bottom, one case per command), and a frozen migration is never edited once released.
     files: ['services/*/src/**/domain/decide.ts', 'services/*/src/db/migrations/*.ts'],

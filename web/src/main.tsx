@@ -7,7 +7,10 @@ import { HeadCollector } from './lib/head';
 import { PageDataProvider, readPageData } from './lib/ssr';
 import { loadProfilePage } from './features/public-profile/load';
 import { prefetchPublicPage } from './features/public-profile/api';
+import { rememberTimeZone } from './lib/time-zone';
 import './styles/global.css';
+
+rememberTimeZone();
 
 // A page the BFF rendered (docs/adr/0024) carries the data it was rendered with: the first render reuses it.
 const pageData = readPageData(document);

@@ -111,13 +111,15 @@ export class SeoRenderer {
 
   /**
    * The page for `pathname` (and `search`, the query string with its `?`), or null when it is not one of the public
-   * pages (the caller serves index.html).
+   * pages (the caller serves index.html). `viewer.timeZone`: the request's `ques_tz` cookie (status pages only).
    */
-  async render(pathname: string, correlationId?: string, search = ''): Promise<SeoPage | null> {
+  async render(pathname: string, correlationId?: string, search = '', viewer: { timeZone?: string } = {}): Promise<SeoPage | null> {
     const pages = this.opts.pages;
     const screen = pages ? STATIC_PAGES[pathname] : undefined;
     // The status page only as a whole render: without one, web/serve.ts sends it the private shell.
-    const route = screen ? null : (matchSeoRoute(pathname) ?? (pages ? matchStatusRoute(pathname) : null));
+    const matched = screen ? null : (matchSeoRoute(pathname) ?? (pages ? matchStatusRoute(pathname) : null));
+    // A status page is the viewer's own (never cached): rendered in their zone when the request names one.
+    const route = matched !== 'not-found' && matched?.kind === 'status' && viewer.timeZone ? { ...matched, timeZone: viewer.timeZone } : matched;
     if (!screen && !route) return null;
     const template = await this.loadTemplate().catch(() => null);
     if (!template?.parts) return null;

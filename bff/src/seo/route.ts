@@ -6,9 +6,11 @@ import type { PageMeta } from '@ques/contracts/core';
  * (web/src/lib/ssr.tsx `{ error, status: 404 }`), the same data the browser hydrates from, so it shows the same page.
  */
 
-export type SeoRoute = { kind: 'profile'; username: string } | { kind: 'question'; username: string; id: string };
+export type SeoRoute =
+  { kind: 'profile'; username: string } | { kind: 'question'; username: string; id: string };
 /** The asker's private status page (status-page.ts): rendered the same way, never cached. */
-export type StatusRoute = { kind: 'status'; token: string };
+/** `timeZone`: the viewer's, from the `ques_tz` cookie, when the request carried one (the page renders in it). */
+export type StatusRoute = { kind: 'status'; token: string; timeZone?: string };
 export type PageRoute = SeoRoute | StatusRoute;
 
 /** What the renderer loaded for a page (SeoRenderer.load). */
@@ -53,6 +55,8 @@ export function matchSeoRoute(pathname: string): SeoRoute | 'not-found' | null {
 
 /** The status page's data key (web/src/lib/ssr.tsx `pageDataKeys.status`): the token as it is, case and all. */
 export const statusKey = (token: string) => `status:${token}`;
+/** The page data's key for the zone the status page was rendered in (web/src/lib/ssr.tsx `pageDataKeys.zone`). */
+export const TIME_ZONE_KEY = 'zone';
 
 /** The message a not-found value carries (the app shows its designed page, never this text). */
 export const NOT_FOUND_MESSAGE = 'Not found';
@@ -65,7 +69,11 @@ export const NOT_FOUND_MESSAGE = 'Not found';
  */
 export function notFound(route: PageRoute, ownerId?: string): Loaded {
   const key =
-    route.kind === 'profile' ? `profile:${route.username}` : route.kind === 'question' ? `answer:${route.id}` : statusKey(route.token);
+    route.kind === 'profile'
+      ? `profile:${route.username}`
+      : route.kind === 'question'
+        ? `answer:${route.id}`
+        : statusKey(route.token);
   return {
     status: 404,
     meta: null,

@@ -1,6 +1,6 @@
 import { isStatusToken, STATUS_PAGE_PATH, type QuestionStatusPage } from '@ques/contracts/core';
 import type { PageLoadContext } from './page-load.js';
-import { notFound, statusKey, type Loaded, type StatusRoute } from './route.js';
+import { notFound, statusKey, TIME_ZONE_KEY, type Loaded, type StatusRoute } from './route.js';
 import { UpstreamError } from './upstream-json.js';
 
 /*
@@ -26,7 +26,12 @@ export function matchStatusRoute(pathname: string): StatusRoute | null {
 export async function loadStatusPage(route: StatusRoute, ctx: PageLoadContext): Promise<Loaded> {
   if (!isStatusToken(route.token)) return notFound(route);
   if (!ctx.has('questions')) throw new UpstreamError('questions service not configured');
-  const page = await ctx.get<QuestionStatusPage>('questions', `/api/question-status/${encodeURIComponent(route.token)}`);
+  const page = await ctx.get<QuestionStatusPage>(
+    'questions',
+    `/api/question-status/${encodeURIComponent(route.token)}`,
+  );
   if (!page.body) return notFound(route);
-  return { status: 200, meta: null, values: { [statusKey(route.token)]: { data: page.body } }, complete: true };
+  const values: Loaded['values'] = { [statusKey(route.token)]: { data: page.body } };
+  if (route.timeZone) values[TIME_ZONE_KEY] = { data: route.timeZone };
+  return { status: 200, meta: null, values, complete: true };
 }

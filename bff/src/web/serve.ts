@@ -2,6 +2,7 @@ import type {} from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { timeZoneFromCookie } from '@ques/contracts/core';
 import { NOINDEX } from '../pages/template.js';
 import type { SeoPage, SeoRenderer } from '../seo/renderer.js';
 import type { WebBuild, WebFile } from './build.js';
@@ -109,7 +110,8 @@ export function registerWebRoutes(app: FastifyInstance, { build, seo, opsPages }
     }
     // Public pages: server-rendered (or, without the server render, the shell with their own title and share tags).
     const q = request.url.indexOf('?');
-    const page = seo ? await seo.render(path, request.correlationId, q === -1 ? '' : request.url.slice(q)) : null;
+    const viewer = { timeZone: timeZoneFromCookie(request.headers.cookie) };
+    const page = seo ? await seo.render(path, request.correlationId, q === -1 ? '' : request.url.slice(q), viewer) : null;
     // A handle renamed away (issue 28): permanently to the new one, the query kept.
     if (page?.status === 301) return reply.header('cache-control', 'public, max-age=300').redirect(page.location! + (q === -1 ? '' : request.url.slice(q)), 301);
     if (page) {

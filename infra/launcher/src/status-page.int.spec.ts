@@ -17,10 +17,10 @@ const ANSWER = 'Yes: a fiver buys a careful answer.';
 const poll = <T>(fn: () => Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 100 });
 
 /** "Tue 4 Dec, 14:32" in UTC (the year when it is not this year): how the server writes a time. */
-function utc(iso: string): string {
+function utc(iso: string, timeZone = 'UTC'): string {
   const parts = (d: Date) =>
     Object.fromEntries(
-      new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' })
+      new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone })
         .formatToParts(d)
         .map((p) => [p.type, p.value]),
     );
@@ -38,8 +38,8 @@ describe('the status page, server-rendered by the BFF (ADR 0058)', () => {
   afterAll(async () => product?.stop());
 
   /** The page as a browser without JavaScript gets it (React's separators between adjacent texts taken out). */
-  async function page(path: string) {
-    const res = await fetch(`${base}${path}`, { headers: { accept: 'text/html', 'accept-encoding': 'br' } });
+  async function page(path: string, cookie?: string) {
+    const res = await fetch(`${base}${path}`, { headers: { accept: 'text/html', 'accept-encoding': 'br', ...(cookie ? { cookie } : {}) } });
     const html = (await res.text()).replaceAll('<!-- -->', '');
     return { status: res.status, html, headers: res.headers };
   }
@@ -95,6 +95,13 @@ describe('the status page, server-rendered by the BFF (ADR 0058)', () => {
     expect(held.html).toContain('What happens next');
     expect(held.html).toContain('>Withdraw</button>');
     expect(held.html).toContain('>Contact support</button>');
+    // A browser the app has seen says its zone (the ques_tz cookie): the same page in that zone from the first byte,
+    // no box reserved for other zones; a cookie naming no real zone is ignored.
+    const zoned = await page(`/q/${token}?confirmed=1`, 'other=1; ques_tz=Asia%2FKolkata');
+    expect(zoned.html).toContain(`>${utc(api.tip.releaseAt, 'Asia/Kolkata')}</time>`);
+    expect(zoned.html).not.toContain('data-zones');
+    const bogus = await page(`/q/${token}?confirmed=1`, 'ques_tz=Mars%2FOlympus');
+    expect(bogus.html).toContain(`>${utc(api.tip.releaseAt)}</time>`);
 
     // Answered (and charged): the very next request says so — nothing was kept.
     expect((await call(base, 'PUT', `/api/questions/${checkout.body.questionId}/answer`, { answer: ANSWER, tags: [], displayOnProfile: true }, owner.token)).status).toBe(200);

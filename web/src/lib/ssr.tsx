@@ -43,6 +43,8 @@ export const pageDataKeys = {
   trust: (username: string) => `trust:${username.toLowerCase()}`,
   /** `GET /api/question-status/{token}` (the asker's status page, ADR 0058): tokens are case-sensitive. */
   status: (token: string) => `status:${token}`,
+  /** The viewer's zone the BFF rendered a status page in (its `ques_tz` cookie, lib/time-zone.ts). */
+  zone: () => 'zone',
 };
 
 /** The values of the page data when they belong to the current page, else null. */

@@ -11,7 +11,7 @@ import { pageDataKeys, usePageData } from '../../lib/ssr';
 import { openSupport } from '../../lib/support';
 import { useApiData } from '../../lib/use-api-data';
 import { openStatusPage, readStatusPage } from './api';
-import { Countdown, LocalTime, TimeZoneContext } from './clock';
+import { Countdown, LocalTime, ServerZoneContext, TimeZoneContext } from './clock';
 import { Confirmation } from './Confirmation';
 import { Timeline } from './Timeline';
 import { Withdraw } from './Withdraw';
@@ -31,7 +31,11 @@ function useNoIndex() {
 }
 
 /** While the payment is confirming: the page again every second for half a minute, then every 5 s (issue 28). */
-function usePollWhileConfirming(token: string, page: QuestionStatusPage | undefined, onChange: (p: QuestionStatusPage) => void) {
+function usePollWhileConfirming(
+  token: string,
+  page: QuestionStatusPage | undefined,
+  onChange: (p: QuestionStatusPage) => void,
+) {
   const confirming = page?.status === 'Confirming';
   useEffect(() => {
     if (!confirming) return;
@@ -83,6 +87,8 @@ export default function StatusPage({ timeZone }: { timeZone?: string }) {
   useNoIndex();
   usePageHead('Your question — Ques', 'The private status page of a question.', '/');
   const initial = usePageData<QuestionStatusPage>(pageDataKeys.status(token));
+  const rendered = usePageData<string>(pageDataKeys.zone());
+  const serverZone = rendered && 'data' in rendered ? rendered.data : undefined;
   const loaded = useApiData((signal) => openStatusPage(token, signal), [token], initial);
   useConfirmOnOpen(token, initial !== undefined && 'data' in initial);
   const [page, setPage] = useState<QuestionStatusPage | null>(null);
@@ -101,16 +107,21 @@ export default function StatusPage({ timeZone }: { timeZone?: string }) {
   }
   return (
     <TimeZoneContext.Provider value={timeZone}>
-      {/* Loading and loaded take the same room (page-tall): nothing moves when the page arrives. */}
-      <div className="status-shell page-tall" style={data ? themeVars(data.brandColorMain, data.brandColorLight) : undefined}>
-        {data ? (
-          <StatusView page={data} token={token} confirmation={confirmation} onChange={setPage} />
-        ) : (
-          <section className="page page--narrow">
-            <LoadingText>Loading</LoadingText>
-          </section>
-        )}
-      </div>
+      <ServerZoneContext.Provider value={serverZone}>
+        {/* Loading and loaded take the same room (page-tall): nothing moves when the page arrives. */}
+        <div
+          className="status-shell page-tall"
+          style={data ? themeVars(data.brandColorMain, data.brandColorLight) : undefined}
+        >
+          {data ? (
+            <StatusView page={data} token={token} confirmation={confirmation} onChange={setPage} />
+          ) : (
+            <section className="page page--narrow">
+              <LoadingText>Loading</LoadingText>
+            </section>
+          )}
+        </div>
+      </ServerZoneContext.Provider>
     </TimeZoneContext.Provider>
   );
 }
@@ -148,7 +159,9 @@ function StatusView({
       {confirmation ? <Confirmation page={page} token={token} /> : null}
       {page.status === 'Confirming' ? (
         // Only what stays once the payment is recorded: the rest appears below it then, moving nothing.
-        confirmation ? null : <LoadingText>Confirming your payment…</LoadingText>
+        confirmation ? null : (
+          <LoadingText>Confirming your payment…</LoadingText>
+        )
       ) : (
         <OrderDetails page={page} token={token} onChange={onChange} />
       )}
@@ -196,7 +209,9 @@ function OrderDetails({
       </article>
       {page.publicQuestion !== null ? (
         <div className="status-page__question" data-testid="redacted">
-          <p className="status-page__note">{name} redacted the public wording to remove personal details. Published as:</p>
+          <p className="status-page__note">
+            {name} redacted the public wording to remove personal details. Published as:
+          </p>
           <h2>{page.publicQuestion}</h2>
           {page.publicDetail ? <p className="status-page__detail">{page.publicDetail}</p> : null}
         </div>
@@ -236,7 +251,8 @@ function TipLine({ page }: { page: QuestionStatusPage }) {
           </p>
           {tip.releaseAt ? (
             <p data-testid="countdown">
-              Released automatically in <Countdown deadline={tip.releaseAt} />, on <LocalTime iso={tip.releaseAt} />.
+              Released automatically in <Countdown deadline={tip.releaseAt} />, on{' '}
+              <LocalTime iso={tip.releaseAt} />.
             </p>
           ) : null}
         </>

@@ -282,5 +282,44 @@ describe('server-rendered (ADR 0058)', () => {
       container.remove();
     }
   });
-});
+  it('renders in the zone of the viewer\'s ques_tz cookie when the server had it: the right time from the first paint, no box reserved, the same after hydration', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date'] });
+    vi.setSystemTime(NOW);
+    const data: PageData = {
+      path: `/q/${TOKEN}`,
+      values: { [pageDataKeys.status(TOKEN)]: { data: held }, [pageDataKeys.zone()]: { data: ZONE } },
+    };
+    const tree = () => (
+      <MemoryRouter initialEntries={[`/q/${TOKEN}?confirmed=1`]}>
+        <PageDataProvider holder={{ current: data }}>
+          <Routes>
+            <Route path="q/:token" element={<StatusPage timeZone={ZONE} />} />
+          </Routes>
+        </PageDataProvider>
+      </MemoryRouter>
+    );
+    const served = renderToString(tree());
+    const html = served.replaceAll('<!-- -->', '');
+    expect(html).toContain('>Sun 6 Dec, 17:29</time>');
+    expect(html).not.toContain('>Sun 6 Dec, 11:59</time>');
+    expect(html).not.toContain('data-zones');
 
+    const mock = mockFetch(confirmWith(held));
+    restore = mock.restore;
+    const container = document.createElement('div');
+    container.innerHTML = served;
+    document.body.appendChild(container);
+    const problems: unknown[] = [];
+    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => void problems.push(args));
+    try {
+      await act(async () => {
+        hydrateRoot(container, tree(), { onRecoverableError: (error) => void problems.push(error) });
+      });
+      expect(container.querySelector('[data-testid="release"] time')?.textContent).toBe('Sun 6 Dec, 17:29');
+      expect(problems).toEqual([]);
+    } finally {
+      consoleError.mockRestore();
+      container.remove();
+    }
+  });
+});
