@@ -24,26 +24,6 @@ function siteOrigin(): Plugin {
 }
 
 /**
- * react-router's module-level `React.forwardRef(...)` calls carry no pure annotation and every component gets a
- * `X.displayName = "X"` assignment, so unused components (Form, its own Link/NavLink, prefetching) survive
- * tree-shaking. Marking the calls pure and dropping the names (only seen in React DevTools) in the production
- * build keeps the public profile inside its JavaScript budget.
- */
-function treeShakeReactRouter(): Plugin {
-  return {
-    name: 'ques-tree-shake-react-router',
-    apply: 'build',
-    transform(code, id) {
-      if (!/[\\/]node_modules[\\/]react-router[\\/]dist[\\/]/.test(id)) return null;
-      const shaken = code
-        .replace(/^[\w$]+\.displayName = "[^"]*";$/gm, '')
-        .replace(/= (React\d*\.(?:forwardRef|memo|createContext)\()/g, '= /* @__PURE__ */ $1');
-      return { code: shaken, map: null };
-    },
-  };
-}
-
-/**
  * The code every page runs before its own chunk, as ONE chunk next to a tiny entry (main.tsx): React and the router,
  * the app shell (App, Header and the components they render), src/lib (API client, session, page metadata, data
  * hooks), the contracts' zod-free modules those use, the public profile's first-paint prefetch and Vite's preload
@@ -64,7 +44,7 @@ const SHARED = [
 const isShared = (id: string) => id === '\0vite/preload-helper.js' || SHARED.some((pattern) => pattern.test(id));
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), siteOrigin(), treeShakeReactRouter()],
+  plugins: [react(), siteOrigin()],
   server: {
     proxy: {
       '/api': { target: API_TARGET, changeOrigin: false },

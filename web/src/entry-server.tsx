@@ -2,14 +2,15 @@
  * The server render of the public pages (docs/adr/0024), built with `vite build --ssr` into dist-server/ and imported
  * by the BFF: the same App, routes and components the browser runs, rendered for one URL with the data the BFF loaded
  * (lib/ssr.tsx). The browser hydrates this HTML from the same data (main.tsx), so both renders must stay equal: the
- * tree here is the one main.tsx builds, with a MemoryRouter for the URL instead of the browser's history.
+ * tree here is the one main.tsx builds, with react-router's StaticRouter for the URL instead of the browser's history
+ * (a server render never navigates: the effects that would — a redirect, an old handle's rewrite — run in the browser).
  */
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { App } from './app/App';
 import type { PageMeta } from '@ques/contracts/core';
 import { HeadCollector, setSiteOrigin } from './lib/head';
-import { MemoryRouter } from './lib/router';
+import { StaticRouter } from 'react-router-dom';
 import { PageDataProvider, type PageData } from './lib/ssr';
 
 export { PAGE_DATA_ID, pageDataKeys, type Loaded, type PageData } from './lib/ssr';
@@ -37,13 +38,13 @@ export async function renderPage(url: string, data: PageData, options: RenderOpt
   const collect = (declared: PageMeta) => void (meta = declared);
   const { prelude } = await prerender(
     <StrictMode>
-      <MemoryRouter initialEntries={[url]}>
+      <StaticRouter location={url}>
         <HeadCollector.Provider value={collect}>
           <PageDataProvider holder={holder}>
             <App />
           </PageDataProvider>
         </HeadCollector.Provider>
-      </MemoryRouter>
+      </StaticRouter>
     </StrictMode>,
     {
       signal: AbortSignal.timeout(options.timeoutMs ?? 2_000),

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { BrowserRouter } from './lib/router';
+import { BrowserRouter } from 'react-router-dom';
 import { App } from './app/App';
 import { session } from './lib/auth/session';
 import { HeadCollector } from './lib/head';

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Link, Navigate, Outlet, Route, Routes, useLocation } from '../lib/router';
+import { Link, Navigate, Outlet, Route, Routes, useLocation } from 'react-router-dom';
 import { LoadingText } from '../components/Banner';
 import { themeVars } from '../lib/color';
 import { AuthProvider, useAuth } from '../lib/auth/auth-context';

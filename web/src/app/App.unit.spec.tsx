@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { DEFAULT_TIP_OPTIONS } from '@ques/contracts/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryRouter } from '../lib/router';
+import { MemoryRouter } from 'react-router-dom';
 import { json, mockFetch } from '../test/fetch-mock';
 import { App } from './App';
 

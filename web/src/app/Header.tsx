@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useLocation } from '../lib/router';
+import { Link, useLocation } from 'react-router-dom';
 import { Avatar } from '../components/Avatar';
 import { useAuth } from '../lib/auth/auth-context';
 import { Logo } from '../components/Logo';

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { Route, Routes } from '../lib/router';
+import { Route, Routes } from 'react-router-dom';
 import { AreaNotFound } from '../components/AreaNotFound';
 import { OpsLayout } from './OpsLayout';
 import { OPS_SECTIONS } from './ops-sections';

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OPS_MESSAGES } from '@ques/contracts/core';
-import { MemoryRouter } from '../lib/router';
+import { MemoryRouter } from 'react-router-dom';
 import { json, mockFetch } from '../test/fetch-mock';
 import { me } from '../test/render-app';
 import { App } from './App';

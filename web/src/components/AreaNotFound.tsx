@@ -1,4 +1,4 @@
-import { Link } from '../lib/router';
+import { Link } from 'react-router-dom';
 import { usePageHead } from '../lib/head';
 
 /** The not-found page inside a signed-in area (admin, operator console): says so and links to the area's home. */

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { NavLink, Outlet, useLocation } from '../lib/router';
+import { NavLink, Outlet, useLocation } from 'react-router-dom';
 import { LoadingText } from './Banner';
 import { useDismiss } from '../lib/use-dismiss';
 

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { profilePath, type PublicProfile } from '@ques/contracts/core';
 import { api, ApiError, readErrorMessage } from './api';
-import { useLocation, useNavigate } from './router';
+import { useLocation, useNavigate } from 'react-router-dom';
 
 /** `GET /api/users/public/{username}`: read by the public profile and the answer page (an ApiError: 404 = no such person). */
 export async function fetchPublicProfile(username: string, signal?: AbortSignal): Promise<PublicProfile> {

@@ -1,18 +1,17 @@
 import { createContext, useContext, useEffect, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
 import type { PublicProfile, PublicQuestion } from '@ques/contracts/core';
+import type { Loaded } from './use-api-data';
 import type { Page } from './use-paged-list';
 
 /**
  * Data a server-rendered page was rendered with (docs/adr/0024): the BFF loads it, renders the page with it, and
  * embeds it in the HTML as a non-executable `<script type="application/json" id="ques-page-data">`; the browser
- * hydrates from the same object, so its first render is the server's (no second fetch, no flash). Each value is the
- * answer a hook would have loaded itself: `{ data }`, or `{ error }` with the message the page shows (and `status: 404`
- * when what it names does not exist: the hook then holds the same ApiError a 404 from the API gives).
+ * hydrates from the same object, so its first render is the server's (no second fetch, no flash). Each value is a
+ * `Loaded` (use-api-data.ts): the answer a hook would have loaded itself.
  */
-export type Loaded<T> = { data: T } | { error: string; status?: NotFoundStatus };
-/** The one status a value's error carries: what it names does not exist (the page is the designed not-found page). */
-export type NotFoundStatus = 404;
+// Loaded is declared by the hook that consumes it, so the data hooks never import this module (no import circle).
+export type { Loaded, NotFoundStatus } from './use-api-data';
 
 export interface PageData {
   /** The path (without query) the data belongs to: another page never reads it. */

@@ -1,6 +1,14 @@
 import { useCallback, useEffect, useRef, useState, type DependencyList } from 'react';
 import { ApiError } from './api';
-import type { Loaded } from './ssr';
+
+/**
+ * A value loaded before the component mounted (the server's page data, lib/ssr.tsx): `{ data }`, or `{ error }` with
+ * the message the page shows (and `status: 404` when what it names does not exist: the hook then holds the same
+ * ApiError a 404 from the API gives).
+ */
+export type Loaded<T> = { data: T } | { error: string; status?: NotFoundStatus };
+/** The one status a value's error carries: what it names does not exist (the page is the designed not-found page). */
+export type NotFoundStatus = 404;
 
 export type LoadStatus = 'loading' | 'error' | 'ready';
 

@@ -1,6 +1,5 @@
 import { useCallback, useRef, useState, type DependencyList } from 'react';
-import type { Loaded } from './ssr';
-import { useApiData, type ApiData } from './use-api-data';
+import { useApiData, type ApiData, type Loaded } from './use-api-data';
 
 /** One page of a list: the `x-next-cursor` header says where the next one starts (null on the last page). */
 export interface Page<T> {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ErrorBanner } from '../../components/Banner';
 import { ApiError } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
-import { NavLink, Route, Routes } from '../../lib/router';
+import { NavLink, Route, Routes } from 'react-router-dom';
 import { useAuth } from '../../lib/auth/auth-context';
 import { AskingSettingsSection } from './AskingSettingsSection';
 import { DataTab } from './DataTab';

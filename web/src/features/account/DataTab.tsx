@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ErrorBanner } from '../../components/Banner';
 import { useAuth } from '../../lib/auth/auth-context';
-import { useNavigate } from '../../lib/router';
+import { useNavigate } from 'react-router-dom';
 import { deleteAccount } from './api';
 import { DataExportSection } from './DataExportSection';
 

@@ -8,7 +8,7 @@ import { useToast } from '../../components/Toast';
 import { normalizeHex, themeVars } from '../../lib/color';
 import { AVATAR_SIZE } from '../../lib/constants';
 import { siteOrigin } from '../../lib/head';
-import { Link } from '../../lib/router';
+import { Link } from 'react-router-dom';
 import { useAuth } from '../../lib/auth/auth-context';
 import { updateProfile, type ProfileFields } from './api';
 import { messageFor } from './messages';

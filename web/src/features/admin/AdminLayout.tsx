@@ -2,7 +2,7 @@ import { Avatar } from '../../components/Avatar';
 import { SideNavLayout, type SideNavGroup } from '../../components/SideNavLayout';
 import { profilePath } from '@ques/contracts/core';
 import { useAuth } from '../../lib/auth/auth-context';
-import { Link } from '../../lib/router';
+import { Link } from 'react-router-dom';
 import './admin.css';
 
 const GROUPS: readonly SideNavGroup[] = [

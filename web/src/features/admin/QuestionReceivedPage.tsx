@@ -2,7 +2,7 @@ import type { Question } from '@ques/contracts/core';
 import { useEffect, useState } from 'react';
 import { errorText } from '../../lib/api';
 import { usePageHead } from '../../lib/head';
-import { useSearchParams } from '../../lib/router';
+import { useSearchParams } from 'react-router-dom';
 import { formatDate } from '../../lib/text';
 import { OwnerTrustStats } from '../../components/TrustStats';
 import { fetchMyTrustStats } from '../../lib/trust-stats';

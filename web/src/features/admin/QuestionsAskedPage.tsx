@@ -1,7 +1,7 @@
 import type { Question } from '@ques/contracts/core';
 import { useState } from 'react';
 import { usePageHead } from '../../lib/head';
-import { useNavigate } from '../../lib/router';
+import { useNavigate } from 'react-router-dom';
 import { formatDate } from '../../lib/text';
 import { createStatusLink, withdrawQuestion } from './api';
 import { RowMenu, StatusTag, TipCell, type Column } from './list-parts';

@@ -19,7 +19,7 @@ import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { leaveTo } from '../../lib/browser';
 import { themeVars } from '../../lib/color';
-import { useNavigate } from '../../lib/router';
+import { useNavigate } from 'react-router-dom';
 import { newStatusToken } from '../../lib/status-token';
 import { useFormValues } from '../../lib/use-form-values';
 import { useApiData } from '../../lib/use-api-data';

@@ -5,7 +5,7 @@ import { ASK_MESSAGES, DEFAULT_TIP_OPTIONS, type PublicProfile } from '@ques/con
 import { json, mockFetch } from '../../test/fetch-mock';
 import { errorOf } from '../../test/field-error';
 import { AuthProvider } from '../../lib/auth/auth-context';
-import { MemoryRouter, useLocation } from '../../lib/router';
+import { MemoryRouter, useLocation } from 'react-router-dom';
 import AskModal from './AskModal';
 import { askFieldErrors, recipientProblem, type AskDraft } from './validate';
 

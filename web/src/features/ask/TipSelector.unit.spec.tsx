@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TIP_OPTIONS, type PublicProfile, type TipOption } from '@ques/contracts/core';
 import { json, mockFetch } from '../../test/fetch-mock';
 import { AuthProvider } from '../../lib/auth/auth-context';
-import { MemoryRouter } from '../../lib/router';
+import { MemoryRouter } from 'react-router-dom';
 import AskModal from './AskModal';
 import { TipSelector, type TipValue } from './TipSelector';
 import { parsePreset, tipAmount } from './validate';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Link, useLocation, useNavigate } from '../../lib/router';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { ErrorBanner, SuccessBanner, useSuccessMessage } from '../../components/Banner';
 import { InputField } from '../../components/Field';
 import { usePageHead } from '../../lib/head';

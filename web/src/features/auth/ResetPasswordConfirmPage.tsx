@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate, useSearchParams } from '../../lib/router';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ErrorBanner } from '../../components/Banner';
 import { InputField } from '../../components/Field';
 import { usePageHead } from '../../lib/head';

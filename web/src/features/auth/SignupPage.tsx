@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { HANDLE_MESSAGES, handleCandidates, IDENTITY_MESSAGES, LIMITS, normalizeHandle, type User } from '@ques/contracts/core';
-import { useLocation, useNavigate } from '../../lib/router';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { ErrorBanner } from '../../components/Banner';
 import { Checkbox, InputField, TermsLinks } from '../../components/Field';
 import { usePageHead } from '../../lib/head';

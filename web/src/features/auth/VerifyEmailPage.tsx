@@ -4,7 +4,7 @@ import { ErrorBanner, LoadingText } from '../../components/Banner';
 import { errorText } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { usePageHead } from '../../lib/head';
-import { useSearchParams } from '../../lib/router';
+import { useSearchParams } from 'react-router-dom';
 import { verifyEmail } from './api';
 import { AuthCard, AuthSwitch } from './AuthCard';
 

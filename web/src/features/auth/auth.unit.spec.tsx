@@ -2,7 +2,7 @@ import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_REFRESHED_EVENT } from '../../lib/api';
-import { useLocation } from '../../lib/router';
+import { useLocation } from 'react-router-dom';
 import { renderAppAt } from '../../test/render-app';
 import { json, mockFetch } from '../../test/fetch-mock';
 import { errorOf } from '../../test/field-error';

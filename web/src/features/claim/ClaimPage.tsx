@@ -15,7 +15,7 @@ import { PageLoading, PageProblem } from '../../components/PageState';
 import { errorText, newIdempotencyKey } from '../../lib/api';
 import { useAuth } from '../../lib/auth/auth-context';
 import { usePageHead } from '../../lib/head';
-import { Link, useParams } from '../../lib/router';
+import { Link, useParams } from 'react-router-dom';
 import { useApiData } from '../../lib/use-api-data';
 import { fetchMyClaims, fetchPublicProfile, submitClaim } from './api';
 import './claim.css';

@@ -1,4 +1,4 @@
-import { Link } from '../../lib/router';
+import { Link } from 'react-router-dom';
 import { DEFAULT_DESCRIPTION, DEFAULT_TITLE } from '@ques/contracts/core';
 import { usePageHead } from '../../lib/head';
 import { useAuth } from '../../lib/auth/auth-context';

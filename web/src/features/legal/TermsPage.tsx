@@ -1,4 +1,4 @@
-import { Link } from '../../lib/router';
+import { Link } from 'react-router-dom';
 import { LegalPage } from './LegalPage';
 import { ModerationSection } from './ModerationSection';
 

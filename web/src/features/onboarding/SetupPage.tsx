@@ -10,7 +10,7 @@ import { ErrorBanner, LoadingText } from '../../components/Banner';
 import { COPY_MESSAGES, useToast } from '../../components/Toast';
 import { useAuth } from '../../lib/auth/auth-context';
 import { siteOrigin, usePageHead } from '../../lib/head';
-import { Link, useNavigate } from '../../lib/router';
+import { Link, useNavigate } from 'react-router-dom';
 import { useApiData } from '../../lib/use-api-data';
 import { useUnsavedGuard } from '../../lib/use-unsaved-guard';
 import { fetchChecklist, markOnboarding } from './api';

@@ -7,7 +7,7 @@ import { Field, TextAreaField } from '../../components/Field';
 import { useToast } from '../../components/Toast';
 import { useFieldErrors } from '../../components/use-field-errors';
 import { normalizeHex, themeVars } from '../../lib/color';
-import { Link } from '../../lib/router';
+import { Link } from 'react-router-dom';
 import { saveTipping, tippingSaved, updateProfile } from './api';
 
 /** What each step's save says in its toast (issue 28); a failure stays under the step. */

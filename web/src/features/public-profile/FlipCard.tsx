@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type TouchEvent } from 'react';
-import { Link } from '../../lib/router';
+import { Link } from 'react-router-dom';
 import { excerpt, type PublicQuestion } from '@ques/contracts/core';
 import { LocalDate } from '../../components/LocalDate';
 import { SWIPE_THRESHOLD_PX } from '../../lib/constants';

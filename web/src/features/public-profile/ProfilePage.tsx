@@ -1,7 +1,7 @@
 import { openReport } from '../../lib/report';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import { profileMeta, profilePath, questionPath, type PublicProfile, type PublicQuestion } from '@ques/contracts/core';
-import { Link, useParams, useSearchParams } from '../../lib/router';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar';
 import { PublicTrustStats } from '../../components/TrustStats';
 import { copyLinkItem, MoreMenu, type MoreMenuItem } from '../../components/MoreMenu';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useNavigationType } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PublicProfile, PublicQuestion } from '@ques/contracts/core';
-import { MemoryRouter, Route, Routes, useLocation } from '../../lib/router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { json, mockFetch, type RecordedCall } from '../../test/fetch-mock';
 import { AuthProvider } from '../../lib/auth/auth-context';
 import ProfilePage, { type AskModalSlot } from './ProfilePage';

@@ -1,6 +1,6 @@
 import { openReport } from '../../lib/report';
 import { profilePath, questionMeta, questionPath } from '@ques/contracts/core';
-import { Link, useParams } from '../../lib/router';
+import { Link, useParams } from 'react-router-dom';
 import { Avatar } from '../../components/Avatar';
 import { ErrorBanner } from '../../components/Banner';
 import { LocalDate } from '../../components/LocalDate';

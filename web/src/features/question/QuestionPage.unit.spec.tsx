@@ -4,7 +4,7 @@ import { useNavigationType } from 'react-router-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PublicProfile, PublicQuestion } from '@ques/contracts/core';
 import { AuthProvider } from '../../lib/auth/auth-context';
-import { MemoryRouter, Route, Routes, useLocation } from '../../lib/router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { PageDataProvider, type PageData } from '../../lib/ssr';
 import { json, mockFetch } from '../../test/fetch-mock';
 import QuestionPage from './QuestionPage';

@@ -6,7 +6,7 @@ import { PageProblem } from '../../components/PageState';
 import { ApiError, errorText } from '../../lib/api';
 import { themeVars } from '../../lib/color';
 import { usePageHead } from '../../lib/head';
-import { Link, useLocation, useParams } from '../../lib/router';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import { pageDataKeys, usePageData } from '../../lib/ssr';
 import { openSupport } from '../../lib/support';
 import { useApiData } from '../../lib/use-api-data';

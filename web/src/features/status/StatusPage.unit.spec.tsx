@@ -4,7 +4,7 @@ import { renderToString } from 'react-dom/server';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { QuestionStatusPage } from '@ques/contracts/core';
-import { MemoryRouter, Route, Routes } from '../../lib/router';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { PageDataProvider, pageDataKeys, type PageData } from '../../lib/ssr';
 import { json, mockFetch } from '../../test/fetch-mock';
 import StatusPage from './StatusPage';

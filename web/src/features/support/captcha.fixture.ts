@@ -1,5 +1,8 @@
 /** Test fixture (never imported by the app): a real ALTCHA v2 challenge and how the server checks its solution. */
-import { bytesToHex, hexToBytes, type CaptchaChallenge } from './captcha';
+import type { CaptchaChallenge } from './captcha';
+
+const hexToBytes = (hex: string) => new Uint8Array((hex.match(/../g) ?? []).map((byte) => parseInt(byte, 16)));
+const bytesToHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
 /**
  * A real challenge from altcha-lib 2.8 `createChallenge` (what the support service issues): PBKDF2/SHA-256, cost

@@ -13,7 +13,7 @@ import { useFieldErrors, type FieldWiring } from '../../../components/use-field-
 import { Checkbox } from '../../../components/Field';
 import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
-import { Link, useParams } from '../../../lib/router';
+import { Link, useParams } from 'react-router-dom';
 import { useApiData } from '../../../lib/use-api-data';
 import { useFormValues } from '../../../lib/use-form-values';
 import { useSubmit } from '../../../components/use-submit';

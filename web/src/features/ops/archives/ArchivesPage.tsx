@@ -7,7 +7,7 @@ import { Field } from '../../../components/Field';
 import { useFieldErrors } from '../../../components/use-field-errors';
 import { errorText } from '../../../lib/api';
 import { usePageHead } from '../../../lib/head';
-import { Link, Route, Routes } from '../../../lib/router';
+import { Link, Route, Routes } from 'react-router-dom';
 import { useApiData } from '../../../lib/use-api-data';
 import { avatarUploadFailure, checkAvatarFile } from '../../../lib/avatar-upload';
 import {

@@ -2,7 +2,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AVATAR_TOO_BIG } from '../../../lib/avatar-upload';
-import { MemoryRouter } from '../../../lib/router';
+import { MemoryRouter } from 'react-router-dom';
 import { json, mockFetch } from '../../../test/fetch-mock';
 import ArchivesSection from './ArchivesPage';
 

@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryRouter } from '../../../lib/router';
+import { MemoryRouter } from 'react-router-dom';
 import { json, mockFetch } from '../../../test/fetch-mock';
 import StreamsPage, { POSITION_INVALID } from './StreamsPage';
 
