@@ -39,7 +39,7 @@ const SHARED = [
   // Toast: the shell mounts its provider and lazy screens call useToast (in the entry, they would import it back).
   /[\\/]src[\\/]components[\\/](Banner|Avatar|Logo|Toast)\.tsx$/,
   /[\\/]src[\\/]features[\\/]public-profile[\\/](load|api)\.ts$/,
-  /[\\/]contracts[\\/]dist[\\/]core[\\/](identity|questions|page-meta)\.js$/,
+  /[\\/]contracts[\\/]dist[\\/]core[\\/](identity|questions|page-meta|time-zone)\.js$/,
 ];
 const isShared = (id: string) => id === '\0vite/preload-helper.js' || SHARED.some((pattern) => pattern.test(id));
 

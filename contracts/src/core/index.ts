@@ -13,6 +13,7 @@ export * from '../errors.js';
 export * from './identity.js';
 export * from './handle.js';
 export * from './asker-trust.js';
+export * from './time-zone.js';
 export * from './reach.js';
 export * from './money.js';
 export * from './page-meta.js';
