@@ -18,4 +18,5 @@ export * from './question-status.js';
 export * from './exports.js';
 export * from './core/reports.js';
 export * from './core/claims.js';
+export * from './core/time-zone.js';
 export * from './onboarding.js';
