@@ -62,7 +62,7 @@ describe.runIf(run)("the asker's receipt and the owner's mail, as HTML and text 
         questionId,
         questionData: { question: 'Which loom should I buy?', detail: 'Secret detail', toUserId: mira.id, agreedToTerms: true, askedName: 'Tia', askedEmail: 'tia@example.com' },
         askerUserId: null,
-        tipAmount: 500,
+        amountCents: 500,
         currency: 'usd',
         paymentRef: `pi_${questionId}`,
       },

@@ -206,7 +206,7 @@ describe.runIf(run)(
             askedEmail: 'tip@example.com',
           },
           askerUserId: null,
-          tipAmount: 500,
+          amountCents: 500,
           currency: 'usd',
           paymentRef: `pi_${questionId}`,
         },
