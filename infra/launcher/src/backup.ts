@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EMBEDDED_PID_FILE, identityService } from '@ques/identity';
+import { EMBEDDED_PID_FILE, identityService, runningEmbedded } from '@ques/identity';
 import {
   connectEmbedded,
   EventStore,
@@ -39,20 +39,6 @@ export interface EmbeddedFigures {
 export interface EmbeddedManifest {
   takenAt: string;
   figures: EmbeddedFigures;
-}
-
-/** The pid of `npm start` serving `dataDir`, or null (its pid file is stale or absent). */
-export function runningOn(dataDir: string): number | null {
-  const file = join(dataDir, EMBEDDED_PID_FILE);
-  if (!existsSync(file)) return null;
-  const pid = Number(readFileSync(file, 'utf8').trim());
-  if (!Number.isInteger(pid) || pid <= 0) return null;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
-  }
 }
 
 /** Every table's row count and order-independent checksum, and what must not go missing (as the chaos drill's). */
@@ -111,7 +97,7 @@ export function embeddedDifferences(before: EmbeddedFigures, after: EmbeddedFigu
 }
 
 function assertStopped(dataDir: string): void {
-  const pid = runningOn(dataDir);
+  const pid = runningEmbedded(dataDir);
   if (pid !== null)
     throw new Error(
       `Ques is running on ${dataDir} (pid ${pid}): stop it first (a copy taken while it writes is not consistent)`,

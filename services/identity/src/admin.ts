@@ -34,7 +34,8 @@ const OWN_COMMANDS = new Set(['create-archive', 'mark-archive', 'grant-operator'
 /** The pid file the embedded launcher keeps in its data folder while it runs (see infra/launcher). */
 export const EMBEDDED_PID_FILE = 'ques.pid';
 
-function runningEmbedded(dataDir: string): number | null {
+/** The pid of `npm start` serving `dataDir`, or null (its pid file is stale or absent). Another user's process counts. */
+export function runningEmbedded(dataDir: string): number | null {
   const file = join(dataDir, EMBEDDED_PID_FILE);
   if (!existsSync(file)) return null;
   const pid = Number(readFileSync(file, 'utf8').trim());
@@ -42,8 +43,8 @@ function runningEmbedded(dataDir: string): number | null {
   try {
     process.kill(pid, 0);
     return pid;
-  } catch {
-    return null;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM' ? pid : null;
   }
 }
 
