@@ -238,10 +238,11 @@ describe('the private status page as an order page (issues 14, 28)', () => {
 });
 
 describe('server-rendered (ADR 0058)', () => {
-  it('renders complete with UTC times from the page data, hydrates without a mismatch or a fetch of the page, then shows the viewer\'s zone and confirms the link', async () => {
+  /** The confirmation page as the server renders it from `values` (the BFF's page data), and the tree to hydrate. */
+  function serverRendered(values: PageData['values']) {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date'] });
     vi.setSystemTime(NOW);
-    const data: PageData = { path: `/q/${TOKEN}`, values: { [pageDataKeys.status(TOKEN)]: { data: held } } };
+    const data: PageData = { path: `/q/${TOKEN}`, values };
     const tree = () => (
       <MemoryRouter initialEntries={[`/q/${TOKEN}?confirmed=1`]}>
         <PageDataProvider holder={{ current: data }}>
@@ -252,7 +253,35 @@ describe('server-rendered (ADR 0058)', () => {
       </MemoryRouter>
     );
     const served = renderToString(tree());
-    const html = served.replaceAll('<!-- -->', '');
+    return { tree, served, html: served.replaceAll('<!-- -->', '') };
+  }
+
+  /** Hydrates `served` in a document with the page's calls mocked; `then` runs on the hydrated page, problems collected. */
+  async function hydrated(
+    { tree, served }: ReturnType<typeof serverRendered>,
+    then: (page: { container: HTMLElement; problems: unknown[]; mock: ReturnType<typeof mockFetch> }) => Promise<void>,
+  ) {
+    const mock = mockFetch(confirmWith(held));
+    restore = mock.restore;
+    const container = document.createElement('div');
+    container.innerHTML = served;
+    document.body.appendChild(container);
+    const problems: unknown[] = [];
+    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => void problems.push(args));
+    try {
+      await act(async () => {
+        hydrateRoot(container, tree(), { onRecoverableError: (error) => void problems.push(error) });
+      });
+      await then({ container, problems, mock });
+    } finally {
+      consoleError.mockRestore();
+      container.remove();
+    }
+  }
+
+  it('renders complete with UTC times from the page data, hydrates without a mismatch or a fetch of the page, then shows the viewer\'s zone and confirms the link', async () => {
+    const page = serverRendered({ [pageDataKeys.status(TOKEN)]: { data: held } });
+    const { html } = page;
     // Complete without JavaScript: the amount, the state, the timeline; 11:59 UTC as the server writes it.
     expect(html).toContain('$5.00 held · $4.50 to Mira Castell · $0.50 Ques fee');
     expect(html).toContain('data-testid="status">Pending</strong>');
@@ -262,64 +291,24 @@ describe('server-rendered (ADR 0058)', () => {
     // Every time's box is sized by every zone's way of writing it (the same on both sides: nothing moves).
     expect(html).toContain('data-zones="Sat 5 Dec, 23:59\nSun 6 Dec, 11:59\nMon 7 Dec, 01:59"');
 
-    const mock = mockFetch(confirmWith(held));
-    restore = mock.restore;
-    const container = document.createElement('div');
-    container.innerHTML = served;
-    document.body.appendChild(container);
-    const problems: unknown[] = [];
-    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => void problems.push(args));
-    try {
-      await act(async () => {
-        hydrateRoot(container, tree(), { onRecoverableError: (error) => void problems.push(error) });
-      });
+    await hydrated(page, async ({ container, problems, mock }) => {
       await waitFor(() => expect(container.querySelector('[data-testid="release"] time')?.textContent).toBe('Sun 6 Dec, 17:29'));
       expect(problems).toEqual([]);
       // The page came with the document: the only call is opening the link (it confirms a guest's mailed link).
       await waitFor(() => expect(mock.calls.map((c) => `${c.method} ${new URL(c.url, 'http://x').pathname}`)).toEqual([`POST /api/question-status/${TOKEN}/confirm`]));
-    } finally {
-      consoleError.mockRestore();
-      container.remove();
-    }
+    });
   });
+
   it('renders in the zone of the viewer\'s ques_tz cookie when the server had it: the right time from the first paint, no box reserved, the same after hydration', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['Date'] });
-    vi.setSystemTime(NOW);
-    const data: PageData = {
-      path: `/q/${TOKEN}`,
-      values: { [pageDataKeys.status(TOKEN)]: { data: held }, [pageDataKeys.zone()]: { data: ZONE } },
-    };
-    const tree = () => (
-      <MemoryRouter initialEntries={[`/q/${TOKEN}?confirmed=1`]}>
-        <PageDataProvider holder={{ current: data }}>
-          <Routes>
-            <Route path="q/:token" element={<StatusPage timeZone={ZONE} />} />
-          </Routes>
-        </PageDataProvider>
-      </MemoryRouter>
-    );
-    const served = renderToString(tree());
-    const html = served.replaceAll('<!-- -->', '');
+    const page = serverRendered({ [pageDataKeys.status(TOKEN)]: { data: held }, [pageDataKeys.zone()]: { data: ZONE } });
+    const { html } = page;
     expect(html).toContain('>Sun 6 Dec, 17:29</time>');
     expect(html).not.toContain('>Sun 6 Dec, 11:59</time>');
     expect(html).not.toContain('data-zones');
 
-    const mock = mockFetch(confirmWith(held));
-    restore = mock.restore;
-    const container = document.createElement('div');
-    container.innerHTML = served;
-    document.body.appendChild(container);
-    const problems: unknown[] = [];
-    const consoleError = vi.spyOn(console, 'error').mockImplementation((...args) => void problems.push(args));
-    try {
-      await act(async () => {
-        hydrateRoot(container, tree(), { onRecoverableError: (error) => void problems.push(error) });
-      });
+    await hydrated(page, async ({ container, problems }) => {
       expect(container.querySelector('[data-testid="release"] time')?.textContent).toBe('Sun 6 Dec, 17:29');
       expect(problems).toEqual([]);
-    } finally {
-      consoleError.mockRestore();
-      container.remove();
-    }
+    });
   });
 });
