@@ -12,6 +12,9 @@
 const SCRIPT_ID = 'ques-app';
 const INTENT = ['pointerover', 'pointerdown', 'touchstart', 'keydown', 'focusin', 'wheel'] as const;
 const SIGNED_IN_KEY = 'accessToken';
+// How long a held click waits for React to own its button: by the clock, not a count of frames (a busy phone
+// hydrating the app draws fewer frames, and the click was lost).
+const REPLAY_WITHIN_MS = 20_000;
 
 let started = false;
 const pending: HTMLElement[] = [];
@@ -52,10 +55,10 @@ function whenSettled(then: () => void): void {
 }
 
 /** Clicks the held button again once React owns it and the page settled. */
-function replay(el: HTMLElement, tries = 0): void {
+function replay(el: HTMLElement, until = performance.now() + REPLAY_WITHIN_MS): void {
   const target = twin(el);
   if (target && hydrated(target)) return whenSettled(() => twin(el)?.click());
-  if (tries < 300) requestAnimationFrame(() => replay(el, tries + 1));
+  if (performance.now() < until) requestAnimationFrame(() => replay(el, until));
 }
 
 function start(): void {
